@@ -1,0 +1,63 @@
+// Request-scoped buffers of the core. `prepare` allocates them for one call; the JS door writes the
+// inputs through views, calls `run`, and reads the outputs. Nothing here survives the next `prepare`.
+import { Buf, F64In, I32In, F64Out, I32Out, F64Prev, I32Prev, Param, ModalField, MAX_MODALS } from "./layout";
+
+export let count: i32 = 0;
+export let prevCount: i32 = 0;
+
+export let inF64 = new Float64Array(0);
+export let inI32 = new Int32Array(0);
+export let outF64 = new Float64Array(0);
+export let outI32 = new Int32Array(0);
+export let order = new Int32Array(0);
+export let prevF64 = new Float64Array(0);
+export let prevI32 = new Int32Array(0);
+export let prevOut = new Int32Array(0);
+export let params = new Float64Array(Param.COUNT);
+export let roleAllow = new Int32Array(0);
+export let tagAllow = new Int32Array(0);
+export let modals = new Float64Array(0);
+
+export function allocate(n: i32, nPrev: i32, roleCount: i32, tagCount: i32): void {
+  count = n;
+  prevCount = nPrev;
+  inF64 = new Float64Array(n * F64In.COUNT);
+  inI32 = new Int32Array(n * I32In.COUNT);
+  outF64 = new Float64Array(n * F64Out.COUNT);
+  outI32 = new Int32Array(n * I32Out.COUNT);
+  order = new Int32Array(n);
+  prevF64 = new Float64Array(nPrev * F64Prev.COUNT);
+  prevI32 = new Int32Array(nPrev * I32Prev.COUNT);
+  prevOut = new Int32Array(nPrev);
+  params = new Float64Array(Param.COUNT);
+  roleAllow = new Int32Array(roleCount);
+  tagAllow = new Int32Array(tagCount);
+  modals = new Float64Array(MAX_MODALS * ModalField.COUNT);
+}
+
+/** Length in elements (not bytes) of a buffer, so the JS door never repeats the size arithmetic. */
+export function bufferLength(b: i32): i32 {
+  if (b == Buf.IN_F64) return inF64.length;
+  if (b == Buf.IN_I32) return inI32.length;
+  if (b == Buf.OUT_F64) return outF64.length;
+  if (b == Buf.OUT_I32) return outI32.length;
+  if (b == Buf.ORDER) return order.length;
+  if (b == Buf.PREV_F64) return prevF64.length;
+  if (b == Buf.PREV_I32) return prevI32.length;
+  if (b == Buf.PREV_OUT) return prevOut.length;
+  if (b == Buf.PARAMS) return params.length;
+  if (b == Buf.ROLE_ALLOW) return roleAllow.length;
+  if (b == Buf.TAG_ALLOW) return tagAllow.length;
+  if (b == Buf.MODALS) return modals.length;
+  return 0;
+}
+
+// Column accessors: column c of element i lives at c * n + i.
+export function f64In(c: i32, i: i32): f64 { return unchecked(inF64[c * count + i]); }
+export function i32In(c: i32, i: i32): i32 { return unchecked(inI32[c * count + i]); }
+export function f64Out(c: i32, i: i32): f64 { return unchecked(outF64[c * count + i]); }
+export function setF64Out(c: i32, i: i32, v: f64): void { unchecked(outF64[c * count + i] = v); }
+export function i32Out(c: i32, i: i32): i32 { return unchecked(outI32[c * count + i]); }
+export function setI32Out(c: i32, i: i32, v: i32): void { unchecked(outI32[c * count + i] = v); }
+export function param(p: i32): f64 { return unchecked(params[p]); }
+export function setParam(p: i32, v: f64): void { unchecked(params[p] = v); }

@@ -1,0 +1,40 @@
+// A backend is one build of the rank core (Wasm, or the JS build of the same source) behind one small
+// interface. Views are made fresh on request: Wasm memory may grow during `run`, detaching old views.
+import { Buf } from '../../assembly/layout.ts';
+import { instantiate } from '../../build/rank.js';
+
+export interface CoreBackend {
+  readonly kind: 'wasm' | 'js';
+  prepare(n: number, nPrev: number, roleCount: number, tagCount: number): void;
+  run(): number;
+  f64(buf: Buf): Float64Array;
+  i32(buf: Buf): Int32Array;
+  /** Palette names, index = the core's colour code. */
+  readonly colorNames: readonly string[];
+}
+
+type WasmExports = Awaited<ReturnType<typeof instantiate>>;
+
+function paletteOf(colorCount: () => number, colorName: (i: number) => string): string[] {
+  return Array.from({ length: colorCount() }, (_, i) => colorName(i));
+}
+
+export function wasmBackend(exports: WasmExports): CoreBackend {
+  const { memory } = exports;
+  return {
+    kind: 'wasm',
+    prepare: (n, nPrev, roleCount, tagCount) => exports.prepare(n, nPrev, roleCount, tagCount),
+    run: () => exports.run(),
+    f64: (buf) => new Float64Array(memory.buffer, exports.bufferPtr(buf), exports.bufferLength(buf)),
+    i32: (buf) => new Int32Array(memory.buffer, exports.bufferPtr(buf), exports.bufferLength(buf)),
+    colorNames: paletteOf(exports.colorCount, exports.colorName),
+  };
+}
+
+/** Instantiates the core from a compiled module (works in Node, pages, and MV3 service workers). */
+export async function instantiateCore(module: WebAssembly.Module): Promise<CoreBackend> {
+  const exports = await instantiate(module, {
+    env: { abort: () => { throw new Error('rank core aborted'); } },
+  });
+  return wasmBackend(exports);
+}

@@ -1,0 +1,306 @@
+// The column encoder: validates a snapshot request, flattens frames, interns strings to ints and writes
+// numeric columns straight into the core's buffers. No per-element objects cross into the core.
+import { Compile } from 'typebox/compile';
+import { Buf, F64In, I32In, F64Prev, I32Prev, Param, Flag } from '../../assembly/layout.ts';
+import { SnapshotRequest, RawElement, type PreviousElement } from '../schema/snapshot.ts';
+import { badRequest, SNAPSHOT_MESSAGES } from '../schema/errors.ts';
+import { ROLES, resolveRole, roleCode } from './roles.ts';
+import { parseColor } from './color.ts';
+import { normalizeText, accessibleName, stateKey, isDisabled } from './text.ts';
+import type { CoreBackend } from './backend.ts';
+
+export const DEFAULT_LIMIT = 50;
+export const DEFAULT_LIMIT_CAP = 100;
+/** Most raw elements one request may carry (frames included). */
+export const MAX_ELEMENTS = 100_000;
+/** Deepest iframe_content nesting that is flattened. */
+export const MAX_FRAME_DEPTH = 8;
+/** Coordinates are clamped to ±COORD_LIMIT px so every later computation stays finite and exact. */
+const COORD_LIMIT = 1e7;
+const Z_LIMIT = 2147483647;
+
+const checkRequest = Compile(SnapshotRequest);
+const checkElement = Compile(RawElement);
+
+export interface EncodeOptions {
+  /** Server cap for options.limit (default 100). */
+  limitCap?: number;
+}
+
+/** What the decoder needs besides the core's outputs. */
+export interface Encoded {
+  request: SnapshotRequest;
+  elements: RawElement[];
+  previous: PreviousElement[];
+  roles: Int32Array;
+  prevRoles: Int32Array;
+  limit: number;
+  interactiveCount: number;
+  /** Visible area of canvas/embed/object elements in the viewport, px² (for requires_vision). */
+  canvasArea: number;
+}
+
+function pathOf(pointer: string): string {
+  // "/raw_elements/3/rect/x" -> "raw_elements[3].rect.x"
+  return pointer.split('/').filter(Boolean).reduce((path, part) => /^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part, '');
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
+  return typeof value;
+}
+
+function valueAt(root: unknown, pointer: string): unknown {
+  let v: any = root;
+  for (const part of pointer.split('/').filter(Boolean)) v = v == null ? undefined : v[part];
+  return v;
+}
+
+/** Turns the first schema error into a SPEC message naming the field (and element index). */
+function requestError(body: unknown, prefix = ''): Error {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    return badRequest(`${SNAPSHOT_MESSAGES.invalidRequest}: the body must be a JSON object`);
+  }
+  const [first] = checkRequest.Errors(body);
+  if (!first) return badRequest(SNAPSHOT_MESSAGES.invalidRequest);
+  let pointer = first.instancePath;
+  if (first.keyword === 'required') {
+    const missing = (first.params as { requiredProperties?: string[] }).requiredProperties ?? [];
+    const field = pathOf(`${pointer}/${missing[0] ?? ''}`);
+    if (pointer === '') return badRequest(`${SNAPSHOT_MESSAGES.missingField}: ${field}`, field);
+    pointer = `${pointer}/${missing[0] ?? ''}`;
+  }
+  const path = prefix + pathOf(pointer);
+  const got = describe(valueAt(body, pointer));
+  const detail = first.keyword === 'required' ? 'is required' : `${first.message} (got ${got})`;
+  if (path.startsWith('viewport')) return badRequest(`${SNAPSHOT_MESSAGES.invalidViewport}: ${path} ${detail}`, path);
+  if (path.startsWith('raw_elements')) return badRequest(`${SNAPSHOT_MESSAGES.invalidElement}: ${path} ${detail}`, path);
+  return badRequest(`${SNAPSHOT_MESSAGES.invalidRequest}: ${path} ${detail}`, path);
+}
+
+function elementError(element: unknown, path: string): Error {
+  if (element === null || typeof element !== 'object' || Array.isArray(element)) {
+    return badRequest(`${SNAPSHOT_MESSAGES.invalidElement}: ${path} must be an object (got ${describe(element)})`, path);
+  }
+  const [first] = checkElement.Errors(element);
+  let pointer = first?.instancePath ?? '';
+  let detail = first ? `${first.message} (got ${describe(valueAt(element, pointer))})` : 'is invalid';
+  if (first?.keyword === 'required') {
+    pointer = `${pointer}/${(first.params as { requiredProperties?: string[] }).requiredProperties?.[0] ?? ''}`;
+    detail = 'is required';
+  }
+  const full = `${path}${pointer ? '.' + pathOf(pointer) : ''}`;
+  return badRequest(`${SNAPSHOT_MESSAGES.invalidElement}: ${full} ${detail}`, full);
+}
+
+/** Validates the request; returns it typed. Throws a bad_request SightlineError with a SPEC message. */
+export function validateRequest(body: unknown): SnapshotRequest {
+  if (!checkRequest.Check(body)) throw requestError(body);
+  const request = body as SnapshotRequest;
+  const vp = request.viewport;
+  if (vp && !(vp.width > 0 && vp.height > 0)) {
+    throw badRequest(`${SNAPSHOT_MESSAGES.invalidViewport}: width and height must be positive numbers`, 'viewport');
+  }
+  const limit = request.options?.limit;
+  if (limit != null && !(limit >= 1)) throw badRequest(`${SNAPSHOT_MESSAGES.invalidRequest}: options.limit must be at least 1`, 'options.limit');
+  const minArea = request.options?.filter?.min_area;
+  if (minArea != null && !(minArea >= 0)) throw badRequest(`${SNAPSHOT_MESSAGES.invalidRequest}: options.filter.min_area must be a non-negative number`, 'options.filter.min_area');
+  return request;
+}
+
+/** The request's elements with frame contents flattened after their frame, depth-first. */
+function flatten(request: SnapshotRequest): RawElement[] {
+  const top = request.raw_elements;
+  if (top.length > MAX_ELEMENTS) throw badRequest(`${SNAPSHOT_MESSAGES.invalidElement}: raw_elements holds ${top.length} elements, at most ${MAX_ELEMENTS} are accepted`, 'raw_elements');
+  if (!top.some((e) => e.iframe_content != null && e.iframe_content.length > 0)) return top;
+  const out: RawElement[] = [];
+  const visit = (list: readonly unknown[], path: string, depth: number, validated: boolean) => {
+    for (let k = 0; k < list.length; k++) {
+      const e = list[k];
+      const here = `${path}[${k}]`;
+      if (!validated && !checkElement.Check(e)) throw elementError(e, here);
+      const el = e as RawElement;
+      out.push(el);
+      if (out.length > MAX_ELEMENTS) throw badRequest(`${SNAPSHOT_MESSAGES.invalidElement}: more than ${MAX_ELEMENTS} elements including frames`, 'raw_elements');
+      if (el.iframe_content && el.iframe_content.length > 0) {
+        if (depth >= MAX_FRAME_DEPTH) throw badRequest(`${SNAPSHOT_MESSAGES.invalidElement}: ${here}.iframe_content is nested deeper than ${MAX_FRAME_DEPTH} frames`, `${here}.iframe_content`);
+        visit(el.iframe_content, `${here}.iframe_content`, depth + 1, false);
+      }
+    }
+  };
+  visit(top, 'raw_elements', 0, true);
+  return out;
+}
+
+const clamp = (v: number, lo: number, hi: number) => (v < lo ? lo : v > hi ? hi : v);
+const coord = (v: number) => clamp(v, -COORD_LIMIT, COORD_LIMIT);
+const size = (v: number) => clamp(v, 0, COORD_LIMIT);
+const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+function zIndex(v: unknown): number {
+  const n = typeof v === 'number' ? v : typeof v === 'string' ? parseInt(v, 10) : NaN;
+  return Number.isFinite(n) ? Math.trunc(clamp(n, -Z_LIMIT, Z_LIMIT)) : 0;
+}
+
+const PRIMARY_CLASS = /(^|[\s_-])(primary|cta|call-to-action|btn-main|main-action)($|[\s_-])/i;
+const GROUP_KEY = /^x(-?\d{1,9})-h(-?\d{1,9})$/;
+
+/** Interns strings to small ints (0 is the empty string / absent). */
+class Interner {
+  private readonly ids = new Map<string, number>([['', 0]]);
+  readonly strings: string[] = [''];
+  id(s: string | null | undefined): number {
+    if (!s) return 0;
+    let id = this.ids.get(s);
+    if (id === undefined) { id = this.strings.length; this.ids.set(s, id); this.strings.push(s); }
+    return id;
+  }
+}
+
+function previousRole(p: PreviousElement): number {
+  if (p.role) { const code = roleCode(p.role); if (code >= 0) return code; }
+  const a = p.attributes;
+  return resolveRole((p.tag ?? '').toLowerCase(), a?.input_type ?? a?.type_ ?? '', a?.role ?? '', a?.inferred_role ?? '', !!a?.href);
+}
+
+const identityKey = (role: number, text: string | null | undefined, name: string) => `${role}\u0000${normalizeText(text)}\u0000${normalizeText(name)}`;
+
+/** Validates `body`, fills the core's buffers, and returns what the decoder needs. */
+export function encode(body: unknown, core: CoreBackend, options: EncodeOptions = {}): Encoded {
+  const request = validateRequest(body);
+  const elements = flatten(request);
+  const previous = request.options?.previous ?? [];
+  const n = elements.length;
+  const nPrev = previous.length;
+  const opts = request.options;
+  const cap = Math.max(1, Math.floor(options.limitCap ?? DEFAULT_LIMIT_CAP));
+  const limit = Math.min(Math.floor(opts?.limit ?? DEFAULT_LIMIT), cap);
+
+  // Tags in allowed_tags get ids 1..k; every other tag shares id 0, which is never allowed.
+  const allowedTags = opts?.filter?.allowed_tags;
+  const tagIds = new Map<string, number>();
+  allowedTags?.forEach((t) => { const k = t.toLowerCase(); if (!tagIds.has(k)) tagIds.set(k, tagIds.size + 1); });
+  const allowedRoles = opts?.filter?.allowed_roles;
+
+  core.prepare(n, nPrev, ROLES.length, tagIds.size + 1);
+  const f = core.f64(Buf.IN_F64);
+  const c = core.i32(Buf.IN_I32);
+  const params = core.f64(Buf.PARAMS);
+
+  const diffing = nPrev > 0;
+  const ids = new Map<number, number>();
+  const idOf = (id: number) => { let v = ids.get(id); if (v === undefined) { v = ids.size; ids.set(id, v); } return v; };
+  const keys = new Interner();
+  const groupKeys = new Interner();
+  const colors = new Map<string, number>();
+  const roles = new Int32Array(n);
+  const prevRoles = new Int32Array(nPrev);
+  let interactiveCount = 0;
+  let canvasArea = 0;
+
+  for (let i = 0; i < n; i++) {
+    const e = elements[i];
+    const r = e.rect;
+    const a = e.attributes;
+    const s = e.styles;
+    const tag = e.tag ? e.tag.toLowerCase() : '';
+    const inputType = a?.input_type ?? a?.type_ ?? '';
+    const role = resolveRole(tag, inputType, a?.role ?? '', a?.inferred_role ?? '', !!a?.href);
+    roles[i] = role;
+    const band = ROLES[role].band;
+    if (band > 0) interactiveCount++;
+    if ((tag === 'canvas' || tag === 'embed' || tag === 'object') && e.in_viewport !== false) canvasArea += size(r.width) * size(r.height);
+
+    f[F64In.X * n + i] = coord(r.x);
+    f[F64In.Y * n + i] = coord(r.y);
+    f[F64In.W * n + i] = size(r.width);
+    f[F64In.H * n + i] = size(r.height);
+    f[F64In.SCROLL_Y * n + i] = finite(e.scroll_y) ? coord(e.scroll_y) : 0;
+
+    let flags = 0;
+    if (finite(e.center_x) && finite(e.center_y)) {
+      flags |= Flag.CENTER_SENT;
+      f[F64In.CENTER_X * n + i] = coord(e.center_x);
+      f[F64In.CENTER_Y * n + i] = coord(e.center_y);
+    }
+    if (finite(e.doc_y)) { flags |= Flag.DOC_Y_SENT; f[F64In.DOC_Y * n + i] = coord(e.doc_y); }
+    if (typeof e.in_viewport === 'boolean') flags |= Flag.VIEWPORT_SENT | (e.in_viewport ? Flag.IN_VIEWPORT : 0);
+    if (typeof e.is_occluded === 'boolean') flags |= Flag.OCCLUDED_SENT | (e.is_occluded ? Flag.OCCLUDED : 0);
+    if (isDisabled(a)) flags |= Flag.DISABLED;
+    if (s) {
+      if (s.cursor === 'pointer') flags |= Flag.CURSOR_POINTER;
+      const opacity = s.opacity == null ? 1 : Number(s.opacity);
+      if (s.display === 'none' || s.visibility === 'hidden' || s.visibility === 'collapse' || opacity === 0) flags |= Flag.HIDDEN;
+    }
+    if (tag === 'input' && inputType.toLowerCase() === 'hidden') flags |= Flag.HIDDEN;
+    if (band > 0 && (inputType.toLowerCase() === 'submit' || (a?.class && PRIMARY_CLASS.test(a.class)))) flags |= Flag.PRIMARY_HINT;
+    const text = e.text || accessibleName(a);
+    if (text.trim()) flags |= Flag.HAS_TEXT;
+    if (e.group_key) {
+      flags |= Flag.GROUP_SENT;
+      const m = GROUP_KEY.exec(e.group_key);
+      if (m) { c[I32In.GROUP_A * n + i] = Number(m[1]); c[I32In.GROUP_B * n + i] = Number(m[2]); }
+      else { flags |= Flag.GROUP_OPAQUE; c[I32In.GROUP_A * n + i] = groupKeys.id(e.group_key); }
+    }
+
+    c[I32In.ROLE * n + i] = role;
+    c[I32In.BAND * n + i] = band;
+    c[I32In.TAG * n + i] = allowedTags ? tagIds.get(tag) ?? 0 : 0;
+    c[I32In.FLAGS * n + i] = flags;
+    c[I32In.Z * n + i] = zIndex(s?.z_index);
+    const bg = s?.bg_color ?? s?.background_color;
+    if (bg) {
+      let packed = colors.get(bg);
+      if (packed === undefined) { packed = parseColor(bg); colors.set(bg, packed); }
+      c[I32In.BG * n + i] = packed;
+    }
+    c[I32In.TEXT_LEN * n + i] = text.length;
+    if (diffing) {
+      c[I32In.KEY_ID * n + i] = idOf(e.id);
+      c[I32In.KEY_IDENT * n + i] = keys.id(identityKey(role, e.text, accessibleName(a)));
+      c[I32In.KEY_STATE * n + i] = keys.id(stateKey(a?.value, a?.checked, isDisabled(a), a?.aria_checked, a?.aria_expanded));
+    }
+  }
+
+  if (diffing) {
+    const pf = core.f64(Buf.PREV_F64);
+    const pc = core.i32(Buf.PREV_I32);
+    for (let p = 0; p < nPrev; p++) {
+      const e = previous[p];
+      const r = e.rect ?? e.bbox ?? { x: 0, y: 0, width: 0, height: 0 };
+      const role = previousRole(e);
+      prevRoles[p] = role;
+      const a = e.attributes;
+      pf[F64Prev.X * nPrev + p] = coord(r.x);
+      pf[F64Prev.Y * nPrev + p] = coord(r.y);
+      pf[F64Prev.W * nPrev + p] = size(r.width);
+      pf[F64Prev.H * nPrev + p] = size(r.height);
+      pc[I32Prev.KEY_ID * nPrev + p] = idOf(e.id);
+      pc[I32Prev.ROLE * nPrev + p] = role;
+      pc[I32Prev.KEY_IDENT * nPrev + p] = keys.id(identityKey(role, e.text, e.name ?? accessibleName(a)));
+      pc[I32Prev.KEY_STATE * nPrev + p] = keys.id(stateKey(e.value ?? a?.value, e.checked ?? a?.checked,
+        e.disabled ?? isDisabled(a), e.aria_checked ?? a?.aria_checked, e.aria_expanded ?? a?.aria_expanded));
+    }
+  }
+
+  if (allowedRoles) {
+    const allow = core.i32(Buf.ROLE_ALLOW);
+    for (const name of allowedRoles) { const code = roleCode(name.toLowerCase()); if (code >= 0) allow[code] = 1; }
+  }
+  if (allowedTags) {
+    const allow = core.i32(Buf.TAG_ALLOW);
+    for (const id of tagIds.values()) allow[id] = 1;
+  }
+
+  params[Param.VIEWPORT_W] = request.viewport?.width ?? 0;
+  params[Param.VIEWPORT_H] = request.viewport?.height ?? 0;
+  params[Param.LIMIT] = limit;
+  params[Param.MIN_AREA] = opts?.filter?.min_area ?? 0;
+  params[Param.FILTER_ROLES] = allowedRoles ? 1 : 0;
+  params[Param.FILTER_TAGS] = allowedTags ? 1 : 0;
+  params[Param.HAS_PREVIOUS] = diffing ? 1 : 0;
+
+  return { request, elements, previous, roles, prevRoles, limit, interactiveCount, canvasArea };
+}

@@ -1,0 +1,14 @@
+// Loads the Wasm core in Node from the package's own `rank.wasm` (resolved through the package's
+// exports, so the same code works from src/, from the bundle, and from node_modules).
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { instantiateCore, type CoreBackend } from './backend.ts';
+
+export const WASM_PATH = fileURLToPath(import.meta.resolve('sightline/rank.wasm'));
+
+let compiled: Promise<WebAssembly.Module> | undefined;
+
+export async function loadWasmCore(): Promise<CoreBackend> {
+  compiled ??= readFile(WASM_PATH).then((bytes) => WebAssembly.compile(bytes));
+  return instantiateCore(await compiled);
+}

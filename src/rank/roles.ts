@@ -1,0 +1,97 @@
+// Role resolution: the one table of roles and their bands, and how a raw element gets its role.
+// Order of evidence: a known explicit ARIA `role` attribute, then the native semantics of the tag
+// (and input type), then a role the collector inferred, then `generic`. docs/ranking.md mirrors this
+// table; a test keeps the two in step.
+import { Band } from '../../assembly/layout.ts';
+
+/** Every role the core knows, with its band (the importance tier). The index is the role code. */
+export const ROLES = [
+  // form inputs
+  { role: 'textbox', band: Band.INPUT },
+  { role: 'searchbox', band: Band.INPUT },
+  { role: 'combobox', band: Band.INPUT },
+  { role: 'listbox', band: Band.INPUT },
+  { role: 'checkbox', band: Band.INPUT },
+  { role: 'radio', band: Band.INPUT },
+  { role: 'switch', band: Band.INPUT },
+  { role: 'slider', band: Band.INPUT },
+  { role: 'spinbutton', band: Band.INPUT },
+  // interactive controls
+  { role: 'button', band: Band.CONTROL },
+  { role: 'tab', band: Band.CONTROL },
+  { role: 'menuitem', band: Band.CONTROL },
+  { role: 'menuitemcheckbox', band: Band.CONTROL },
+  { role: 'menuitemradio', band: Band.CONTROL },
+  { role: 'option', band: Band.CONTROL },
+  { role: 'treeitem', band: Band.CONTROL },
+  { role: 'gridcell', band: Band.CONTROL },
+  // content navigation links
+  { role: 'link', band: Band.LINK },
+  // static informational content
+  { role: 'heading', band: Band.STATIC },
+  { role: 'img', band: Band.STATIC },
+  { role: 'group', band: Band.STATIC },
+  { role: 'dialog', band: Band.STATIC },
+  { role: 'navigation', band: Band.STATIC },
+  { role: 'form', band: Band.STATIC },
+  { role: 'listitem', band: Band.STATIC },
+  { role: 'label', band: Band.STATIC },
+  { role: 'paragraph', band: Band.STATIC },
+  { role: 'iframe', band: Band.STATIC },
+  { role: 'generic', band: Band.STATIC },
+] as const;
+
+export type RoleName = (typeof ROLES)[number]['role'];
+
+const CODE = new Map<string, number>(ROLES.map((r, i) => [r.role, i]));
+export const GENERIC = CODE.get('generic')!;
+
+/** Role code of a role name, or -1 when the core does not know it. */
+export function roleCode(role: string): number {
+  return CODE.get(role) ?? -1;
+}
+
+/** Native role of an <input> by its type. */
+const INPUT_ROLES = new Map<string, RoleName>(Object.entries({
+  button: 'button', submit: 'button', reset: 'button', image: 'button', file: 'button', color: 'button',
+  checkbox: 'checkbox', radio: 'radio', range: 'slider', number: 'spinbutton', search: 'searchbox',
+} as Record<string, RoleName>));
+
+/** Native role of a tag (inputs and anchors are resolved separately). */
+const TAG_ROLES = new Map<string, RoleName>(Object.entries({
+  button: 'button', summary: 'button', textarea: 'textbox', select: 'combobox', option: 'option',
+  img: 'img', svg: 'img', canvas: 'img', picture: 'img', video: 'img',
+  h1: 'heading', h2: 'heading', h3: 'heading', h4: 'heading', h5: 'heading', h6: 'heading',
+  details: 'group', fieldset: 'group', dialog: 'dialog', nav: 'navigation', form: 'form',
+  li: 'listitem', label: 'label', p: 'paragraph', iframe: 'iframe', frame: 'iframe',
+} as Record<string, RoleName>));
+
+/**
+ * Role code of an element.
+ * @param tag lower-case tag name
+ * @param inputType the input's `type` (for <input>)
+ * @param explicitRole the element's `role` attribute
+ * @param inferredRole a role the collector inferred (used only when the tag has no native role)
+ * @param hasHref whether the element has an href (an <a> without one is not a link)
+ */
+export function resolveRole(tag: string, inputType: string, explicitRole: string, inferredRole: string, hasHref: boolean): number {
+  if (explicitRole) {
+    // role="button link" lists fallbacks: the first known token wins
+    for (const token of explicitRole.toLowerCase().split(/\s+/)) {
+      const code = CODE.get(token);
+      if (code !== undefined) return code;
+    }
+  }
+  let native: RoleName | undefined;
+  if (tag === 'input') {
+    const type = inputType.toLowerCase();
+    native = INPUT_ROLES.get(type) ?? (type === 'hidden' ? 'generic' : 'textbox');
+  } else if (tag === 'a' || tag === 'area') native = hasHref ? 'link' : undefined;
+  else native = TAG_ROLES.get(tag);
+  if (native) return CODE.get(native)!;
+  if (inferredRole) {
+    const code = CODE.get(inferredRole.toLowerCase());
+    if (code !== undefined) return code;
+  }
+  return GENERIC;
+}

@@ -1,0 +1,30 @@
+// Text as the result shows it, in one place: the decoder prints it and the diff compares it, so an
+// element of a previous *result* matches its raw element again.
+import type { RawElement } from '../schema/snapshot.ts';
+
+/** Longest text (in UTF-16 units) an element carries in a result; longer text ends with "…". */
+export const MAX_TEXT = 300;
+
+export function normalizeText(text: string | null | undefined): string {
+  if (!text) return '';
+  const clean = text.replace(/\s+/g, ' ').trim();
+  return clean.length > MAX_TEXT ? clean.slice(0, MAX_TEXT - 1) + '…' : clean;
+}
+
+/** Accessible name: aria-label, then the name the collector computed, then an inferred label. */
+export function accessibleName(a: RawElement['attributes']): string {
+  return a?.aria_label || a?.name || a?.inferred_label || '';
+}
+
+const flag = (v: unknown) => (v == null ? '' : v === true || v === 'true' ? 't' : v === false || v === 'false' ? 'f' : String(v));
+
+/** The state part of an element's content, for the diff: value and the checked/disabled/expanded states. */
+export function stateKey(value: unknown, checked: unknown, disabled: unknown, ariaChecked: unknown, ariaExpanded: unknown): string {
+  return `${value ?? ''}\u0000${flag(checked)}\u0000${flag(disabled)}\u0000${flag(ariaChecked)}\u0000${flag(ariaExpanded)}`;
+}
+
+export const isTrue = (v: unknown) => v === true || v === 'true';
+
+export function isDisabled(a: RawElement['attributes']): boolean {
+  return isTrue(a?.disabled) || isTrue(a?.aria_disabled);
+}

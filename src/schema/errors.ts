@@ -1,0 +1,45 @@
+// The one catalogue of errors: every error_code with its HTTP status and default message. Code throws
+// `SightlineError`s made here; the server turns them into SPEC error bodies in one place.
+
+export const ERRORS = {
+  bad_request: { status: 400, message: 'Bad request' },
+  unauthorized: { status: 401, message: 'Invalid or missing API key' },
+  insufficient_credits: { status: 402, message: 'Insufficient credits' },
+  account_inactive: { status: 403, message: 'Account inactive' },
+  not_found: { status: 404, message: 'Not found' },
+  payload_too_large: { status: 413, message: 'Payload too large' },
+  rate_limited: { status: 429, message: 'Rate limit exceeded' },
+  internal_error: { status: 500, message: 'Internal error' },
+  busy: { status: 503, message: 'Service busy, retry later' },
+  timeout: { status: 504, message: 'Request timed out' },
+} as const;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export class SightlineError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  /** Where in the request the problem is, as a path such as `raw_elements[3].rect.x`. */
+  readonly path?: string;
+
+  constructor(code: ErrorCode, message: string = ERRORS[code].message, path?: string) {
+    super(message);
+    this.name = 'SightlineError';
+    this.code = code;
+    this.status = ERRORS[code].status;
+    this.path = path;
+  }
+}
+
+/** SPEC snapshot error messages for malformed requests. */
+export const SNAPSHOT_MESSAGES = {
+  invalidJson: 'Invalid JSON payload',
+  invalidViewport: 'Invalid viewport dimensions',
+  missingField: 'Missing required field',
+  invalidElement: 'Invalid element format',
+  invalidRequest: 'Invalid request',
+} as const;
+
+export function badRequest(message: string, path?: string): SightlineError {
+  return new SightlineError('bad_request', message, path);
+}

@@ -1,0 +1,237 @@
+// The /v1/snapshot contract (SPEC "Snapshot raw element", "Snapshot result", "Snapshot element").
+// These typebox schemas are the single source for request validation, the TS types, and OpenAPI.
+// Lenient where SPEC allows (extra fields accepted, values may be null), strict on wrong types.
+import Type, { type Static, type TSchema } from 'typebox';
+
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const Maybe = <T extends TSchema>(schema: T) => Type.Optional(Nullable(schema));
+/** A flag some clients send as a boolean and others as "true"/"false". */
+const Flag = Maybe(Type.Union([Type.Boolean(), Type.String()]));
+
+export const Rect = Type.Object({
+  x: Type.Number(),
+  y: Type.Number(),
+  width: Type.Number(),
+  height: Type.Number(),
+});
+
+export const RawElementStyles = Type.Object({
+  z_index: Maybe(Type.Union([Type.String(), Type.Number()])),
+  cursor: Maybe(Type.String()),
+  display: Maybe(Type.String()),
+  visibility: Maybe(Type.String()),
+  opacity: Maybe(Type.Union([Type.String(), Type.Number()])),
+  bg_color: Maybe(Type.String()),
+  background_color: Maybe(Type.String()),
+});
+
+export const RawElementAttributes = Type.Object({
+  role: Maybe(Type.String()),
+  type_: Maybe(Type.String()),
+  aria_label: Maybe(Type.String()),
+  href: Maybe(Type.String()),
+  nearby_text: Maybe(Type.String()),
+  name: Maybe(Type.String()),
+  input_type: Maybe(Type.String()),
+  value: Maybe(Type.String()),
+  value_redacted: Flag,
+  checked: Flag,
+  disabled: Flag,
+  aria_checked: Flag,
+  aria_disabled: Flag,
+  aria_expanded: Flag,
+  class: Maybe(Type.String()),
+  inferred_label: Maybe(Type.String()),
+  inferred_role: Maybe(Type.String()),
+});
+
+export const RawElement = Type.Object({
+  id: Type.Number(),
+  tag: Maybe(Type.String()),
+  rect: Rect,
+  styles: Maybe(RawElementStyles),
+  attributes: Maybe(RawElementAttributes),
+  text: Maybe(Type.String()),
+  in_viewport: Maybe(Type.Boolean()),
+  is_occluded: Maybe(Type.Boolean()),
+  /** Elements of frames inside this one, in top-viewport coordinates; flattened into the list. */
+  iframe_content: Maybe(Type.Array(Type.Unknown())),
+  scroll_y: Maybe(Type.Number()),
+  center_x: Maybe(Type.Number()),
+  center_y: Maybe(Type.Number()),
+  doc_y: Maybe(Type.Number()),
+  group_key: Maybe(Type.String()),
+}, { description: 'An element as collected in the browser. Extra fields are accepted.' });
+
+/** An element of an earlier snapshot, for `options.previous`: a raw element or a result element. */
+export const PreviousElement = Type.Object({
+  id: Type.Number(),
+  tag: Maybe(Type.String()),
+  role: Maybe(Type.String()),
+  text: Maybe(Type.String()),
+  name: Maybe(Type.String()),
+  value: Maybe(Type.String()),
+  checked: Flag,
+  disabled: Flag,
+  aria_checked: Flag,
+  aria_expanded: Flag,
+  rect: Type.Optional(Rect),
+  bbox: Type.Optional(Rect),
+  attributes: Maybe(RawElementAttributes),
+});
+
+export const Viewport = Type.Object({ width: Type.Number(), height: Type.Number() });
+
+export const ElementFilter = Type.Object({
+  min_area: Maybe(Type.Number()),
+  allowed_roles: Maybe(Type.Array(Type.String())),
+  allowed_tags: Maybe(Type.Array(Type.String())),
+});
+
+export const SnapshotOptions = Type.Object({
+  limit: Maybe(Type.Number({ description: 'Maximum elements returned; default 50, capped by the server (default cap 100).' })),
+  filter: Maybe(ElementFilter),
+  previous: Maybe(Type.Array(PreviousElement, { description: 'Elements of the previous snapshot: sets diff_status.' })),
+});
+
+export const ClientMetrics = Type.Object({
+  ready_state: Maybe(Type.String()),
+  quiet_ms: Maybe(Type.Number()),
+  node_count: Maybe(Type.Number()),
+});
+
+export const CaptchaEvidence = Type.Object({
+  text_hits: Maybe(Type.Array(Type.String())),
+  selector_hits: Maybe(Type.Array(Type.String())),
+  iframe_src_hits: Maybe(Type.Array(Type.String())),
+  url_hits: Maybe(Type.Array(Type.String())),
+});
+
+export const Captcha = Type.Object({
+  detected: Maybe(Type.Boolean()),
+  confidence: Maybe(Type.Number()),
+  provider_hint: Maybe(Type.String()),
+  evidence: Maybe(CaptchaEvidence),
+});
+
+export const ClientDiagnostics = Type.Object({ captcha: Maybe(Captcha) });
+
+export const SnapshotRequest = Type.Object({
+  url: Type.String(),
+  viewport: Maybe(Viewport),
+  raw_elements: Type.Array(RawElement),
+  goal: Maybe(Type.String()),
+  options: Maybe(SnapshotOptions),
+  client_metrics: Maybe(ClientMetrics),
+  client_diagnostics: Maybe(ClientDiagnostics),
+});
+
+const BBox = Rect;
+
+export const VisualCues = Type.Object({
+  is_primary: Type.Boolean(),
+  is_clickable: Type.Boolean(),
+  background_color_name: Type.String(),
+});
+
+export const DiffStatus = Type.Union([
+  Type.Literal('ADDED'), Type.Literal('REMOVED'), Type.Literal('MODIFIED'), Type.Literal('MOVED'),
+]);
+
+export const SnapshotElement = Type.Object({
+  id: Type.Number(),
+  role: Type.String(),
+  text: Type.String(),
+  importance: Type.Integer({ minimum: 0, maximum: 1000 }),
+  bbox: BBox,
+  visual_cues: VisualCues,
+  in_viewport: Type.Boolean(),
+  is_occluded: Type.Boolean(),
+  z_index: Type.Number(),
+  // rerank
+  fused_rank_index: Maybe(Type.Number()),
+  heuristic_index: Maybe(Type.Number()),
+  ml_probability: Maybe(Type.Number()),
+  ml_score: Maybe(Type.Number()),
+  // layout
+  center_x: Maybe(Type.Number()),
+  center_y: Maybe(Type.Number()),
+  doc_y: Maybe(Type.Number()),
+  group_key: Maybe(Type.String()),
+  group_index: Maybe(Type.Number()),
+  in_dominant_group: Maybe(Type.Boolean()),
+  // state
+  name: Maybe(Type.String()),
+  value: Maybe(Type.String()),
+  input_type: Maybe(Type.String()),
+  value_redacted: Maybe(Type.Boolean()),
+  checked: Maybe(Type.Boolean()),
+  disabled: Maybe(Type.Boolean()),
+  expanded: Maybe(Type.Boolean()),
+  aria_checked: Maybe(Type.String()),
+  aria_disabled: Maybe(Type.String()),
+  aria_expanded: Maybe(Type.String()),
+  // additional
+  href: Maybe(Type.String()),
+  nearby_text: Maybe(Type.String()),
+  diff_status: Maybe(DiffStatus),
+});
+
+export const ModalGrid = Type.Object({
+  bounds: BBox,
+  z_index: Type.Number(),
+  viewport_coverage: Type.Number(),
+  blocks_interaction: Type.Boolean(),
+});
+
+export const MlRerank = Type.Object({
+  enabled: Type.Boolean(),
+  applied: Type.Boolean(),
+  reason: Type.String(),
+  candidate_count: Type.Number(),
+  top_probability: Type.Number(),
+  min_confidence: Type.Number(),
+  is_high_confidence: Type.Boolean(),
+  tags: Type.Array(Type.String()),
+  error: Nullable(Type.String()),
+});
+
+export const Diagnostics = Type.Object({
+  confidence: Type.Number(),
+  reasons: Type.Array(Type.String()),
+  metrics: Type.Object({
+    ready_state: Nullable(Type.String()),
+    quiet_ms: Nullable(Type.Number()),
+    node_count: Nullable(Type.Number()),
+    interactive_count: Type.Number(),
+    raw_elements_count: Type.Number(),
+  }),
+  captcha: Nullable(Captcha),
+  requires_vision: Nullable(Type.Boolean()),
+  requires_vision_reason: Nullable(Type.String()),
+});
+
+/** What `rank()` returns: the SPEC snapshot result without the server's `credits_*` fields. */
+export const RankResult = Type.Object({
+  status: Type.Literal('success'),
+  url: Type.String(),
+  timestamp: Type.String(),
+  viewport: Viewport,
+  elements: Type.Array(SnapshotElement),
+  dominant_group_key: Nullable(Type.String()),
+  ml_rerank: Nullable(MlRerank),
+  diagnostics: Nullable(Diagnostics),
+  modal_detected: Nullable(Type.Boolean()),
+  modal_grids: Nullable(Type.Array(ModalGrid)),
+  error: Nullable(Type.String()),
+});
+
+export type RawElement = Static<typeof RawElement>;
+export type PreviousElement = Static<typeof PreviousElement>;
+export type SnapshotRequest = Static<typeof SnapshotRequest>;
+export type SnapshotElement = Static<typeof SnapshotElement>;
+export type ModalGrid = Static<typeof ModalGrid>;
+export type MlRerank = Static<typeof MlRerank>;
+export type Diagnostics = Static<typeof Diagnostics>;
+export type RankResult = Static<typeof RankResult>;
+export type DiffStatus = Static<typeof DiffStatus>;

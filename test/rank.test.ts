@@ -1,0 +1,218 @@
+// Behaviour of the rank core through the real path (encode -> Wasm -> decode), on hand-made pages.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { wasm, el, request, byId, ids } from './helpers/elements.ts';
+
+const textbox = (p = {}) => el({ tag: 'input', attributes: { input_type: 'text', name: 'q' }, ...p });
+const button = (p = {}) => el({ tag: 'button', text: 'Go', ...p });
+const link = (p = {}) => el({ tag: 'a', text: 'More', attributes: { href: 'https://example.test/more' }, ...p });
+const para = (p = {}) => el({ tag: 'p', text: 'Some words', ...p });
+
+test('role bands order importance: form input > control > link > static', () => {
+  const [i, b, l, s] = [textbox({ rect: [10, 10, 200, 30] }), button({ rect: [10, 50, 200, 30] }), link({ rect: [10, 90, 200, 30] }), para({ rect: [10, 130, 200, 30] })];
+  const r = wasm.rank(request([s, l, b, i]));
+  assert.deepEqual(ids(r), [i.id, b.id, l.id, s.id]);
+  assert.deepEqual(r.elements.map((e) => e.role), ['textbox', 'button', 'link', 'paragraph']);
+  for (const e of r.elements) assert.ok(Number.isInteger(e.importance) && e.importance >= 0 && e.importance <= 1000);
+});
+
+test('penalties: occluded, disabled, off-screen, tiny and hidden elements lose to the same visible button', () => {
+  const base = button({ rect: [10, 10, 120, 40] });
+  const occluded = button({ rect: [10, 60, 120, 40], is_occluded: true });
+  const disabled = button({ rect: [10, 110, 120, 40], attributes: { disabled: 'true' } });
+  const offscreen = button({ rect: [10, 3000, 120, 40], in_viewport: false });
+  const tiny = button({ rect: [10, 160, 3, 3] });
+  const hidden = button({ rect: [10, 170, 120, 40], styles: { display: 'none' } });
+  const r = wasm.rank(request([occluded, disabled, offscreen, tiny, hidden, base]));
+  const top = byId(r, base.id).importance;
+  for (const e of [occluded, disabled, offscreen, tiny, hidden]) {
+    assert.ok(byId(r, e.id).importance < top, `element ${e.id} should rank below the plain button`);
+  }
+  assert.equal(r.elements[0].id, base.id);
+  assert.ok(byId(r, hidden.id).importance < byId(r, occluded.id).importance, 'hidden is the strongest penalty');
+  assert.equal(byId(r, occluded.id).is_occluded, true);
+  assert.equal(byId(r, disabled.id).disabled, true);
+});
+
+test('visual prominence moves an element within its tier, never across tiers', () => {
+  const plain = button({ rect: [10, 10, 60, 24] });
+  const primary = button({ rect: [10, 50, 220, 48], styles: { bg_color: 'rgb(37, 99, 235)', cursor: 'pointer' } });
+  const bigLink = link({ rect: [10, 120, 600, 80], styles: { bg_color: 'rgb(220, 38, 38)', cursor: 'pointer' } });
+  const r = wasm.rank(request([plain, bigLink, primary]));
+  assert.deepEqual(ids(r), [primary.id, plain.id, bigLink.id]);
+  const p = byId(r, primary.id);
+  assert.equal(p.visual_cues.is_primary, true);
+  assert.equal(p.visual_cues.is_clickable, true);
+  assert.equal(p.visual_cues.background_color_name, 'blue');
+  assert.equal(byId(r, plain.id).visual_cues.is_primary, false);
+  assert.equal(byId(r, plain.id).visual_cues.background_color_name, 'transparent');
+  assert.equal(byId(r, bigLink.id).visual_cues.background_color_name, 'red');
+});
+
+test('a submit button and a "btn-primary" class are primary', () => {
+  const submit = el({ tag: 'input', attributes: { input_type: 'submit', value: 'Sign in' }, rect: [0, 0, 80, 30] });
+  const cls = button({ attributes: { class: 'btn btn-primary' }, rect: [0, 40, 80, 30] });
+  const r = wasm.rank(request([submit, cls]));
+  assert.equal(byId(r, submit.id).role, 'button');
+  assert.equal(byId(r, submit.id).visual_cues.is_primary, true);
+  assert.equal(byId(r, cls.id).visual_cues.is_primary, true);
+});
+
+test('search results: group keys, the dominant group, membership and group_index by doc_y', () => {
+  const nav = [link({ rect: [20, 10, 60, 20] }), link({ rect: [100, 10, 60, 20] })];
+  // ten results in a column at x=160 (x bucket 4), 50px tall (h bucket 3: 2.5 rounds away from zero)
+  const results = Array.from({ length: 10 }, (_, k) => link({ text: `Result ${k + 1}`, rect: [160, 100 + k * 60, 600, 50], scroll_y: 0 }));
+  const shifted = link({ text: 'Sponsored', rect: [190, 700, 600, 50] }); // x bucket 5: within ±1
+  const otherHeight = link({ text: 'Tall', rect: [160, 760, 600, 90] });  // h bucket 5: not a member
+  const r = wasm.rank(request([...nav, ...results.slice().reverse(), shifted, otherHeight], { options: { limit: 100 } }));
+  assert.equal(r.dominant_group_key, 'x4-h3');
+  results.forEach((res, k) => {
+    const e = byId(r, res.id);
+    assert.equal(e.group_key, 'x4-h3');
+    assert.equal(e.group_index, k, 'group_index follows doc_y, not input order');
+    assert.equal(e.in_dominant_group, true);
+  });
+  assert.equal(byId(r, shifted.id).group_key, 'x5-h3');
+  assert.equal(byId(r, shifted.id).in_dominant_group, true);
+  assert.equal(byId(r, otherHeight.id).in_dominant_group, false);
+  assert.equal(byId(r, nav[0].id).group_key, 'x1-h1');
+  assert.equal(byId(r, nav[0].id).in_dominant_group, false);
+});
+
+test('group keys round halves away from zero, including negative x', () => {
+  const a = el({ rect: [-60, 0, 10, 30] }); // -1.5 -> -2, 30/20 = 1.5 -> 2
+  const b = el({ rect: [20, 0, 10, 10] });  // 0.5 -> 1, 0.5 -> 1
+  const r = wasm.rank(request([a, b]));
+  assert.equal(byId(r, a.id).group_key, 'x-2-h2');
+  assert.equal(byId(r, b.id).group_key, 'x1-h1');
+});
+
+test('a client group_key is echoed and used for the dominant group', () => {
+  const items = [el({ group_key: 'card' }), el({ group_key: 'card' }), el({ group_key: 'x3-h2' })];
+  const r = wasm.rank(request(items));
+  assert.equal(r.dominant_group_key, 'card');
+  assert.equal(byId(r, items[0].id).in_dominant_group, true);
+  assert.equal(byId(r, items[2].id).in_dominant_group, false);
+  assert.equal(byId(r, items[2].id).group_key, 'x3-h2');
+});
+
+test('modal overlay: what it covers is occluded, the dialog is not, and modal_grids describes it', () => {
+  const search = textbox({ rect: [100, 100, 300, 40] });
+  const buy = button({ text: 'Buy', rect: [500, 300, 120, 40] });
+  const backdrop = el({ rect: [0, 0, 1280, 800], styles: { z_index: '1000' } });
+  const dialog = el({ tag: 'div', rect: [390, 250, 500, 300], styles: { z_index: '1001' } });
+  const accept = button({ text: 'Accept', rect: [540, 480, 200, 40] }); // inside the dialog, after it
+  const toast = button({ text: 'Undo', rect: [1000, 740, 200, 40], styles: { z_index: '2000' } });
+  const r = wasm.rank(request([search, buy, backdrop, dialog, accept, toast]));
+  assert.equal(byId(r, search.id).is_occluded, true);
+  assert.equal(byId(r, buy.id).is_occluded, true);
+  assert.equal(byId(r, accept.id).is_occluded, false);
+  assert.equal(byId(r, toast.id).is_occluded, false);
+  assert.equal(r.modal_detected, true);
+  assert.ok(r.modal_grids);
+  const grid = r.modal_grids![0];
+  assert.deepEqual(grid.bounds, { x: 0, y: 0, width: 1280, height: 800 });
+  assert.equal(grid.z_index, 1000);
+  assert.equal(grid.viewport_coverage, 1);
+  assert.equal(grid.blocks_interaction, true);
+  assert.equal(r.elements[0].id, accept.id, 'the reachable control ranks first');
+  assert.ok(r.diagnostics!.reasons.includes('modal_blocking'));
+});
+
+test('no modal on a plain page; the client\'s is_occluded is trusted over geometry', () => {
+  const under = button({ rect: [10, 10, 100, 30], is_occluded: false });
+  const cover = el({ rect: [0, 0, 400, 400], styles: { z_index: 5 } });
+  const r = wasm.rank(request([under, cover]));
+  assert.equal(byId(r, under.id).is_occluded, false);
+  assert.equal(r.modal_detected, false);
+  assert.equal(r.modal_grids, null);
+});
+
+test('filters: min_area, allowed_roles and allowed_tags', () => {
+  const small = button({ rect: [0, 0, 10, 10] });
+  const big = button({ rect: [0, 20, 200, 50] });
+  const a = link({ rect: [0, 80, 200, 50] });
+  const input = textbox({ rect: [0, 140, 200, 50] });
+  const page = [small, big, a, input];
+  assert.deepEqual(ids(wasm.rank(request(page, { options: { filter: { min_area: 500 } } }))).sort(), [big.id, a.id, input.id].sort());
+  assert.deepEqual(ids(wasm.rank(request(page, { options: { filter: { allowed_roles: ['link', 'textbox'] } } }))), [input.id, a.id]);
+  assert.deepEqual(ids(wasm.rank(request(page, { options: { filter: { allowed_tags: ['BUTTON'] } } }))), [big.id, small.id]);
+  assert.deepEqual(ids(wasm.rank(request(page, { options: { filter: { allowed_roles: ['nonsense'] } } }))), []);
+});
+
+test('limit: default 50, capped at 100, and a lower server cap applies', async () => {
+  const page = Array.from({ length: 300 }, (_, k) => link({ rect: [0, k * 20, 100, 18] }));
+  assert.equal(wasm.rank(request(page)).elements.length, 50);
+  assert.equal(wasm.rank(request(page, { options: { limit: 7 } })).elements.length, 7);
+  assert.equal(wasm.rank(request(page, { options: { limit: 5000 } })).elements.length, 100);
+  const { Ranker } = await import('../src/rank/ranker.ts');
+  const capped = new Ranker(wasm.core, { limitCap: 20 });
+  assert.equal(capped.rank(request(page, { options: { limit: 50 } })).elements.length, 20);
+  const r = wasm.rank(request(page, { options: { limit: 100 } }));
+  for (let k = 1; k < r.elements.length; k++) assert.ok(r.elements[k - 1].importance >= r.elements[k].importance);
+});
+
+test('diff: ADDED, REMOVED, MODIFIED, MOVED against the previous snapshot, by id', () => {
+  const same = button({ text: 'Same', rect: [0, 0, 100, 30] });
+  const moved = button({ text: 'Moves', rect: [0, 40, 100, 30] });
+  const changed = textbox({ rect: [0, 80, 100, 30], attributes: { input_type: 'text', value: 'old' } });
+  const gone = button({ text: 'Gone', rect: [0, 120, 100, 30] });
+  const previous = [same, moved, changed, gone];
+  const added = button({ text: 'New', rect: [0, 160, 100, 30] });
+  const now = [same, { ...moved, rect: { ...moved.rect, y: 300 } }, { ...changed, attributes: { input_type: 'text', value: 'new' } }, added];
+  const r = wasm.rank(request(now, { options: { previous } }));
+  assert.equal(byId(r, same.id).diff_status, undefined);
+  assert.equal(byId(r, moved.id).diff_status, 'MOVED');
+  assert.equal(byId(r, changed.id).diff_status, 'MODIFIED');
+  assert.equal(byId(r, added.id).diff_status, 'ADDED');
+  const removed = r.elements.at(-1)!;
+  assert.equal(removed.id, gone.id);
+  assert.equal(removed.diff_status, 'REMOVED');
+  assert.equal(removed.role, 'button');
+});
+
+test('diff: renumbered ids match by content, and a previous *result* works as input', () => {
+  const page = [button({ text: 'Alpha', rect: [0, 0, 100, 30] }), button({ text: 'Beta', rect: [0, 40, 100, 30] })];
+  const first = wasm.rank(request(page));
+  const renumbered = page.map((e, k) => ({ ...e, id: 1000 + k }));
+  const r = wasm.rank(request(renumbered, { options: { previous: first.elements } }));
+  assert.deepEqual(r.elements.map((e) => e.diff_status), [undefined, undefined]);
+  assert.equal(r.elements.length, 2, 'nothing reported REMOVED');
+});
+
+test('empty input gives an empty, successful result with a derived default viewport', () => {
+  const r = wasm.rank({ url: 'https://example.test/', raw_elements: [] });
+  assert.equal(r.status, 'success');
+  assert.deepEqual(r.elements, []);
+  assert.deepEqual(r.viewport, { width: 1280, height: 800 });
+  assert.equal(r.dominant_group_key, null);
+  assert.ok(r.diagnostics!.reasons.includes('no_elements'));
+});
+
+test('viewport is derived from element bounds when absent', () => {
+  const r = wasm.rank({ url: 'u', raw_elements: [el({ rect: [0, 0, 1000, 50], in_viewport: true }), el({ rect: [200, 600, 300, 100.5], in_viewport: true }), el({ rect: [0, 2000, 1200, 50], in_viewport: false })] });
+  assert.deepEqual(r.viewport, { width: 1200, height: 701 });
+});
+
+test('iframe_content is flattened into the ranked list', () => {
+  const inner = textbox({ rect: [300, 300, 200, 30] });
+  const frame = el({ tag: 'iframe', rect: [250, 250, 400, 300], iframe_content: [inner] });
+  const r = wasm.rank(request([frame, button()]));
+  assert.equal(r.elements[0].id, inner.id);
+  assert.equal(r.elements.length, 3);
+});
+
+test('20,000 elements rank, sorted and limited', () => {
+  const page = Array.from({ length: 20_000 }, (_, k) => el({
+    tag: ['a', 'button', 'div', 'input'][k % 4],
+    attributes: k % 4 === 0 ? { href: `/p/${k}` } : {},
+    text: `item ${k}`,
+    rect: [(k % 7) * 150, Math.floor(k / 7) * 30, 140, 28],
+    styles: { z_index: k % 97 === 0 ? '10' : 'auto' },
+  }));
+  const r = wasm.rank(request(page, { options: { limit: 100 } }));
+  assert.equal(r.elements.length, 100);
+  assert.equal(r.diagnostics!.metrics.raw_elements_count, 20_000);
+  assert.equal(r.elements[0].role, 'textbox');
+  for (let k = 1; k < r.elements.length; k++) assert.ok(r.elements[k - 1].importance >= r.elements[k].importance);
+});

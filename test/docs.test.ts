@@ -1,0 +1,39 @@
+// The docs stay true to the code: the role table in docs/ranking.md lists exactly the roles of
+// src/rank/roles.ts in their bands, and the README's commands exist.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { ROLES } from '../src/rank/roles.ts';
+import { Band } from '../assembly/layout.ts';
+
+const read = (path: string) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');
+
+test('docs/ranking.md role bands match the role table', () => {
+  const doc = read('docs/ranking.md');
+  const bands: Record<string, Band> = { 'form input': Band.INPUT, 'interactive control': Band.CONTROL, 'content link': Band.LINK, 'static content': Band.STATIC };
+  for (const [label, band] of Object.entries(bands)) {
+    const row = new RegExp(`^\\| ${label} \\| ([^|]+) \\|$`, 'm').exec(doc);
+    assert.ok(row, `row for ${label}`);
+    const documented = row[1].split(',').map((s) => s.trim()).sort();
+    assert.deepEqual(documented, ROLES.filter((r) => r.band === band).map((r) => r.role).sort(), `band ${label}`);
+  }
+});
+
+test('the README names npm scripts that exist', () => {
+  const scripts = JSON.parse(read('package.json')).scripts as Record<string, string>;
+  for (const [, name] of read('README.md').matchAll(/npm (?:run )?([a-z:]+)/g)) {
+    if (['ci', 'install', 'i'].includes(name)) continue;
+    assert.ok(name in scripts || name === 'test' || name === 'start', `npm ${name} is in package.json`);
+    if (name === 'test' || name === 'start') assert.ok(name in scripts, `npm ${name} is defined`);
+  }
+});
+
+test('the README library example runs and prints what its comments say', async () => {
+  const { execFileSync } = await import('node:child_process');
+  const code = /```js\n([\s\S]*?)```/.exec(read('README.md'))![1];
+  const expected = [...code.matchAll(/^\/\/ (\[.*\])$/gm)].map((m) => m[1]);
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: new URL('..', import.meta.url), encoding: 'utf8' });
+  const printed = out.trim().split('\n').map((line) => line.trim());
+  assert.equal(expected.length, 2);
+  assert.deepEqual(printed, expected);
+});

@@ -1,0 +1,91 @@
+// Property tests over random element sets: the Wasm core and the JS build of the same source give
+// exactly the same result, and every result keeps the core's invariants.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { wasm, js, stable } from './helpers/elements.ts';
+import type { RawElement, SnapshotRequest } from '../src/schema/snapshot.ts';
+
+const TAGS = ['a', 'button', 'input', 'div', 'span', 'select', 'textarea', 'img', 'h2', 'li', 'summary'];
+const coord = fc.oneof(fc.double({ min: -3000, max: 6000, noNaN: true }), fc.integer({ min: -50, max: 2000 }));
+const size = fc.oneof(fc.double({ min: -10, max: 2000, noNaN: true }), fc.integer({ min: 0, max: 400 }));
+const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
+
+const rawElement = (id: number): fc.Arbitrary<RawElement> => fc.record({
+  tag: fc.constantFrom(...TAGS),
+  rect: fc.record({ x: coord, y: coord, width: size, height: size }),
+  text: maybe(fc.string({ maxLength: 20 })),
+  in_viewport: maybe(fc.boolean()),
+  is_occluded: maybe(fc.boolean()),
+  scroll_y: maybe(fc.integer({ min: 0, max: 5000 })),
+  group_key: maybe(fc.constantFrom('x1-h2', 'x0-h1', 'card', 'x-3-h4')),
+  styles: maybe(fc.record({
+    z_index: maybe(fc.oneof(fc.constantFrom('auto', '0', '1', '10', '1000', '-1'), fc.integer({ min: -5, max: 3000 }))),
+    cursor: maybe(fc.constantFrom('pointer', 'auto', 'text')),
+    bg_color: maybe(fc.oneof(fc.constantFrom('rgba(0, 0, 0, 0)', 'rgb(255, 255, 255)', '#2563eb', 'transparent'),
+      fc.tuple(fc.nat(255), fc.nat(255), fc.nat(255)).map(([r, g, b]) => `rgb(${r}, ${g}, ${b})`))),
+    display: maybe(fc.constantFrom('block', 'none', 'inline')),
+    opacity: maybe(fc.constantFrom('1', '0', '0.5')),
+  })),
+  attributes: maybe(fc.record({
+    role: maybe(fc.constantFrom('button', 'link', 'checkbox', 'tab', 'bogus', 'menuitem')),
+    href: maybe(fc.constantFrom('https://a.test/', '/x')),
+    input_type: maybe(fc.constantFrom('text', 'submit', 'checkbox', 'search', 'hidden', 'password')),
+    disabled: maybe(fc.constantFrom('true', 'false', true, false)),
+    aria_label: maybe(fc.string({ maxLength: 10 })),
+    class: maybe(fc.constantFrom('btn btn-primary', 'nav', 'cta')),
+    value: maybe(fc.string({ maxLength: 5 })),
+  })),
+}).map((e) => ({ id, ...e }) as RawElement);
+
+const page = fc.integer({ min: 0, max: 120 }).chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => rawElement(i + 1))));
+
+const snapshot: fc.Arbitrary<SnapshotRequest> = fc.record({
+  raw: page,
+  viewport: maybe(fc.record({ width: fc.integer({ min: 320, max: 1920 }), height: fc.integer({ min: 320, max: 1200 }) })),
+  limit: maybe(fc.integer({ min: 1, max: 150 })),
+  minArea: maybe(fc.integer({ min: 0, max: 5000 })),
+  roles: maybe(fc.subarray(['button', 'link', 'textbox', 'generic', 'checkbox'])),
+  tags: maybe(fc.subarray(['a', 'button', 'div', 'input'])),
+  previous: maybe(page),
+}).map((p) => ({
+  url: 'https://example.test/',
+  viewport: p.viewport,
+  raw_elements: p.raw as RawElement[],
+  options: { limit: p.limit, filter: { min_area: p.minArea, allowed_roles: p.roles, allowed_tags: p.tags }, previous: p.previous as RawElement[] | undefined },
+}));
+
+const hasNaN = (v: unknown): boolean =>
+  typeof v === 'number' ? Number.isNaN(v) : v !== null && typeof v === 'object' ? Object.values(v).some(hasNaN) : false;
+
+test('Wasm and JS builds give identical results', () => {
+  fc.assert(fc.property(snapshot, (req) => {
+    assert.deepEqual(stable(wasm.rank(req)), stable(js.rank(req)));
+  }), { numRuns: 400, seed: 20261121 });
+});
+
+test('results are sorted, limited, drawn from the input, in range, and free of NaN', () => {
+  fc.assert(fc.property(snapshot, (req) => {
+    const r = wasm.rank(req);
+    const limit = Math.min(req.options?.limit ?? 50, 100);
+    const ranked = r.elements.filter((e) => e.diff_status !== 'REMOVED');
+    assert.ok(ranked.length <= limit);
+    const inputIds = new Set(req.raw_elements.map((e) => e.id));
+    const prevIds = new Set((req.options?.previous ?? []).map((e) => e.id));
+    for (const e of r.elements) {
+      assert.ok(e.diff_status === 'REMOVED' ? prevIds.has(e.id) : inputIds.has(e.id));
+      assert.ok(Number.isInteger(e.importance) && e.importance >= 0 && e.importance <= 1000);
+    }
+    for (let k = 1; k < ranked.length; k++) assert.ok(ranked[k - 1].importance >= ranked[k].importance);
+    assert.ok(!hasNaN(r), 'no NaN anywhere in the result');
+    assert.ok(r.viewport.width > 0 && r.viewport.height > 0);
+  }), { numRuns: 300, seed: 7 });
+});
+
+test('Wasm and JS builds agree on large pages (5,000 elements)', () => {
+  const big = fc.sample(fc.tuple(...Array.from({ length: 50 }, (_, i) => rawElement(i))), { numRuns: 100, seed: 3 }).flat()
+    .map((e, i) => ({ ...e, id: i }));
+  const req = { url: 'u', raw_elements: big, options: { limit: 100 } };
+  assert.equal(big.length, 5000);
+  assert.deepEqual(stable(wasm.rank(req)), stable(js.rank(req)));
+});

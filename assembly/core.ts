@@ -1,7 +1,7 @@
 // The rank core: one call ranks one request. The JS door (src/rank) fills the input buffers after
 // `prepare`, calls `run`, and reads the outputs. The passes run in dependency order.
 import { Param } from "./layout";
-import { allocate, param, outI32, prevOut } from "./state";
+import { allocate, param } from "./state";
 import { resolveViewport, computeGeometry } from "./geometry";
 import { computeOcclusion } from "./occlusion";
 import { computeScores } from "./score";
@@ -17,11 +17,9 @@ export function prepareBuffers(n: i32, nPrev: i32, roleCount: i32, tagCount: i32
   allocate(n, nPrev, roleCount, tagCount);
 }
 
-/** Ranks the prepared elements; returns how many were selected into ORDER. */
+/** Ranks the prepared elements; returns how many were selected into ORDER. One call per `prepare`:
+ *  the passes allocate scratch space that only the next `prepare` releases. */
 export function run(): i32 {
-  // Passes OR flags into the outputs: start from zero so `run` can be repeated on the same input.
-  outI32.fill(0);
-  prevOut.fill(0);
   resolveViewport();
   computeGeometry();
   computeOcclusion();

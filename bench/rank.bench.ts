@@ -7,15 +7,30 @@ import { Ranker } from '../src/rank/ranker.ts';
 import { encode } from '../src/rank/encode.ts';
 import { loadWasmCore } from '../src/rank/load-node.ts';
 import { jsBackend } from '../src/rank/core-js.ts';
+import type { CoreBackend } from '../src/rank/backend.ts';
+import { ROLES } from '../src/rank/roles.ts';
+import { Buf } from '../assembly/layout.ts';
 import { payload } from './payloads.ts';
 
 const SIZES = (process.env.BENCH_SIZES ?? '100,1000,5000,20000').split(',').map(Number);
 const wasm = new Ranker(await loadWasmCore());
 const js = new Ranker(jsBackend());
-// The core alone runs on its own Wasm instance, encoded once, so only `run` is timed. (The JS build's
-// state is module-global and the rank() case re-encodes the same body, so its input is the same.)
-const coreWasm = await loadWasmCore();
-const coreJs = jsBackend();
+
+/** The core alone: encode once, then per call `prepare` + copy the encoded columns back + `run`
+ *  (a core call always starts with `prepare`, which releases the previous call's memory). */
+function coreOnly(core: CoreBackend, body: unknown): () => number {
+  const enc = encode(body, core);
+  const n = enc.elements.length, nPrev = enc.previous.length;
+  const tagCount = core.i32(Buf.TAG_ALLOW).length;
+  const f64Bufs = [Buf.IN_F64, Buf.PARAMS, Buf.PREV_F64].map((b) => [b, core.f64(b).slice()] as const);
+  const i32Bufs = [Buf.IN_I32, Buf.ROLE_ALLOW, Buf.TAG_ALLOW, Buf.PREV_I32].map((b) => [b, core.i32(b).slice()] as const);
+  return () => {
+    core.prepare(n, nPrev, ROLES.length, tagCount);
+    for (const [b, data] of f64Bufs) core.f64(b).set(data);
+    for (const [b, data] of i32Bufs) core.i32(b).set(data);
+    return core.run();
+  };
+}
 
 interface Row { n: number; bytes: number; case: string; hz: number; meanMs: number; rme: number; samples: number }
 const rows: Row[] = [];
@@ -23,14 +38,14 @@ const rows: Row[] = [];
 function run(n: number): Promise<void> {
   const body = payload(n);
   const text = JSON.stringify(body);
-  encode(body, coreWasm);
-  encode(body, coreJs);
+  const coreWasm = coreOnly(wasm.core, body);
+  const coreJs = coreOnly(js.core, body);
   return new Promise((resolve) => {
     new Benchmark.Suite(`n=${n}`)
       .add('rank() wasm', () => wasm.rank(body))
       .add('rank() js build', () => js.rank(body))
-      .add('core wasm', () => coreWasm.run())
-      .add('core js build', () => coreJs.run())
+      .add('core wasm', coreWasm)
+      .add('core js build', coreJs)
       .add('JSON.parse', () => JSON.parse(text))
       .on('cycle', (event: Benchmark.Event) => {
         const b = event.target as unknown as Benchmark;

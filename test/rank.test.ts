@@ -216,3 +216,16 @@ test('20,000 elements rank, sorted and limited', () => {
   assert.equal(r.elements[0].role, 'textbox');
   for (let k = 1; k < r.elements.length; k++) assert.ok(r.elements[k - 1].importance >= r.elements[k].importance);
 });
+
+test('repeated calls reuse the same Wasm memory (request-scoped heap, nothing leaks)', async () => {
+  const { loadWasmCore } = await import('../src/rank/load-node.ts');
+  const { Ranker } = await import('../src/rank/ranker.ts');
+  const core = await loadWasmCore();
+  const ranker = new Ranker(core);
+  const page = request(Array.from({ length: 5000 }, (_, k) => el({ tag: k % 2 ? 'a' : 'button', attributes: { href: '/x' }, rect: [k % 900, k * 3, 80, 20], styles: { z_index: String(k % 5) } })));
+  const bytes = () => core.f64(0).buffer.byteLength;
+  ranker.rank(page);
+  const after1 = bytes();
+  for (let k = 0; k < 200; k++) ranker.rank(page);
+  assert.equal(bytes(), after1);
+});

@@ -9,7 +9,6 @@ import { computeGroups } from "./group";
 import { selectTop } from "./select";
 import { computeDiff } from "./diff";
 
-export { bufferLength } from "./state";
 export { colorName, colorCount } from "./palette";
 
 /** Allocates the buffers for n elements, nPrev previous elements and the filter tables. */

@@ -35,21 +35,20 @@ export function allocate(n: i32, nPrev: i32, roleCount: i32, tagCount: i32): voi
   modals = new Float64Array(MAX_MODALS * ModalField.COUNT);
 }
 
-/** Length in elements (not bytes) of a buffer, so the JS door never repeats the size arithmetic. */
-export function bufferLength(b: i32): i32 {
-  if (b == Buf.IN_F64) return inF64.length;
-  if (b == Buf.IN_I32) return inI32.length;
-  if (b == Buf.OUT_F64) return outF64.length;
-  if (b == Buf.OUT_I32) return outI32.length;
-  if (b == Buf.ORDER) return order.length;
-  if (b == Buf.PREV_F64) return prevF64.length;
-  if (b == Buf.PREV_I32) return prevI32.length;
-  if (b == Buf.PREV_OUT) return prevOut.length;
-  if (b == Buf.PARAMS) return params.length;
-  if (b == Buf.ROLE_ALLOW) return roleAllow.length;
-  if (b == Buf.TAG_ALLOW) return tagAllow.length;
-  if (b == Buf.MODALS) return modals.length;
-  return 0;
+/** The buffer behind a Buf id: the one table the Wasm and JS entries both hand out from. */
+export function buffer(b: i32): ArrayBufferView {
+  if (b == Buf.IN_F64) return inF64;
+  if (b == Buf.IN_I32) return inI32;
+  if (b == Buf.OUT_F64) return outF64;
+  if (b == Buf.OUT_I32) return outI32;
+  if (b == Buf.ORDER) return order;
+  if (b == Buf.PREV_F64) return prevF64;
+  if (b == Buf.PREV_I32) return prevI32;
+  if (b == Buf.PREV_OUT) return prevOut;
+  if (b == Buf.PARAMS) return params;
+  if (b == Buf.ROLE_ALLOW) return roleAllow;
+  if (b == Buf.TAG_ALLOW) return tagAllow;
+  return modals;
 }
 
 // Column accessors: column c of element i lives at c * n + i.

@@ -25,8 +25,8 @@ export function wasmBackend(exports: WasmExports): CoreBackend {
     kind: 'wasm',
     prepare: (n, nPrev, roleCount, tagCount) => exports.prepare(n, nPrev, roleCount, tagCount),
     run: () => exports.run(),
-    f64: (buf) => new Float64Array(memory.buffer, exports.bufferPtr(buf), exports.bufferLength(buf)),
-    i32: (buf) => new Int32Array(memory.buffer, exports.bufferPtr(buf), exports.bufferLength(buf)),
+    f64: (buf) => new Float64Array(memory.buffer, exports.bufferPtr(buf), exports.bufferBytes(buf) >> 3),
+    i32: (buf) => new Int32Array(memory.buffer, exports.bufferPtr(buf), exports.bufferBytes(buf) >> 2),
     colorNames: paletteOf(exports.colorCount, exports.colorName),
   };
 }

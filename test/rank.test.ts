@@ -229,3 +229,26 @@ test('repeated calls reuse the same Wasm memory (request-scoped heap, nothing le
   for (let k = 0; k < 200; k++) ranker.rank(page);
   assert.equal(bytes(), after1);
 });
+
+test('diagnostics: reasons lower confidence; canvas-heavy pages and captchas require vision', () => {
+  const calm = wasm.rank(request([button()], { client_metrics: { ready_state: 'complete', quiet_ms: 2000, node_count: 40 } }));
+  assert.equal(calm.diagnostics!.confidence, 1);
+  assert.deepEqual(calm.diagnostics!.reasons, []);
+  assert.equal(calm.diagnostics!.requires_vision, false);
+
+  const busy = wasm.rank(request([button()], { client_metrics: { ready_state: 'loading', quiet_ms: 50, node_count: 40 } }));
+  assert.deepEqual(busy.diagnostics!.reasons, ['page_not_ready', 'dom_unstable']);
+  assert.equal(busy.diagnostics!.confidence, 0.6);
+  assert.equal(busy.diagnostics!.metrics.ready_state, 'loading');
+
+  const canvas = wasm.rank(request([el({ tag: 'canvas', rect: [0, 0, 1280, 700] }), button()]));
+  assert.equal(canvas.diagnostics!.requires_vision, true);
+  assert.equal(canvas.diagnostics!.requires_vision_reason, 'canvas_heavy');
+
+  const captcha = { detected: true, confidence: 0.9, evidence: { text_hits: ['verify you are human'], selector_hits: [], iframe_src_hits: [], url_hits: [] } };
+  const blocked = wasm.rank(request([button()], { client_diagnostics: { captcha } }));
+  assert.ok(blocked.diagnostics!.reasons.includes('captcha_detected'));
+  assert.deepEqual(blocked.diagnostics!.captcha, captcha);
+  assert.equal(blocked.diagnostics!.requires_vision, true);
+  assert.equal(blocked.diagnostics!.requires_vision_reason, 'captcha_detected');
+});

@@ -145,6 +145,7 @@ function zIndex(v: unknown): number {
 }
 
 const PRIMARY_CLASS = /(^|[\s_-])(primary|cta|call-to-action|btn-main|main-action)($|[\s_-])/i;
+const NON_SPACE = /\S/;
 const GROUP_KEY = /^x(-?\d{1,9})-h(-?\d{1,9})$/;
 
 /** Interns strings to small ints (0 is the empty string / absent). */
@@ -206,7 +207,7 @@ export function encode(body: unknown, core: CoreBackend, options: EncodeOptions 
     const a = e.attributes;
     const s = e.styles;
     const tag = e.tag ? e.tag.toLowerCase() : '';
-    const inputType = a?.input_type ?? a?.type_ ?? '';
+    const inputType = (a?.input_type ?? a?.type_ ?? '').toLowerCase();
     const role = resolveRole(tag, inputType, a?.role ?? '', a?.inferred_role ?? '', !!a?.href);
     roles[i] = role;
     const band = ROLES[role].band;
@@ -234,10 +235,10 @@ export function encode(body: unknown, core: CoreBackend, options: EncodeOptions 
       const opacity = s.opacity == null ? 1 : Number(s.opacity);
       if (s.display === 'none' || s.visibility === 'hidden' || s.visibility === 'collapse' || opacity === 0) flags |= Flag.HIDDEN;
     }
-    if (tag === 'input' && inputType.toLowerCase() === 'hidden') flags |= Flag.HIDDEN;
-    if (band > 0 && (inputType.toLowerCase() === 'submit' || (a?.class && PRIMARY_CLASS.test(a.class)))) flags |= Flag.PRIMARY_HINT;
+    if (tag === 'input' && inputType === 'hidden') flags |= Flag.HIDDEN;
+    if (band > 0 && (inputType === 'submit' || (a?.class && PRIMARY_CLASS.test(a.class)))) flags |= Flag.PRIMARY_HINT;
     const text = e.text || accessibleName(a);
-    if (text.trim()) flags |= Flag.HAS_TEXT;
+    if (NON_SPACE.test(text)) flags |= Flag.HAS_TEXT; // no trim(): it would copy every string
     if (e.group_key) {
       flags |= Flag.GROUP_SENT;
       const m = GROUP_KEY.exec(e.group_key);

@@ -1,6 +1,7 @@
 // Builds everything the package ships: the Wasm rank core (with its raw bindings) and the Node
 // library bundle. `npm run build`; also runs on `npm ci` through the `prepare` script.
 import { execFileSync } from 'node:child_process';
+import { chmodSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const step = (name, fn) => {
@@ -11,13 +12,18 @@ const step = (name, fn) => {
 await step('rank core -> build/rank.wasm', () =>
   execFileSync(process.execPath, ['node_modules/assemblyscript/bin/asc.js', 'assembly/index.ts', '--target', 'release'], { stdio: 'inherit' }));
 
-await step('library -> build/index.js', () => build({
-  entryPoints: { index: 'src/index.ts' },
-  outdir: 'build',
+const bundle = {
   bundle: true,
   platform: 'node',
   format: 'esm',
   target: 'node20',
   packages: 'external',
   logLevel: 'warning',
-}));
+};
+
+await step('library -> build/index.js', () => build({ ...bundle, entryPoints: { index: 'src/index.ts' }, outdir: 'build' }));
+
+await step('command line -> build/cli.js', async () => {
+  await build({ ...bundle, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'build', banner: { js: '#!/usr/bin/env node' } });
+  chmodSync('build/cli.js', 0o755);
+});

@@ -29,9 +29,14 @@ function rerankInfo(enc: Encoded): MlRerank {
 export class Ranker {
   constructor(readonly core: CoreBackend, readonly options: RankerOptions = {}) {}
 
-  /** Ranks a snapshot request synchronously. Throws a SightlineError (bad_request) on invalid input. */
-  rank(request: unknown): RankResult {
+  /**
+   * Ranks a snapshot request synchronously. Throws a SightlineError (bad_request) on invalid input.
+   * `admit` runs after the request is validated and before the core works: the server charges credits
+   * there, so an invalid request is refused before it can cost anything. If it throws, nothing is ranked.
+   */
+  rank(request: unknown, admit?: (request: Encoded['request']) => void): RankResult {
     const enc = encode(request, this.core, this.options);
+    admit?.(enc.request);
     const selected = this.core.run();
     const dec = decode(this.core, enc, selected);
     return {

@@ -7,6 +7,8 @@ export const ERRORS = {
   insufficient_credits: { status: 402, message: 'Insufficient credits' },
   account_inactive: { status: 403, message: 'Account inactive' },
   not_found: { status: 404, message: 'Not found' },
+  method_not_allowed: { status: 405, message: 'Method not allowed' },
+  request_timeout: { status: 408, message: 'Request body not received in time' },
   payload_too_large: { status: 413, message: 'Payload too large' },
   rate_limited: { status: 429, message: 'Rate limit exceeded' },
   internal_error: { status: 500, message: 'Internal error' },
@@ -21,6 +23,8 @@ export class SightlineError extends Error {
   readonly status: number;
   /** Where in the request the problem is, as a path such as `raw_elements[3].rect.x`. */
   readonly path?: string;
+  /** Seconds the caller should wait before retrying (429, 503), sent as Retry-After. */
+  retryAfter?: number;
 
   constructor(code: ErrorCode, message: string = ERRORS[code].message, path?: string) {
     super(message);

@@ -226,6 +226,20 @@ export const RankResult = Type.Object({
   error: Nullable(Type.String()),
 });
 
+/** The /v1/snapshot success body: the rank result plus what the request cost. */
+export const SnapshotResponse = Type.Intersect([RankResult, Type.Object({
+  credits_used: Type.Number(),
+  credits_remaining: Type.Number(),
+})]);
+
+/** The /v1/snapshot error body (SPEC "Errors"). `credits_remaining` is present when the key is known. */
+export const SnapshotErrorBody = Type.Object({
+  status: Type.Literal('error'),
+  error: Type.String(),
+  error_code: Type.String(),
+  credits_remaining: Type.Optional(Type.Number()),
+});
+
 export type RawElement = Static<typeof RawElement>;
 export type PreviousElement = Static<typeof PreviousElement>;
 export type SnapshotRequest = Static<typeof SnapshotRequest>;
@@ -234,4 +248,6 @@ export type ModalGrid = Static<typeof ModalGrid>;
 export type MlRerank = Static<typeof MlRerank>;
 export type Diagnostics = Static<typeof Diagnostics>;
 export type RankResult = Static<typeof RankResult>;
+export type SnapshotResponse = Static<typeof SnapshotResponse>;
+export type SnapshotErrorBody = Static<typeof SnapshotErrorBody>;
 export type DiffStatus = Static<typeof DiffStatus>;

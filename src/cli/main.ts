@@ -1,0 +1,107 @@
+// `sightline`: serve the API, manage keys. Also the entry of serving worker threads (--workers N).
+import { parseArgs } from 'node:util';
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { resolveConfig, settingsHelp, ConfigError, SETTINGS, type ServerConfig } from '../server/config.ts';
+import { createLogger } from '../server/logger.ts';
+import { startServer, type RunningServer } from '../server/server.ts';
+import { runWorkers, workerMain, WORKER_FLAG } from '../server/workers.ts';
+import { openSqliteStore } from '../store/sqlite.ts';
+import { keysCommand, UsageError } from './keys.ts';
+import { ensureDevKey, devKeyBanner, DEV_KEY_CREDITS } from './dev-key.ts';
+
+const HELP = `sightline: web observation for AI agents
+
+Usage:
+  sightline serve [options]                 serve the HTTP API (POST /v1/snapshot, GET /healthz, GET /openapi.json)
+  sightline keys create --credits N [--inactive]
+                                            create a key; it is printed alone on the last line
+  sightline keys list [--json]
+  sightline keys set-credits KEY N
+  sightline keys deactivate KEY
+  sightline keys activate KEY
+  (KEY: the full key, its prefix as \`keys list\` shows it, or its id)
+
+Options (flags win over environment variables):
+${settingsHelp()}
+  --dev-key                when the store has no key yet, create a development key and print it with a curl example
+`;
+
+async function serve(config: ServerConfig, devKey: boolean): Promise<void> {
+  const logger = createLogger(config.logLevel);
+  let key: string | undefined;
+  if (devKey) {
+    const store = openSqliteStore(config.dataDir);
+    try { key = ensureDevKey(store, config.dataDir); } finally { store.close(); }
+  }
+  const server: RunningServer = config.workers > 1
+    ? await runWorkers(config, logger, new URL(import.meta.url))
+    : await startServer(config, logger);
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${server.port}`;
+  if (key) {
+    const store = openSqliteStore(config.dataDir);
+    try { process.stdout.write(devKeyBanner(key, url, store.resolve(key)?.credits ?? DEV_KEY_CREDITS) + '\n'); } finally { store.close(); }
+  }
+  logger.info({ url, http: server.backend, workers: config.workers, data_dir: config.dataDir }, 'listening');
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) {
+      logger.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    server.close().then(() => {
+      logger.info('stopped');
+      process.exit(0);
+    }, (err) => {
+      logger.error({ err }, 'shutdown failed');
+      process.exit(1);
+    });
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+async function main(argv: string[]): Promise<number> {
+  const options: Record<string, { type: 'string' | 'boolean' }> = {
+    help: { type: 'boolean' }, 'dev-key': { type: 'boolean' },
+    credits: { type: 'string' }, inactive: { type: 'boolean' }, json: { type: 'boolean' },
+  };
+  for (const s of SETTINGS) options[s.flag] = { type: 'string' };
+  const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  const [command, ...rest] = positionals;
+  if (values.help || !command || command === 'help') {
+    process.stdout.write(HELP);
+    return command || values.help ? 0 : 2;
+  }
+  const flags = values as Record<string, string | undefined>;
+  if (command === 'serve') {
+    if (rest.length) throw new UsageError(`serve takes no arguments (got ${rest.join(' ')})`);
+    await serve(resolveConfig(flags), Boolean(values['dev-key']));
+    return -1; // keep running
+  }
+  if (command === 'keys') {
+    const store = openSqliteStore(resolveConfig(flags).dataDir);
+    try {
+      const lines = keysCommand(store, rest, { credits: flags.credits, inactive: Boolean(values.inactive), json: Boolean(values.json) });
+      process.stdout.write(lines.join('\n') + '\n');
+    } finally {
+      store.close();
+    }
+    return 0;
+  }
+  throw new UsageError(`unknown command "${command}"`);
+}
+
+if (!isMainThread && workerData?.[WORKER_FLAG]) {
+  void workerMain(workerData[WORKER_FLAG], parentPort!);
+} else {
+  main(process.argv.slice(2)).then((code) => {
+    if (code >= 0) process.exitCode = code;
+  }, (err) => {
+    const usage = err instanceof UsageError || err instanceof ConfigError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    process.stderr.write(`sightline: ${(err as Error).message}\n${usage ? 'Run `sightline help` for usage.\n' : ''}`);
+    process.exitCode = usage ? 2 : 1;
+  });
+}

@@ -1,0 +1,99 @@
+// Server settings: each one defined once with its flag, environment variable, default and check, so
+// the command line, the environment and `sightline serve --help` cannot drift apart.
+import type { RateLimit } from '../store/store.ts';
+
+export interface ServerConfig {
+  host: string;
+  port: number;
+  dataDir: string;
+  workers: number;
+  /** Server cap for snapshot `options.limit`. */
+  limitCap: number;
+  maxBodyBytes: number;
+  /** A request whose body has not fully arrived by then gets 408 and its connection closed. */
+  bodyTimeoutMs: number;
+  /** Work on a request longer than this is abandoned with 504 (and its credits refunded). */
+  deadlineMs: number;
+  rateLimit: RateLimit;
+  /** How long shutdown waits for in-flight requests. */
+  shutdownGraceMs: number;
+  logLevel: string;
+  /** Serve on the slow JavaScript fallback when the uWebSockets.js binary does not load (never by default). */
+  allowUwsFallback: boolean;
+}
+
+interface Setting {
+  key: keyof ServerConfig | 'rate' | 'burst' | 'maxBodyMb';
+  flag: string;
+  env: string;
+  default: string;
+  help: string;
+  parse: (raw: string) => string | number | boolean;
+}
+
+const int = (min: number, max = Number.MAX_SAFE_INTEGER) => (raw: string) => {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`must be an integer from ${min} to ${max}`);
+  return n;
+};
+const positive = (raw: string) => {
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0) throw new Error('must be a positive number');
+  return n;
+};
+const text = (raw: string) => {
+  if (!raw) throw new Error('must not be empty');
+  return raw;
+};
+const bool = (raw: string) => {
+  if (!/^(1|0|true|false)$/i.test(raw)) throw new Error('must be true or false');
+  return /^(1|true)$/i.test(raw);
+};
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const level = (raw: string) => {
+  if (!LOG_LEVELS.includes(raw)) throw new Error(`must be one of ${LOG_LEVELS.join(', ')}`);
+  return raw;
+};
+
+export const SETTINGS: Setting[] = [
+  { key: 'port', flag: 'port', env: 'SIGHTLINE_PORT', default: '8787', help: 'TCP port (0 picks a free one)', parse: int(0, 65535) },
+  { key: 'host', flag: 'host', env: 'SIGHTLINE_HOST', default: '127.0.0.1', help: 'address to listen on', parse: text },
+  { key: 'dataDir', flag: 'data-dir', env: 'SIGHTLINE_DATA_DIR', default: './data', help: 'where the SQLite store lives', parse: text },
+  { key: 'workers', flag: 'workers', env: 'SIGHTLINE_WORKERS', default: '1', help: 'worker threads serving the same port', parse: int(1, 64) },
+  { key: 'limitCap', flag: 'limit-cap', env: 'SIGHTLINE_LIMIT_CAP', default: '100', help: 'server cap for snapshot options.limit', parse: int(1, 100_000) },
+  { key: 'maxBodyMb', flag: 'max-body-mb', env: 'SIGHTLINE_MAX_BODY_MB', default: '32', help: 'largest request body, MiB (413 above)', parse: positive },
+  { key: 'bodyTimeoutMs', flag: 'body-timeout-ms', env: 'SIGHTLINE_BODY_TIMEOUT_MS', default: '10000', help: 'time allowed to receive a body (408 after)', parse: int(1) },
+  { key: 'deadlineMs', flag: 'deadline-ms', env: 'SIGHTLINE_DEADLINE_MS', default: '30000', help: 'time allowed for the work of one request (504 after)', parse: int(1) },
+  { key: 'rate', flag: 'rate-limit', env: 'SIGHTLINE_RATE_LIMIT', default: '50', help: 'requests per second per key (token refill rate)', parse: positive },
+  { key: 'burst', flag: 'rate-burst', env: 'SIGHTLINE_RATE_BURST', default: '100', help: 'requests per key accepted at once (bucket size)', parse: int(1) },
+  { key: 'shutdownGraceMs', flag: 'shutdown-grace-ms', env: 'SIGHTLINE_SHUTDOWN_GRACE_MS', default: '10000', help: 'how long shutdown waits for in-flight requests', parse: int(0) },
+  { key: 'logLevel', flag: 'log-level', env: 'SIGHTLINE_LOG_LEVEL', default: 'info', help: 'pino log level', parse: level },
+  { key: 'allowUwsFallback', flag: 'allow-uws-fallback', env: 'SIGHTLINE_ALLOW_UWS_FALLBACK', default: 'false', help: 'serve on the slow JS fallback if the uWS binary fails to load', parse: bool },
+];
+
+export class ConfigError extends Error {}
+
+/** Builds the config from command-line values (strings by flag name), then the environment, then defaults. */
+export function resolveConfig(flags: Record<string, string | undefined>, env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const values: Record<string, string | number | boolean> = {};
+  for (const s of SETTINGS) {
+    const [raw, source] = flags[s.flag] !== undefined ? [flags[s.flag]!, `--${s.flag}`]
+      : env[s.env] !== undefined && env[s.env] !== '' ? [env[s.env]!, s.env] : [s.default, 'default'];
+    try {
+      values[s.key] = s.parse(raw);
+    } catch (err) {
+      throw new ConfigError(`${source} ${JSON.stringify(raw)}: ${(err as Error).message}`);
+    }
+  }
+  const { rate, burst, maxBodyMb, ...rest } = values;
+  return {
+    ...(rest as unknown as Omit<ServerConfig, 'rateLimit' | 'maxBodyBytes'>),
+    rateLimit: { rate: rate as number, burst: burst as number },
+    maxBodyBytes: Math.round((maxBodyMb as number) * 1024 * 1024),
+  };
+}
+
+/** The settings as help text lines. */
+export function settingsHelp(): string {
+  return SETTINGS.map((s) => `  --${s.flag.padEnd(20)} ${s.help} (env ${s.env}, default ${s.default})`).join('\n');
+}

@@ -1,0 +1,15 @@
+// GET /healthz: the store answers, and what is serving (HTTP backend, worker). A store failure is a 500.
+import type { Store } from '../../store/store.ts';
+import { json } from '../reply.ts';
+import type { Route } from '../router.ts';
+
+export function healthRoute(info: { store: Store; backend: string; worker: number; version: string }): Route {
+  const started = Date.now();
+  return () => {
+    info.store.ping();
+    return json(200, {
+      status: 'ok', version: info.version, http: info.backend, worker: info.worker,
+      uptime_s: Math.round((Date.now() - started) / 1000),
+    });
+  };
+}

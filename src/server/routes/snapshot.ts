@@ -1,0 +1,50 @@
+// POST /v1/snapshot (SPEC): auth, rate limit, validation, a credit reserved before ranking and given
+// back if we fail, then the ranked result with what it cost.
+import { SightlineError } from '../../schema/errors.ts';
+import type { SnapshotResponse } from '../../schema/snapshot.ts';
+import type { Ranker } from '../../rank/ranker.ts';
+import type { RateLimit, Store } from '../../store/store.ts';
+import { findAccount, assertActive } from '../auth.ts';
+import { parseJsonBody } from '../body.ts';
+import { json } from '../reply.ts';
+import type { Route } from '../router.ts';
+
+/** SPEC "Limits": one credit per snapshot. */
+export const SNAPSHOT_COST = 1;
+
+export interface SnapshotDeps {
+  store: Store;
+  ranker: Ranker;
+  rateLimit: RateLimit;
+}
+
+export function snapshotRoute({ store, ranker, rateLimit }: SnapshotDeps): Route {
+  return (req) => {
+    const account = findAccount(store, req.authorization);
+    req.account = account;
+    assertActive(account);
+    const wait = store.takeToken(account.id, rateLimit);
+    if (wait > 0) {
+      const err = new SightlineError('rate_limited', `Rate limit exceeded: at most ${rateLimit.rate} requests per second (burst ${rateLimit.burst}) per key; retry in ${wait} s`);
+      err.retryAfter = wait;
+      throw err;
+    }
+    const body = parseJsonBody(req);
+    let remaining = null as number | null;
+    try {
+      const result = ranker.rank(body, () => {
+        remaining = store.reserve(account.id, SNAPSHOT_COST);
+        if (remaining === null) {
+          throw new SightlineError('insufficient_credits', `Insufficient credits: a snapshot costs ${SNAPSHOT_COST} credit`);
+        }
+      });
+      req.creditsUsed = SNAPSHOT_COST;
+      const response: SnapshotResponse = { ...result, credits_used: SNAPSHOT_COST, credits_remaining: remaining! };
+      return json(200, response);
+    } catch (err) {
+      // Charged but failed on our side: give the credit back. (Validation errors throw before the charge.)
+      if (remaining !== null && req.creditsUsed === undefined) store.refund(account.id, SNAPSHOT_COST);
+      throw err;
+    }
+  };
+}

@@ -1,0 +1,161 @@
+// The service's transport: uWebSockets.js. Request fields are read synchronously, onAborted is attached
+// before anything async, body chunks are copied as they arrive, and late writes are corked
+// (DESIGN "Server"). `readBody` is the only code that touches raw chunks.
+import { createRequire } from 'node:module';
+import { randomUUID } from 'node:crypto';
+import type { HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
+import { SightlineError } from '../schema/errors.ts';
+import type { IncomingRequest, Router } from './router.ts';
+import { REQUEST_ID_HEADER, requestIdFrom, statusLine, type Reply } from './http.ts';
+
+type Uws = typeof import('uWebSockets.js');
+const require = createRequire(import.meta.url);
+
+export interface LoadedUws {
+  uws: Uws;
+  backend: 'uws-native' | 'uws-fallback';
+}
+
+/**
+ * Loads the native binary directly: the package would silently fall back to a slow ws-based server,
+ * which we refuse unless explicitly allowed.
+ */
+export function loadUws(allowFallback = false): LoadedUws {
+  const binary = `uWebSockets.js/binaries/uws_${process.platform}_${process.arch}_${process.versions.modules}.node`;
+  try {
+    return { uws: require(binary) as Uws, backend: 'uws-native' };
+  } catch (err) {
+    if (!allowFallback) {
+      throw new Error(`uWebSockets.js native binary did not load (${binary}: ${(err as Error).message.split('\n')[0]}). ` +
+        'This build supports Node 16, 18 and 20 on glibc >= 2.36 (x64, arm64). ' +
+        'To serve anyway on the slow JavaScript fallback, set SIGHTLINE_ALLOW_UWS_FALLBACK=true.');
+    }
+    process.env.UWS_USE_FALLBACK = 'true';
+    return { uws: require('uWebSockets.js') as Uws, backend: 'uws-fallback' };
+  }
+}
+
+export interface TransportOptions {
+  host: string;
+  port: number;
+  maxBodyBytes: number;
+  bodyTimeoutMs: number;
+}
+
+export interface Listening {
+  port: number;
+  /** Stops accepting, lets in-flight requests finish (at most graceMs), then closes every connection. */
+  close(graceMs: number): Promise<void>;
+}
+
+interface RequestState {
+  aborted: boolean;
+  onAbort?: () => void;
+}
+
+const EMPTY = Buffer.alloc(0);
+/** Rejection for a client that went away: nothing to answer. */
+const ABORTED = Symbol('aborted');
+
+function readBody(res: HttpResponse, state: RequestState, limit: number, timeoutMs: number, lengthHeader: string): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const tooLarge = () => new SightlineError('payload_too_large', `Payload too large: the body limit is ${limit} bytes`);
+    const declared = lengthHeader ? Number(lengthHeader) : NaN;
+    if (declared > limit) return reject(tooLarge());
+    // A declared length lets us copy each chunk once, into its final place.
+    let whole = Number.isSafeInteger(declared) && declared > 0 ? Buffer.allocUnsafe(declared) : null;
+    const chunks: Buffer[] = [];
+    let received = 0;
+    let settled = false;
+    const settle = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      fn();
+    };
+    const timer = setTimeout(() => settle(() =>
+      reject(new SightlineError('request_timeout', `Request body not received within ${timeoutMs} ms`))), timeoutMs);
+    state.onAbort = () => settle(() => reject(ABORTED));
+    res.onData((chunk, isLast) => {
+      if (settled) return;
+      const bytes = new Uint8Array(chunk);
+      if (received + bytes.length > limit) return settle(() => reject(tooLarge()));
+      if (whole && received + bytes.length <= whole.length) whole.set(bytes, received);
+      else {
+        if (whole) { chunks.push(whole.subarray(0, received)); whole = null; }
+        chunks.push(Buffer.from(bytes)); // copies: uWS reuses the chunk's memory after this callback
+      }
+      received += bytes.length;
+      if (isLast) settle(() => resolve(received === 0 ? EMPTY : whole ? whole.subarray(0, received) : Buffer.concat(chunks, received)));
+    });
+  });
+}
+
+function send(res: HttpResponse, state: RequestState, reply: Reply, closeConnection: boolean): void {
+  if (state.aborted) return;
+  res.cork(() => {
+    res.writeStatus(statusLine(reply.status));
+    res.writeHeader('content-type', reply.contentType);
+    for (const [name, value] of Object.entries(reply.headers ?? {})) {
+      if (name !== 'connection') res.writeHeader(name, value);
+    }
+    res.end(reply.body, closeConnection || reply.headers?.connection === 'close');
+  });
+}
+
+export function serveUws(uws: Uws, options: TransportOptions, router: Router): Promise<Listening> {
+  const app: TemplatedApp & { close(): void } = uws.App() as TemplatedApp & { close(): void };
+  let inflight = 0;
+  let draining = false;
+  let drained: (() => void) | undefined;
+
+  app.any('/*', (res, req) => {
+    const incoming: IncomingRequest = {
+      method: req.getMethod().toUpperCase(),
+      path: req.getUrl(),
+      authorization: req.getHeader('authorization'),
+      contentType: req.getHeader('content-type'),
+      requestId: requestIdFrom(req.getHeader(REQUEST_ID_HEADER), randomUUID),
+      body: EMPTY,
+    };
+    const lengthHeader = req.getHeader('content-length');
+    const state: RequestState = { aborted: false };
+    res.onAborted(() => {
+      state.aborted = true;
+      state.onAbort?.();
+    });
+    if (draining) {
+      send(res, state, router.refuse(incoming, new SightlineError('busy', 'Server is shutting down')), true);
+      return;
+    }
+    inflight++;
+    readBody(res, state, options.maxBodyBytes, options.bodyTimeoutMs, lengthHeader)
+      .then((body) => router.handle({ ...incoming, body }),
+        (err) => err === ABORTED ? undefined : router.refuse(incoming, err as SightlineError))
+      .then((reply) => { if (reply) send(res, state, reply, draining); })
+      .finally(() => {
+        inflight--;
+        if (draining && inflight === 0) drained?.();
+      });
+  });
+
+  return new Promise((resolve, reject) => {
+    app.listen(options.host, options.port, (socket: us_listen_socket | false) => {
+      if (!socket) return reject(new Error(`cannot listen on ${options.host}:${options.port} (address in use or not available)`));
+      resolve({
+        port: uws.us_socket_local_port(socket as never),
+        async close(graceMs) {
+          draining = true;
+          uws.us_listen_socket_close(socket);
+          if (inflight > 0) {
+            await new Promise<void>((done) => {
+              drained = done;
+              setTimeout(done, graceMs).unref();
+            });
+          }
+          app.close();
+        },
+      });
+    });
+  });
+}

@@ -1,0 +1,92 @@
+// `--workers N`: N worker threads, each a full serving unit (server.ts) listening on the same port
+// (uWS sets SO_REUSEPORT on Linux; the kernel spreads connections). The main thread only supervises:
+// it starts worker 0 (which may pick the port), then the others on that port, restarts a worker that
+// crashes, and on shutdown asks each to drain and waits for all of them.
+import { Worker } from 'node:worker_threads';
+import type { Logger } from 'pino';
+import type { ServerConfig } from './config.ts';
+import { startServer, type RunningServer } from './server.ts';
+import { createLogger } from './logger.ts';
+
+/** Set in workerData so an entry module can tell it was started as a serving worker. */
+export const WORKER_FLAG = 'sightlineWorker';
+
+interface WorkerInit { config: ServerConfig; index: number }
+type ToMain = { type: 'listening'; port: number; backend: string } | { type: 'error'; message: string };
+
+/** Most restarts of crashed workers per minute before the supervisor gives up. */
+const MAX_RESTARTS_PER_MINUTE = 5;
+
+export async function runWorkers(config: ServerConfig, logger: Logger, entry: URL): Promise<RunningServer> {
+  const workers = new Map<number, Worker>();
+  let closing = false;
+  const restarts: number[] = [];
+
+  const spawn = (index: number, port: number) => new Promise<{ port: number; backend: string }>((resolve, reject) => {
+    const init: WorkerInit = { config: { ...config, port }, index };
+    const worker = new Worker(entry, { workerData: { [WORKER_FLAG]: init } });
+    workers.set(index, worker);
+    let started = false;
+    worker.on('message', (msg: ToMain) => {
+      if (msg.type === 'listening') { started = true; resolve(msg); }
+      else reject(new Error(`worker ${index}: ${msg.message}`));
+    });
+    worker.on('error', (err) => {
+      if (!started) reject(err);
+      else logger.error({ worker: index, err }, 'worker crashed');
+    });
+    worker.on('exit', (code) => {
+      workers.delete(index);
+      if (!started) return reject(new Error(`worker ${index} exited with code ${code} before listening`));
+      if (closing) return;
+      const now = Date.now();
+      restarts.push(now);
+      while (restarts[0] < now - 60_000) restarts.shift();
+      if (restarts.length > MAX_RESTARTS_PER_MINUTE) {
+        logger.fatal({ worker: index, code }, 'workers keep crashing: giving up');
+        process.exitCode = 1;
+        return;
+      }
+      logger.error({ worker: index, code }, 'worker exited: restarting it');
+      spawn(index, port).catch((err) => logger.error({ worker: index, err }, 'worker restart failed'));
+    });
+  });
+
+  const stopAll = () => Promise.all([...workers.values()].map((w) => new Promise<void>((done) => {
+    w.once('exit', () => done());
+    w.postMessage({ type: 'shutdown' });
+  })));
+
+  try {
+    const first = await spawn(0, config.port);
+    const rest = await Promise.all(Array.from({ length: config.workers - 1 }, (_, i) => spawn(i + 1, first.port)));
+    return {
+      port: first.port,
+      backend: [first, ...rest].every((w) => w.backend === first.backend) ? first.backend : 'mixed',
+      async close() {
+        closing = true;
+        await stopAll();
+      },
+    };
+  } catch (err) {
+    closing = true;
+    await stopAll();
+    throw err;
+  }
+}
+
+/** The body of a serving worker thread: serve until the supervisor asks for shutdown. */
+export async function workerMain(init: WorkerInit, port: import('node:worker_threads').MessagePort): Promise<void> {
+  const logger = createLogger(init.config.logLevel, { worker: init.index });
+  let server: RunningServer;
+  try {
+    server = await startServer(init.config, logger, { worker: init.index });
+  } catch (err) {
+    port.postMessage({ type: 'error', message: (err as Error).message } satisfies ToMain);
+    process.exit(1);
+  }
+  port.postMessage({ type: 'listening', port: server.port, backend: server.backend } satisfies ToMain);
+  port.on('message', (msg: { type: string }) => {
+    if (msg.type === 'shutdown') void server.close().finally(() => process.exit(0));
+  });
+}

@@ -1,0 +1,104 @@
+// Runs the real service as its users do: `node build/cli.js serve` in a child process on a free port,
+// with its own data directory, and keys made with `sightline keys create`.
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openSqliteStore } from '../../src/store/sqlite.ts';
+
+export const CLI = fileURLToPath(new URL('../../build/cli.js', import.meta.url));
+
+export interface LogLine { msg: string; [field: string]: unknown }
+
+export interface ServerProcess {
+  url: string;
+  port: number;
+  dataDir: string;
+  proc: ChildProcess;
+  logs: LogLine[];
+  stderr: () => string;
+  /** SIGTERM and wait for exit; returns the exit code. */
+  stop(): Promise<number | null>;
+}
+
+export function tempDataDir(): string {
+  return mkdtempSync(join(tmpdir(), 'sightline-test-'));
+}
+
+export function cli(args: string[], dataDir: string, env: NodeJS.ProcessEnv = {}): string {
+  return execFileSync(process.execPath, [CLI, ...args, '--data-dir', dataDir], { encoding: 'utf8', env: { ...process.env, ...env } });
+}
+
+/** A key made in the server's store (the CLI that does the same is tested in cli.test.ts). */
+export function createKey(dataDir: string, credits: number, inactive = false): string {
+  const store = openSqliteStore(dataDir);
+  try { return store.createKey(credits, !inactive).key; } finally { store.close(); }
+}
+
+/** The key's balance, read from the store the server writes. */
+export function balance(dataDir: string, key: string): number {
+  const store = openSqliteStore(dataDir);
+  try {
+    const account = store.resolve(key);
+    if (!account) throw new Error(`no account for ${key}`);
+    return account.credits;
+  } finally {
+    store.close();
+  }
+}
+
+/** Starts `sightline serve --port 0` with extra flags; resolves once it logs "listening". */
+export function startServer(flags: string[] = [], options: { dataDir?: string; env?: NodeJS.ProcessEnv } = {}): Promise<ServerProcess> {
+  const dataDir = options.dataDir ?? tempDataDir();
+  const proc = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--data-dir', dataDir, ...flags], {
+    env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: LogLine[] = [];
+  let err = '';
+  let pending = '';
+  proc.stderr!.on('data', (d) => { err += d; });
+  return new Promise((resolve, reject) => {
+    const exited = new Promise<number | null>((done) => proc.once('exit', (code) => done(code)));
+    proc.once('exit', (code) => reject(new Error(`server exited with ${code} before listening: ${err}`)));
+    proc.stdout!.on('data', (d) => {
+      pending += d;
+      const lines = pending.split('\n');
+      pending = lines.pop()!;
+      for (const line of lines) {
+        if (!line.startsWith('{')) continue;
+        const entry = JSON.parse(line) as LogLine;
+        logs.push(entry);
+        if (entry.msg === 'listening') {
+          const url = entry.url as string;
+          resolve({
+            url, port: Number(new URL(url).port), dataDir, proc, logs, stderr: () => err,
+            async stop() {
+              if (proc.exitCode === null) proc.kill('SIGTERM');
+              return exited;
+            },
+          });
+        }
+      }
+    });
+  });
+}
+
+export function removeDataDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+export interface Answer { status: number; body: any; headers: Headers }
+
+/** POST /v1/snapshot with a JSON body (or a raw string/Buffer) and a key. */
+export async function snapshot(url: string, key: string | undefined, body: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+  const res = await fetch(`${url}/v1/snapshot`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers },
+    body: typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let parsed: unknown;
+  try { parsed = JSON.parse(text); } catch { parsed = text; }
+  return { status: res.status, body: parsed, headers: res.headers };
+}

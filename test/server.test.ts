@@ -3,18 +3,7 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Compile } from 'typebox/compile';
-import { startServer, createKey, balance, snapshot, removeDataDir, type ServerProcess } from './helpers/server.ts';
-
-/** n raw elements: buttons and links in rows, the first ones in the viewport. */
-export function elements(n: number, y0 = 0) {
-  return Array.from({ length: n }, (_, i) => ({
-    id: i + 1,
-    tag: i % 3 === 0 ? 'button' : 'a',
-    text: `${i % 3 === 0 ? 'Action' : 'Link'} ${i + 1}`,
-    rect: { x: 20 + (i % 4) * 300, y: y0 + Math.floor(i / 4) * 40, width: 200, height: 30 },
-    ...(i % 3 === 0 ? {} : { attributes: { href: `https://example.test/${i + 1}` } }),
-  }));
-}
+import { startServer, createKey, balance, snapshot, removeDataDir, elements, type ServerProcess } from './helpers/server.ts';
 
 const page = (n = 10, extra: Record<string, unknown> = {}) => ({
   url: 'https://example.test/', viewport: { width: 1280, height: 800 }, raw_elements: elements(n), ...extra,
@@ -42,7 +31,8 @@ after(async () => {
 
 function assertError(res: { status: number; body: any }, status: number, code: string, message?: RegExp) {
   assert.equal(res.status, status, JSON.stringify(res.body));
-  assert.ok(errorSchema.Check(res.body), `error body matches the OpenAPI schema: ${JSON.stringify(res.body)}`);
+  const valid: boolean = errorSchema.Check(res.body);
+  assert.ok(valid, `error body matches the OpenAPI schema: ${JSON.stringify(res.body)}`);
   assert.equal(res.body.status, 'error');
   assert.equal(res.body.error_code, code);
   if (message) assert.match(res.body.error, message);
@@ -53,7 +43,8 @@ describe('success', () => {
     const before = balance(server.dataDir, key);
     const res = await snapshot(server.url, key, page(12));
     assert.equal(res.status, 200);
-    assert.ok(responseSchema.Check(res.body), [...responseSchema.Errors(res.body)].slice(0, 3).map((e) => `${e.instancePath} ${e.message}`).join('; '));
+    const valid: boolean = responseSchema.Check(res.body);
+    assert.ok(valid, [...responseSchema.Errors(res.body)].slice(0, 3).map((e) => `${e.instancePath} ${e.message}`).join('; '));
     assert.equal(res.body.status, 'success');
     assert.equal(res.body.url, 'https://example.test/');
     assert.equal(res.body.credits_used, 1);

@@ -54,6 +54,8 @@ interface RequestState {
 }
 
 const EMPTY = Buffer.alloc(0);
+/** Pause between the last response and closing every connection at shutdown. */
+const FLUSH_MS = 50;
 /** Rejection for a client that went away: nothing to answer. */
 const ABORTED = Symbol('aborted');
 
@@ -152,6 +154,8 @@ export function serveUws(uws: Uws, options: TransportOptions, router: Router): P
               drained = done;
               setTimeout(done, graceMs).unref();
             });
+            // Let the loop flush the last responses before every socket is closed.
+            await new Promise((flushed) => setTimeout(flushed, FLUSH_MS));
           }
           app.close();
         },

@@ -20,6 +20,8 @@ export interface ServerProcess {
   stderr: () => string;
   /** SIGTERM and wait for exit; returns the exit code. */
   stop(): Promise<number | null>;
+  /** Resolves with the exit code when the process ends. */
+  exited: Promise<number | null>;
 }
 
 export function tempDataDir(): string {
@@ -72,7 +74,7 @@ export function startServer(flags: string[] = [], options: { dataDir?: string; e
         if (entry.msg === 'listening') {
           const url = entry.url as string;
           resolve({
-            url, port: Number(new URL(url).port), dataDir, proc, logs, stderr: () => err,
+            url, port: Number(new URL(url).port), dataDir, proc, logs, stderr: () => err, exited,
             async stop() {
               if (proc.exitCode === null) proc.kill('SIGTERM');
               return exited;
@@ -95,10 +97,22 @@ export async function snapshot(url: string, key: string | undefined, body: unkno
   const res = await fetch(`${url}/v1/snapshot`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers },
-    body: typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body),
+    body: typeof body === 'string' ? body : Buffer.isBuffer(body) ? new Uint8Array(body) : JSON.stringify(body),
   });
   const text = await res.text();
   let parsed: unknown;
   try { parsed = JSON.parse(text); } catch { parsed = text; }
   return { status: res.status, body: parsed, headers: res.headers };
 }
+
+/** n raw elements: buttons and links in rows, the first ones in the viewport. */
+export function elements(n: number, y0 = 0) {
+  return Array.from({ length: n }, (_, i) => ({
+    id: i + 1,
+    tag: i % 3 === 0 ? 'button' : 'a',
+    text: `${i % 3 === 0 ? 'Action' : 'Link'} ${i + 1}`,
+    rect: { x: 20 + (i % 4) * 300, y: y0 + Math.floor(i / 4) * 40, width: 200, height: 30 },
+    ...(i % 3 === 0 ? {} : { attributes: { href: `https://example.test/${i + 1}` } }),
+  }));
+}
+

@@ -43,13 +43,16 @@ async function serve(config: ServerConfig, devKey: boolean): Promise<void> {
   }
   logger.info({ url, http: server.backend, workers: config.workers, data_dir: config.dataDir }, 'listening');
 
-  let stopping = false;
+  let stoppingSince = 0;
   const stop = (signal: string) => {
-    if (stopping) {
+    if (stoppingSince) {
+      // The same signal often arrives twice at once (sent to the process and to its group): only a
+      // later one means "stop now". Killing is the only exit that cannot trip on serving threads.
+      if (Date.now() - stoppingSince < 2000) return;
       logger.warn({ signal }, 'second signal: exiting now');
-      process.exit(1);
+      process.kill(process.pid, 'SIGKILL');
     }
-    stopping = true;
+    stoppingSince = Date.now();
     logger.info({ signal }, 'shutting down: finishing in-flight requests');
     server.close().then(() => {
       logger.info('stopped');

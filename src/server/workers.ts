@@ -3,6 +3,7 @@
 // it starts worker 0 (which may pick the port), then the others on that port, restarts a worker that
 // crashes, and on shutdown asks each to drain and waits for all of them.
 import { Worker } from 'node:worker_threads';
+import { createServer, type AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { ServerConfig } from './config.ts';
 import { startServer, type RunningServer } from './server.ts';
@@ -58,7 +59,8 @@ export async function runWorkers(config: ServerConfig, logger: Logger, entry: UR
   })));
 
   try {
-    const first = await spawn(0, config.port);
+    // uSockets shares a port between threads (SO_REUSEPORT) only when the port is given, not for port 0.
+    const first = await spawn(0, config.port || await freePort(config.host));
     const rest = await Promise.all(Array.from({ length: config.workers - 1 }, (_, i) => spawn(i + 1, first.port)));
     return {
       port: first.port,
@@ -73,6 +75,15 @@ export async function runWorkers(config: ServerConfig, logger: Logger, entry: UR
     await stopAll();
     throw err;
   }
+}
+
+function freePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer().once('error', reject).listen(0, host, () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
 }
 
 /** The body of a serving worker thread: serve until the supervisor asks for shutdown. */

@@ -2,7 +2,10 @@
 // real CLI, balances read back from the store. Every SPEC /v1/snapshot rule and error.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Compile } from 'typebox/compile';
+import { SHARED_DATA } from './helpers/elements.ts';
 import { startServer, createKey, balance, snapshot, removeDataDir, elements, type ServerProcess } from './helpers/server.ts';
 
 const page = (n = 10, extra: Record<string, unknown> = {}) => ({
@@ -222,6 +225,27 @@ describe('errors (SPEC bodies, no charge)', () => {
     assert.equal(wrong.status, 405);
     assert.equal(wrong.headers.get('allow'), 'POST');
   });
+});
+
+describe('real client payloads', () => {
+  const dir = join(SHARED_DATA, 'real-client-payloads');
+  const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
+  test('the data set is there', () => assert.ok(files.length >= 9, `${files.length} payloads in ${dir}`));
+  for (const file of files) {
+    test(`accepts and ranks ${file} as sent`, async () => {
+      const raw = readFileSync(join(dir, file));
+      const sent = JSON.parse(raw.toString('utf8'));
+      const res = await snapshot(server.url, key, raw);
+      assert.equal(res.status, 200, JSON.stringify(res.body).slice(0, 300));
+      const valid: boolean = responseSchema.Check(res.body);
+      assert.ok(valid);
+      assert.equal(res.body.url, sent.url);
+      assert.ok(res.body.elements.length > 0 && res.body.elements.length <= (sent.options?.limit ?? 50));
+      assert.equal(res.body.diagnostics.metrics.raw_elements_count, sent.raw_elements.length);
+      const sentIds = new Set(sent.raw_elements.map((e: { id: number }) => e.id));
+      assert.ok(res.body.elements.every((e: { id: number }) => sentIds.has(e.id)), 'ids echo the client\'s ids');
+    });
+  }
 });
 
 describe('service endpoints', () => {

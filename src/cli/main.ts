@@ -42,6 +42,8 @@ async function serve(config: ServerConfig, devKey: boolean): Promise<void> {
     try { process.stdout.write(devKeyBanner(key, url, store.resolve(key)?.credits ?? DEV_KEY_CREDITS) + '\n'); } finally { store.close(); }
   }
   logger.info({ url, http: server.backend, workers: config.workers, data_dir: config.dataDir }, 'listening');
+  // Always said, whatever the log level: people and scripts wait for this line.
+  process.stderr.write(`sightline: listening on ${url} (${server.backend}, ${config.workers} worker${config.workers > 1 ? 's' : ''})\n`);
 
   let stoppingSince = 0;
   const stop = (signal: string) => {

@@ -18,6 +18,8 @@ export interface ServerProcess {
   proc: ChildProcess;
   logs: LogLine[];
   stderr: () => string;
+  /** Everything the process wrote to stdout so far (logs and the dev key banner). */
+  stdoutText: () => string;
   /** SIGTERM and wait for exit; returns the exit code. */
   stop(): Promise<number | null>;
   /** Resolves with the exit code when the process ends. */
@@ -50,38 +52,42 @@ export function balance(dataDir: string, key: string): number {
   }
 }
 
-/** Starts `sightline serve --port 0` with extra flags; resolves once it logs "listening". */
-export function startServer(flags: string[] = [], options: { dataDir?: string; env?: NodeJS.ProcessEnv } = {}): Promise<ServerProcess> {
+/** Starts `sightline serve --port 0` with extra flags; resolves once it says it is listening. */
+export function startServer(flags: string[] = [], options: { dataDir?: string; env?: NodeJS.ProcessEnv; cli?: string } = {}): Promise<ServerProcess> {
   const dataDir = options.dataDir ?? tempDataDir();
-  const proc = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--data-dir', dataDir, ...flags], {
+  const proc = spawn(process.execPath, [options.cli ?? CLI, 'serve', '--port', '0', '--data-dir', dataDir, ...flags], {
     env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: LogLine[] = [];
   let err = '';
   let pending = '';
-  proc.stderr!.on('data', (d) => { err += d; });
+  let out = '';
   return new Promise((resolve, reject) => {
     const exited = new Promise<number | null>((done) => proc.once('exit', (code) => done(code)));
     proc.once('exit', (code) => reject(new Error(`server exited with ${code} before listening: ${err}`)));
+    const timer = setTimeout(() => {
+      proc.kill('SIGKILL');
+      reject(new Error(`server did not start within 20 s: ${err}`));
+    }, 20_000);
     proc.stdout!.on('data', (d) => {
+      out += d;
       pending += d;
       const lines = pending.split('\n');
       pending = lines.pop()!;
-      for (const line of lines) {
-        if (!line.startsWith('{')) continue;
-        const entry = JSON.parse(line) as LogLine;
-        logs.push(entry);
-        if (entry.msg === 'listening') {
-          const url = entry.url as string;
-          resolve({
-            url, port: Number(new URL(url).port), dataDir, proc, logs, stderr: () => err, exited,
-            async stop() {
-              if (proc.exitCode === null) proc.kill('SIGTERM');
-              return exited;
-            },
-          });
-        }
-      }
+      for (const line of lines) if (line.startsWith('{')) logs.push(JSON.parse(line) as LogLine);
+    });
+    proc.stderr!.on('data', (d) => {
+      err += d;
+      const url = /sightline: listening on (\S+)/.exec(err)?.[1];
+      if (!url) return;
+      clearTimeout(timer);
+      resolve({
+        url, port: Number(new URL(url).port), dataDir, proc, logs, stderr: () => err, stdoutText: () => out, exited,
+        async stop() {
+          if (proc.exitCode === null) proc.kill('SIGTERM');
+          return exited;
+        },
+      });
     });
   });
 }
@@ -97,6 +103,7 @@ export async function snapshot(url: string, key: string | undefined, body: unkno
   const res = await fetch(`${url}/v1/snapshot`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers },
+    signal: AbortSignal.timeout(Number(process.env.TEST_HTTP_TIMEOUT_MS ?? 30_000)),
     body: typeof body === 'string' ? body : Buffer.isBuffer(body) ? new Uint8Array(body) : JSON.stringify(body),
   });
   const text = await res.text();

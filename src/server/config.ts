@@ -18,6 +18,8 @@ export interface ServerConfig {
   /** How long shutdown waits for in-flight requests. */
   shutdownGraceMs: number;
   logLevel: string;
+  /** `uws` serves; `node` runs the same routes on node:http, the baseline benchmarks compare against. */
+  http: 'uws' | 'node';
   /** Serve on the slow JavaScript fallback when the uWebSockets.js binary does not load (never by default). */
   allowUwsFallback: boolean;
 }
@@ -49,6 +51,10 @@ const bool = (raw: string) => {
   if (!/^(1|0|true|false)$/i.test(raw)) throw new Error('must be true or false');
   return /^(1|true)$/i.test(raw);
 };
+const oneOf = (...choices: string[]) => (raw: string) => {
+  if (!choices.includes(raw)) throw new Error(`must be one of ${choices.join(', ')}`);
+  return raw;
+};
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const level = (raw: string) => {
   if (!LOG_LEVELS.includes(raw)) throw new Error(`must be one of ${LOG_LEVELS.join(', ')}`);
@@ -68,6 +74,7 @@ export const SETTINGS: Setting[] = [
   { key: 'burst', flag: 'rate-burst', env: 'SIGHTLINE_RATE_BURST', default: '100', help: 'requests per key accepted at once (bucket size)', parse: int(1) },
   { key: 'shutdownGraceMs', flag: 'shutdown-grace-ms', env: 'SIGHTLINE_SHUTDOWN_GRACE_MS', default: '10000', help: 'how long shutdown waits for in-flight requests', parse: int(0) },
   { key: 'logLevel', flag: 'log-level', env: 'SIGHTLINE_LOG_LEVEL', default: 'info', help: 'pino log level', parse: level },
+  { key: 'http', flag: 'http', env: 'SIGHTLINE_HTTP', default: 'uws', help: 'HTTP server: uws, or node (node:http, one worker; a benchmark baseline)', parse: oneOf('uws', 'node') },
   { key: 'allowUwsFallback', flag: 'allow-uws-fallback', env: 'SIGHTLINE_ALLOW_UWS_FALLBACK', default: 'false', help: 'serve on the slow JS fallback if the uWS binary fails to load', parse: bool },
 ];
 
@@ -86,6 +93,7 @@ export function resolveConfig(flags: Record<string, string | undefined>, env: No
     }
   }
   const { rate, burst, maxBodyMb, ...rest } = values;
+  if (rest.http === 'node' && (rest.workers as number) > 1) throw new ConfigError('--http node serves with one worker: node:http threads cannot share a port');
   return {
     ...(rest as unknown as Omit<ServerConfig, 'rateLimit' | 'maxBodyBytes'>),
     rateLimit: { rate: rate as number, burst: burst as number },

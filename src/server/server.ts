@@ -15,8 +15,6 @@ import { loadUws, serveUws, type Listening } from './uws.ts';
 import { serveNodeHttp } from './node-http.ts';
 import { VERSION } from './version.ts';
 
-export type Transport = 'uws' | 'node';
-
 export interface RunningServer {
   port: number;
   backend: string;
@@ -35,9 +33,8 @@ export async function buildRouter(config: ServerConfig, store: Store, logger: Lo
   return createRouter({ routes, store, logger, deadlineMs: config.deadlineMs });
 }
 
-export async function startServer(config: ServerConfig, logger: Logger, options: { worker?: number; transport?: Transport } = {}): Promise<RunningServer> {
-  const transport = options.transport ?? 'uws';
-  const loaded = transport === 'uws' ? loadUws(config.allowUwsFallback) : undefined;
+export async function startServer(config: ServerConfig, logger: Logger, options: { worker?: number } = {}): Promise<RunningServer> {
+  const loaded = config.http === 'uws' ? loadUws(config.allowUwsFallback) : undefined;
   const backend = loaded?.backend ?? 'node-http';
   if (backend === 'uws-fallback') logger.warn('uWebSockets.js native binary did not load: serving on its slow JavaScript fallback');
   const store = openSqliteStore(config.dataDir);

@@ -37,3 +37,24 @@ test('the README library example runs and prints what its comments say', async (
   assert.equal(expected.length, 2);
   assert.deepEqual(printed, expected);
 });
+
+test('the README settings table matches the server settings', async () => {
+  const { SETTINGS } = await import('../src/server/config.ts');
+  const rows = [...read('README.md').matchAll(/^\| `--([a-z-]+)` \| `(SIGHTLINE_[A-Z_]+)` \| ([^|]+) \|/gm)]
+    .map((m) => [m[1], m[2], m[3].trim()]);
+  assert.deepEqual(rows, SETTINGS.map((s) => [s.flag, s.env, s.default]));
+});
+
+test('the README error table lists every error code with its status', async () => {
+  const { ERRORS } = await import('../src/schema/errors.ts');
+  const readme = read('README.md');
+  for (const [code, { status }] of Object.entries(ERRORS)) {
+    const row = new RegExp(`^\\| ([0-9 /]+) \\| ([^|]+) \\|`, 'gm');
+    const found = [...readme.matchAll(row)].some((m) => {
+      const codes = [...m[2].matchAll(/`([a-z_]+)`/g)].map((c) => c[1]);
+      const statuses = m[1].split('/').map((x) => Number(x.trim()));
+      return statuses[codes.indexOf(code)] === status;
+    });
+    assert.ok(found, `${status} ${code} is in the README's error table`);
+  }
+});

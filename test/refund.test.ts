@@ -1,0 +1,45 @@
+// A request that fails on our side after its credit was reserved gets the credit back and a 500 with
+// the balance. Real router, route, store and Wasm ranker; the only fault injected is a ranker that throws
+// after admitting the request, because no input can make the real one fail there.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { Ranker } from '../src/rank/ranker.ts';
+import { loadWasmCore } from '../src/rank/load-node.ts';
+import { createRouter } from '../src/server/router.ts';
+import { snapshotRoute } from '../src/server/routes/snapshot.ts';
+import { openSqliteStore } from '../src/store/sqlite.ts';
+import { tempDataDir, removeDataDir, elements } from './helpers/server.ts';
+
+class FailingAfterAdmit extends Ranker {
+  override rank(...args: Parameters<Ranker['rank']>): ReturnType<Ranker['rank']> {
+    super.rank(...args);
+    throw new Error('simulated fault after the charge');
+  }
+}
+
+test('our failure after the charge: 500 internal_error, credit refunded, cause logged with the request id', async () => {
+  const dir = tempDataDir();
+  const store = openSqliteStore(dir);
+  const lines: any[] = [];
+  const logger = pino({ level: 'info' }, new Writable({ write(chunk, _enc, done) { lines.push(JSON.parse(String(chunk))); done(); } }));
+  try {
+    const { key, account } = store.createKey(5, true);
+    const ranker = new FailingAfterAdmit(await loadWasmCore());
+    const router = createRouter({ routes: { 'POST /v1/snapshot': snapshotRoute({ store, ranker, rateLimit: { rate: 100, burst: 100 } }) }, store, logger, deadlineMs: 1000 });
+    const body = Buffer.from(JSON.stringify({ url: 'https://example.test/', raw_elements: elements(5) }));
+    const reply = await router.handle({ method: 'POST', path: '/v1/snapshot', authorization: `Bearer ${key}`, contentType: 'application/json', requestId: 'req-1', body });
+    assert.equal(reply.status, 500);
+    const answer = JSON.parse(reply.body);
+    assert.deepEqual(answer, { status: 'error', error: 'Internal error', error_code: 'internal_error', credits_remaining: 5 });
+    assert.equal(store.balance(account.id), 5);
+    const logged = lines.find((l) => l.req_id === 'req-1');
+    assert.equal(logged.status, 500);
+    assert.match(JSON.stringify(logged.err), /simulated fault/);
+    assert.ok(!reply.body.includes('simulated'), 'internal details stay in the log');
+  } finally {
+    store.close();
+    removeDataDir(dir);
+  }
+});

@@ -12,7 +12,7 @@ export interface ServerConfig {
   maxBodyBytes: number;
   /** A request whose body has not fully arrived by then gets 408 and its connection closed. */
   bodyTimeoutMs: number;
-  /** Work on a request longer than this is abandoned with 504 (and its credits refunded). */
+  /** Work on a request longer than this is answered with 504; the route is told through its abort signal. */
   deadlineMs: number;
   rateLimit: RateLimit;
   /** How long shutdown waits for in-flight requests. */

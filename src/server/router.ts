@@ -59,8 +59,9 @@ export function createRouter({ routes, store, logger, deadlineMs }: RouterDeps):
     let timer: NodeJS.Timeout | undefined;
     const expired = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
-        controller.abort();
+        // Settle the race first: an aborted route rejects at once, and its error must not win.
         reject(new SightlineError('timeout', `Request timed out after ${deadlineMs} ms`));
+        controller.abort();
       }, deadlineMs);
     });
     try {

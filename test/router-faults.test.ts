@@ -1,4 +1,5 @@
-// A request that fails on our side after its credit was reserved gets the credit back and a 500 with
+// Faults inside the router, injected where no real input can cause them. A request that fails on our
+// side after its credit was reserved gets the credit back and a 500 with
 // the balance. Real router, route, store and Wasm ranker; the only fault injected is a ranker that throws
 // after admitting the request, because no input can make the real one fail there.
 import { test } from 'node:test';
@@ -38,6 +39,28 @@ test('our failure after the charge: 500 internal_error, credit refunded, cause l
     assert.equal(logged.status, 500);
     assert.match(JSON.stringify(logged.err), /simulated fault/);
     assert.ok(!reply.body.includes('simulated'), 'internal details stay in the log');
+  } finally {
+    store.close();
+    removeDataDir(dir);
+  }
+});
+
+test('a route that passes the deadline gets 504 timeout and its abort signal fires', async () => {
+  const dir = tempDataDir();
+  const store = openSqliteStore(dir);
+  const logger = pino({ level: 'silent' });
+  try {
+    let aborted = false;
+    const slow = (req: { signal: AbortSignal }) => new Promise<never>((_, reject) => {
+      req.signal.addEventListener('abort', () => { aborted = true; reject(new Error('stopped')); });
+    });
+    const router = createRouter({ routes: { 'POST /slow': slow }, store, logger, deadlineMs: 100 });
+    const t0 = performance.now();
+    const reply = await router.handle({ method: 'POST', path: '/slow', authorization: '', contentType: '', requestId: 'r', body: Buffer.alloc(0) });
+    assert.equal(reply.status, 504);
+    assert.equal(JSON.parse(reply.body).error_code, 'timeout');
+    assert.ok(aborted, 'the route was told to stop');
+    assert.ok(performance.now() - t0 >= 95);
   } finally {
     store.close();
     removeDataDir(dir);

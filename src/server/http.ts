@@ -1,5 +1,6 @@
 // What a route sees of a request and gives back, independent of the transport: the same routes run
 // on uWebSockets.js (the service) and on node:http (the benchmark baseline).
+import { SightlineError } from '../schema/errors.ts';
 import type { Account } from '../store/store.ts';
 
 export interface HttpRequest {
@@ -41,3 +42,9 @@ export function statusLine(status: number): string {
 export function requestIdFrom(header: string, make: () => string): string {
   return /^[\w.:-]{1,128}$/.test(header) ? header : make();
 }
+
+/** The transports' two refusals while reading a body, worded once. */
+export const bodyErrors = {
+  tooLarge: (limit: number) => new SightlineError('payload_too_large', `Payload too large: the body limit is ${limit} bytes`),
+  tooSlow: (ms: number) => new SightlineError('request_timeout', `Request body not received within ${ms} ms`),
+};

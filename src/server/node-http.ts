@@ -4,23 +4,23 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { randomUUID } from 'node:crypto';
 import { SightlineError } from '../schema/errors.ts';
 import type { IncomingRequest, Router } from './router.ts';
-import { REQUEST_ID_HEADER, requestIdFrom } from './http.ts';
+import { REQUEST_ID_HEADER, bodyErrors, requestIdFrom } from './http.ts';
 import type { Listening, TransportOptions } from './uws.ts';
 
 function readBody(req: IncomingMessage, limit: number, timeoutMs: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let received = 0;
-    const timer = setTimeout(() => reject(new SightlineError('request_timeout', `Request body not received within ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(() => reject(bodyErrors.tooSlow(timeoutMs)), timeoutMs);
     if (Number(req.headers['content-length']) > limit) {
       clearTimeout(timer);
-      return reject(new SightlineError('payload_too_large', `Payload too large: the body limit is ${limit} bytes`));
+      return reject(bodyErrors.tooLarge(limit));
     }
     req.on('data', (chunk: Buffer) => {
       received += chunk.length;
       if (received > limit) {
         clearTimeout(timer);
-        reject(new SightlineError('payload_too_large', `Payload too large: the body limit is ${limit} bytes`));
+        reject(bodyErrors.tooLarge(limit));
         req.destroy();
       } else chunks.push(chunk);
     });
@@ -41,7 +41,7 @@ export function serveNodeHttp(options: TransportOptions, router: Router): Promis
       body: Buffer.alloc(0),
     };
     readBody(req, options.maxBodyBytes, options.bodyTimeoutMs)
-      .then((body) => router.handle({ ...incoming, body }),
+      .then((body) => { incoming.body = body; return router.handle(incoming); },
         (err) => err instanceof SightlineError ? router.refuse(incoming, err) : undefined)
       .then((reply) => {
         if (!reply || res.destroyed) return;

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import { SightlineError } from '../schema/errors.ts';
 import type { IncomingRequest, Router } from './router.ts';
-import { REQUEST_ID_HEADER, requestIdFrom, statusLine, type Reply } from './http.ts';
+import { REQUEST_ID_HEADER, bodyErrors, requestIdFrom, statusLine, type Reply } from './http.ts';
 
 type Uws = typeof import('uWebSockets.js');
 const require = createRequire(import.meta.url);
@@ -61,9 +61,8 @@ const ABORTED = Symbol('aborted');
 
 function readBody(res: HttpResponse, state: RequestState, limit: number, timeoutMs: number, lengthHeader: string): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const tooLarge = () => new SightlineError('payload_too_large', `Payload too large: the body limit is ${limit} bytes`);
     const declared = lengthHeader ? Number(lengthHeader) : NaN;
-    if (declared > limit) return reject(tooLarge());
+    if (declared > limit) return reject(bodyErrors.tooLarge(limit));
     // A declared length lets us copy each chunk once, into its final place.
     let whole = Number.isSafeInteger(declared) && declared > 0 ? Buffer.allocUnsafe(declared) : null;
     const chunks: Buffer[] = [];
@@ -75,13 +74,12 @@ function readBody(res: HttpResponse, state: RequestState, limit: number, timeout
       clearTimeout(timer);
       fn();
     };
-    const timer = setTimeout(() => settle(() =>
-      reject(new SightlineError('request_timeout', `Request body not received within ${timeoutMs} ms`))), timeoutMs);
+    const timer = setTimeout(() => settle(() => reject(bodyErrors.tooSlow(timeoutMs))), timeoutMs);
     state.onAbort = () => settle(() => reject(ABORTED));
     res.onData((chunk, isLast) => {
       if (settled) return;
       const bytes = new Uint8Array(chunk);
-      if (received + bytes.length > limit) return settle(() => reject(tooLarge()));
+      if (received + bytes.length > limit) return settle(() => reject(bodyErrors.tooLarge(limit)));
       if (whole && received + bytes.length <= whole.length) whole.set(bytes, received);
       else {
         if (whole) { chunks.push(whole.subarray(0, received)); whole = null; }
@@ -132,7 +130,7 @@ export function serveUws(uws: Uws, options: TransportOptions, router: Router): P
     }
     inflight++;
     readBody(res, state, options.maxBodyBytes, options.bodyTimeoutMs, lengthHeader)
-      .then((body) => router.handle({ ...incoming, body }),
+      .then((body) => { incoming.body = body; return router.handle(incoming); },
         (err) => err === ABORTED ? undefined : router.refuse(incoming, err as SightlineError))
       .then((reply) => { if (reply) send(res, state, reply, draining); })
       .finally(() => {

@@ -23,6 +23,13 @@ const bundle = {
 
 await step('library -> build/index.js', () => build({ ...bundle, entryPoints: { index: 'src/index.ts' }, outdir: 'build' }));
 
+await step('in-page collector -> build/collector.js', () => build({
+  entryPoints: ['src/collect/index.ts'], outfile: 'build/collector.js', bundle: true, format: 'iife',
+  platform: 'browser', target: 'chrome110', logLevel: 'warning',
+}));
+
+await step('client library -> build/client.js', () => build({ ...bundle, entryPoints: { client: 'src/client/index.ts' }, outdir: 'build' }));
+
 await step('command line -> build/cli.js', async () => {
   await build({ ...bundle, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'build', banner: { js: '#!/usr/bin/env node' } });
   chmodSync('build/cli.js', 0o755);

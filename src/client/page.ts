@@ -1,0 +1,176 @@
+// Playwright helpers: collect every frame of a page, rank locally with the Wasm core (or through the
+// API), and act on elements by their ids.
+import type { ElementHandle, Frame, Page } from 'playwright-core';
+import type { CollectOptions, CollectResult, CollectedElement } from '../collect/types.ts';
+import type { SightlineGlobal } from '../collect/index.ts';
+import type { RankResult, SnapshotRequest, SnapshotResponse, PreviousElement } from '../schema/snapshot.ts';
+import { Ranker } from '../rank/ranker.ts';
+import { loadWasmCore } from '../rank/load-node.ts';
+import { collectorSource } from './collector-source.ts';
+import type { SightlineApi } from './api.ts';
+
+declare global {
+  interface Window { __sightline?: SightlineGlobal }
+}
+
+/** Ids of elements in a cross-origin frame start at its ordinal times this. */
+export const FRAME_ID_SPAN = 1_000_000;
+/** Cross-origin frames nested deeper than this are not collected. */
+const MAX_FRAME_DEPTH = 3;
+
+export interface SnapshotOptions {
+  goal?: string;
+  limit?: number;
+  filter?: { min_area?: number; allowed_roles?: string[]; allowed_tags?: string[] };
+  /** Elements of an earlier snapshot, for `diff_status`. */
+  previous?: PreviousElement[];
+  /** Rank through the API instead of locally. */
+  api?: SightlineApi;
+}
+
+interface PageState { frames: WeakMap<Frame, number>; byOrdinal: Map<number, Frame>; next: number }
+const states = new WeakMap<Page, PageState>();
+
+function stateOf(page: Page): PageState {
+  let s = states.get(page);
+  if (!s) { s = { frames: new WeakMap(), byOrdinal: new Map(), next: 1 }; states.set(page, s); }
+  return s;
+}
+
+/** A stable ordinal for a cross-origin frame, for as long as the frame lives. */
+function ordinalOf(page: Page, frame: Frame): number {
+  const s = stateOf(page);
+  let n = s.frames.get(frame);
+  if (n === undefined) { n = s.next++; s.frames.set(frame, n); s.byOrdinal.set(n, frame); }
+  return n;
+}
+
+async function inject(frame: Frame): Promise<void> {
+  if (await frame.evaluate(() => !!window.__sightline).catch(() => false)) return;
+  await frame.evaluate(collectorSource());
+}
+
+/** Collects the page: the main frame (with its same-origin frames) and every cross-origin frame. */
+export async function collectPage(page: Page, options: CollectOptions = {}): Promise<CollectResult> {
+  const main = page.mainFrame();
+  await inject(main);
+  const top = await main.evaluate((o) => window.__sightline!.collect(o), options);
+  const topViewport = { ...top.viewport, scrollY: top.raw_elements[0]?.scroll_y ?? await main.evaluate(() => window.scrollY) };
+  const queue: { frame: Frame; result: CollectResult; depth: number }[] = [{ frame: main, result: top, depth: 0 }];
+  while (queue.length) {
+    const { frame, result, depth } = queue.shift()!;
+    if (!result.frames.length || depth >= MAX_FRAME_DEPTH) continue;
+    for (const child of frame.childFrames()) {
+      const element = await child.frameElement().catch(() => null);
+      if (!element) continue;
+      const id = await element.evaluate((el) => window.__sightline?.idOf(el as Element)).catch(() => undefined);
+      const opaque = result.frames.find((f) => f.id % FRAME_ID_SPAN === id);
+      if (!opaque) continue;
+      await inject(child);
+      const inner = await child.evaluate((o) => window.__sightline!.collect(o),
+        { ...options, idBase: ordinalOf(page, child) * FRAME_ID_SPAN, offset: opaque.offset, topViewport });
+      top.raw_elements.push(...inner.raw_elements);
+      top.truncated += inner.truncated;
+      queue.push({ frame: child, result: inner, depth: depth + 1 });
+    }
+  }
+  return top;
+}
+
+function request(page: Page, collected: CollectResult, options: SnapshotOptions): SnapshotRequest {
+  return {
+    url: page.url(),
+    viewport: collected.viewport,
+    raw_elements: collected.raw_elements as CollectedElement[] as SnapshotRequest['raw_elements'],
+    goal: options.goal,
+    options: { limit: options.limit, filter: options.filter, previous: options.previous },
+    client_metrics: collected.client_metrics,
+    client_diagnostics: collected.client_diagnostics,
+  };
+}
+
+let localRanker: Promise<Ranker> | undefined;
+
+/** Collects every frame and ranks: locally with the Wasm core, or through the API when `api` is given. */
+export async function snapshot(page: Page, options: SnapshotOptions & { api: SightlineApi }): Promise<SnapshotResponse>;
+export async function snapshot(page: Page, options?: SnapshotOptions): Promise<RankResult>;
+export async function snapshot(page: Page, options: SnapshotOptions = {}): Promise<RankResult | SnapshotResponse> {
+  const body = request(page, await collectPage(page), options);
+  if (options.api) return options.api.snapshot(body);
+  localRanker ??= loadWasmCore().then((core) => new Ranker(core, { limitCap: Number.MAX_SAFE_INTEGER }));
+  return (await localRanker).rank(body);
+}
+
+/** The live element behind an id from the latest snapshot, in the frame that owns it. */
+export async function resolve(page: Page, id: number): Promise<ElementHandle<Element>> {
+  if (id >= FRAME_ID_SPAN) {
+    const frame = stateOf(page).byOrdinal.get(Math.floor(id / FRAME_ID_SPAN));
+    const handle = frame && !frame.isDetached()
+      ? (await frame.evaluateHandle((local) => window.__sightline?.resolve(local) ?? null, id % FRAME_ID_SPAN)).asElement()
+      : null;
+    if (!handle) throw new Error(`element ${id} is gone (its frame was detached or the node removed)`);
+    return handle;
+  }
+  for (const frame of page.frames()) {
+    const owns = await frame.evaluate((n) => {
+      try {
+        const el = (window.top as Window).__sightline?.resolve(n);
+        return !!el && el.ownerDocument === document;
+      } catch { return false; }
+    }, id).catch(() => false);
+    if (owns) {
+      const handle = (await frame.evaluateHandle((n) => (window.top as Window).__sightline!.resolve(n), id)).asElement();
+      if (handle) return handle as ElementHandle<Element>;
+    }
+  }
+  throw new Error(`element ${id} is gone (removed from the page since the snapshot)`);
+}
+
+export async function click(page: Page, id: number): Promise<void> {
+  await (await resolve(page, id)).click();
+}
+
+/** Replaces the value of a text field (or contenteditable) with `text`, as a user typing would. */
+export async function type(page: Page, id: number, text: string): Promise<void> {
+  await (await resolve(page, id)).fill(text);
+}
+
+export async function scrollTo(page: Page, id: number): Promise<void> {
+  await (await resolve(page, id)).scrollIntoViewIfNeeded();
+}
+
+/** Draws each element's box and id over the page (main frame, document coordinates); returns a remover. */
+export async function highlight(page: Page, result: Pick<RankResult, 'elements'>): Promise<() => Promise<void>> {
+  const boxes = result.elements.map((e) => ({ id: e.id, x: e.bbox.x, y: (e.doc_y ?? e.bbox.y + e.bbox.height / 2) - e.bbox.height / 2, w: e.bbox.width, h: e.bbox.height, occluded: e.is_occluded }));
+  await page.evaluate((items) => {
+    document.getElementById('__sightline_highlight')?.remove();
+    const layer = document.createElement('div');
+    layer.id = '__sightline_highlight';
+    layer.style.cssText = 'position:absolute;left:0;top:0;width:0;height:0;z-index:2147483647;pointer-events:none';
+    for (const b of items) {
+      const box = document.createElement('div');
+      const colour = b.occluded ? '#d33' : '#1a73e8';
+      box.style.cssText = `position:absolute;left:${b.x + scrollX}px;top:${b.y}px;width:${b.w}px;height:${b.h}px;outline:2px solid ${colour};box-sizing:border-box`;
+      const label = document.createElement('span');
+      label.textContent = String(b.id);
+      label.style.cssText = `position:absolute;left:0;top:-16px;font:11px/14px monospace;background:${colour};color:#fff;padding:0 3px`;
+      box.append(label);
+      layer.append(box);
+    }
+    document.documentElement.append(layer);
+  }, boxes);
+  return async () => { await page.evaluate(() => document.getElementById('__sightline_highlight')?.remove()); };
+}
+
+/** Waits until the DOM has been quiet for `quietMs` and the page is loaded; false on timeout. */
+export async function waitForStable(page: Page, { quietMs = 500, timeoutMs = 10_000 } = {}): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  await inject(page.mainFrame());
+  while (Date.now() < deadline) {
+    const q = await page.evaluate(() => window.__sightline!.quiet()).catch(() => null);
+    if (q && q.ready_state === 'complete' && q.quiet_ms >= quietMs) return true;
+    if (!q) await inject(page.mainFrame()).catch(() => undefined); // navigated: a new document
+    await new Promise((r) => setTimeout(r, Math.min(100, Math.max(10, quietMs - (q?.quiet_ms ?? 0)))));
+  }
+  return false;
+}

@@ -1,0 +1,44 @@
+// Which elements an agent can act on, and which give it context. Decided from the element alone (tag,
+// attributes) first; computed style only where it must be (cursor:pointer that is not inherited).
+
+const ARIA_WIDGETS = new Set([
+  'button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio',
+  'option', 'textbox', 'searchbox', 'combobox', 'listbox', 'slider', 'spinbutton', 'treeitem', 'gridcell',
+]);
+const STATIC_ROLES = new Set(['heading', 'alert', 'status', 'dialog', 'alertdialog']);
+/** A positioned layer with a z-index covering this share of the viewport is listed (a modal or wall). */
+const OVERLAY_SHARE = 0.3;
+const HEADINGS = new Set(['H1', 'H2', 'H3', 'H4', 'H5', 'H6']);
+const CONTROLS = new Set(['BUTTON', 'SELECT', 'TEXTAREA', 'SUMMARY', 'DETAILS', 'OPTION']);
+/** Text that short, directly inside a landmark, is listed as context. */
+const LANDMARK_TEXT_MAX = 60;
+const LANDMARKS = 'nav, header, footer, aside, [role=navigation], [role=banner], [role=contentinfo], [role=complementary]';
+
+export const enum Kind { None, Interactive, Static }
+
+export function kindOf(el: Element, style: () => CSSStyleDeclaration, parentStyle: () => CSSStyleDeclaration | null, viewportArea: number): Kind {
+  const tag = el.tagName;
+  if (CONTROLS.has(tag)) return Kind.Interactive;
+  if (tag === 'A') return el.hasAttribute('href') ? Kind.Interactive : Kind.None;
+  if (tag === 'INPUT') return (el as HTMLInputElement).type === 'hidden' ? Kind.None : Kind.Interactive;
+  const role = el.getAttribute('role');
+  if (role && ARIA_WIDGETS.has(role)) return Kind.Interactive;
+  const tabindex = el.getAttribute('tabindex');
+  if (tabindex !== null && Number(tabindex) >= 0) return Kind.Interactive;
+  if (el.hasAttribute('onclick') || (el as HTMLElement).onclick) return Kind.Interactive;
+  if ((el as HTMLElement).isContentEditable && !(el.parentElement as HTMLElement | null)?.isContentEditable) return Kind.Interactive;
+  if (tag === 'LABEL' && el.querySelector('input, select, textarea')) return Kind.Interactive;
+  if (HEADINGS.has(tag) || (role && STATIC_ROLES.has(role))) return Kind.Static;
+  if (tag === 'DIALOG' && el.hasAttribute('open')) return Kind.Static;
+  const s = style();
+  if (s.cursor === 'pointer' && parentStyle()?.cursor !== 'pointer') return Kind.Interactive;
+  if ((s.position === 'fixed' || s.position === 'absolute') && s.zIndex !== 'auto' && Number(s.zIndex) > 0) {
+    const r = el.getBoundingClientRect();
+    if (r.width * r.height >= OVERLAY_SHARE * viewportArea) return Kind.Static;
+  }
+  if (el.childElementCount === 0 && el.closest(LANDMARKS)) {
+    const text = el.textContent?.trim() ?? '';
+    if (text.length > 0 && text.length <= LANDMARK_TEXT_MAX) return Kind.Static;
+  }
+  return Kind.None;
+}

@@ -1,0 +1,264 @@
+// collect(): one walk over the document (open shadow roots and same-origin frames included), no DOM
+// writes, so layout is computed at most once and then only read.
+import type { CollectOptions, CollectResult, CollectedElement, OpaqueFrame, Rect } from './types.ts';
+import { Kind, kindOf } from './candidates.ts';
+import { visibleText, accessibleName, nearbyText, isSecret, clean } from './text.ts';
+import { idOf, prune } from './registry.ts';
+import { detectCaptcha } from './captcha.ts';
+import { clientMetrics, watchMutations } from './metrics.ts';
+
+/** A document being walked: where its viewport sits in the top viewport, and the frame that holds it. */
+interface Frame {
+  doc: Document;
+  win: Window;
+  /** Offset of this document's viewport in the top viewport. */
+  x: number;
+  y: number;
+  parent: Frame | null;
+  /** The iframe element (in the parent document) showing this document. */
+  host: Element | null;
+  /** This frame's visible box in top-viewport coordinates (null for the page itself: it scrolls). */
+  clip: Rect | null;
+}
+
+/** Share of a parent's area a child must fill to be the same target (listed once, as the parent). */
+const FILLS_PARENT = 0.9;
+const DEFAULT_MAX = 20_000;
+/** Frames nested deeper than this are not entered. */
+const MAX_FRAME_DEPTH = 8;
+
+interface Walk {
+  out: CollectedElement[];
+  frames: OpaqueFrame[];
+  max: number;
+  truncated: number;
+  includeStatic: boolean;
+  idBase: number;
+  top: { width: number; height: number; scrollY: number };
+  styles: Map<Element, CSSStyleDeclaration>;
+  clips: Map<Element, Rect | null>;
+  zIndex: Map<Element, string>;
+  background: Map<Element, string>;
+}
+
+function styleOf(w: Walk, frame: Frame, el: Element): CSSStyleDeclaration {
+  let s = w.styles.get(el);
+  if (!s) { s = frame.win.getComputedStyle(el); w.styles.set(el, s); }
+  return s;
+}
+
+const intersects = (a: Rect, b: Rect) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+/** The parent in the flat tree: across shadow boundaries to the host. */
+function parentOf(el: Element): Element | null {
+  if (el.parentElement) return el.parentElement;
+  const root = el.getRootNode();
+  return root instanceof ShadowRoot ? root.host : null;
+}
+
+/** Hidden by an ancestor that clips overflow (checked against each clipping ancestor's box). */
+function clippedAway(w: Walk, frame: Frame, el: Element, rect: Rect): boolean {
+  const fixed = styleOf(w, frame, el).position === 'fixed';
+  for (let a = parentOf(el); a && a !== frame.doc.body && a !== frame.doc.documentElement; a = parentOf(a)) {
+    let clip = w.clips.get(a);
+    if (clip === undefined) {
+      const s = styleOf(w, frame, a);
+      clip = s.overflowX !== 'visible' || s.overflowY !== 'visible' ? toTop(frame, a.getBoundingClientRect()) : null;
+      w.clips.set(a, clip);
+    }
+    if (clip && !fixed && !intersects(rect, clip)) return true;
+  }
+  return frame.clip !== null && !intersects(rect, frame.clip);
+}
+
+function toTop(frame: Frame, r: DOMRect): Rect {
+  return { x: r.x + frame.x, y: r.y + frame.y, width: r.width, height: r.height };
+}
+
+/** z-index of the nearest positioned ancestor-or-self that sets one: what decides who is on top. */
+function effectiveZ(w: Walk, frame: Frame, el: Element): string {
+  const chain: Element[] = [];
+  let z = 'auto';
+  for (let a: Element | null = el; a; a = parentOf(a)) {
+    const known = w.zIndex.get(a);
+    if (known !== undefined) { z = known; break; }
+    chain.push(a);
+    const s = styleOf(w, frame, a);
+    if (s.zIndex !== 'auto' && s.position !== 'static') { z = s.zIndex; break; }
+  }
+  for (const a of chain) w.zIndex.set(a, z);
+  return z;
+}
+
+/** The colour behind the element: its own background, or the first opaque one up the tree. */
+function effectiveBackground(w: Walk, frame: Frame, el: Element): string {
+  const chain: Element[] = [];
+  let bg = 'rgba(0, 0, 0, 0)';
+  for (let a: Element | null = el; a; a = parentOf(a)) {
+    const known = w.background.get(a);
+    if (known !== undefined) { bg = known; break; }
+    chain.push(a);
+    const c = styleOf(w, frame, a).backgroundColor;
+    if (c && c !== 'transparent' && !/^rgba\(.*,\s*0\)$/.test(c)) { bg = c; break; }
+  }
+  for (const a of chain) w.background.set(a, bg);
+  return bg;
+}
+
+/** Is the top-most thing at (x, y) of this frame the element itself, inside it, or its ancestor? */
+function clearAt(frame: Frame, el: Element, x: number, y: number): boolean {
+  let hit = frame.doc.elementFromPoint(x, y);
+  while (hit?.shadowRoot) {
+    const inner = hit.shadowRoot.elementFromPoint(x, y);
+    if (!inner || inner === hit) break;
+    hit = inner;
+  }
+  if (!hit) return false;
+  if (hit !== el && !composedContains(el, hit) && !composedContains(hit, el)) return false;
+  // Inside a frame: the iframe itself must also be uncovered at that point in its parent.
+  if (frame.parent && frame.host) {
+    const r = frame.host.getBoundingClientRect();
+    return clearAt(frame.parent, frame.host, x + (frame.x - frame.parent.x), y + (frame.y - frame.parent.y)) || !r.width;
+  }
+  return true;
+}
+
+function composedContains(outer: Element, inner: Node): boolean {
+  for (let n: Node | null = inner; n; n = n.parentNode ?? (n instanceof ShadowRoot ? n.host : null)) {
+    if (n === outer) return true;
+  }
+  return false;
+}
+
+/** Occluded when none of five points (centre and four inner points) inside the viewport is clear. */
+function occluded(w: Walk, frame: Frame, el: Element, rect: Rect): boolean {
+  const xs = [0.5, 0.2, 0.8, 0.2, 0.8], ys = [0.5, 0.2, 0.2, 0.8, 0.8];
+  let tested = 0;
+  for (let i = 0; i < 5; i++) {
+    const x = rect.x + rect.width * xs[i], y = rect.y + rect.height * ys[i];
+    if (x < 0 || y < 0 || x >= w.top.width || y >= w.top.height) continue;
+    const c = frame.clip;
+    if (c && (x < c.x || y < c.y || x >= c.x + c.width || y >= c.y + c.height)) continue;
+    tested++;
+    if (clearAt(frame, el, x - frame.x, y - frame.y)) return false;
+  }
+  return tested > 0;
+}
+
+function describe(w: Walk, frame: Frame, el: Element, rect: Rect): CollectedElement {
+  const s = styleOf(w, frame, el);
+  const text = visibleText(el);
+  const attributes: Record<string, string> = {};
+  const role = el.getAttribute('role');
+  if (role) attributes.role = role;
+  const name = accessibleName(el);
+  if (name) attributes.name = name;
+  const aria = el.getAttribute('aria-label');
+  if (aria) attributes.aria_label = clean(aria);
+  const nearby = nearbyText(el, text || name);
+  if (nearby) attributes.nearby_text = nearby;
+  if (el instanceof HTMLAnchorElement && el.href) attributes.href = el.href;
+  if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) {
+    attributes.input_type = el instanceof HTMLInputElement ? el.type : el.tagName.toLowerCase();
+    if (isSecret(el)) attributes.value_redacted = 'true';
+    else if (el.value) attributes.value = clean(el.value);
+    if (el instanceof HTMLInputElement && (el.type === 'checkbox' || el.type === 'radio')) attributes.checked = String(el.checked);
+  }
+  if (el instanceof HTMLButtonElement && el.type) attributes.type_ = el.type;
+  if ((el as HTMLButtonElement).disabled === true) attributes.disabled = 'true';
+  for (const state of ['checked', 'disabled', 'expanded'] as const) {
+    const v = el.getAttribute(`aria-${state}`);
+    if (v !== null) attributes[`aria_${state}`] = v;
+  }
+  const cls = el.getAttribute('class');
+  if (cls) attributes.class = clean(cls, 100);
+  const centerX = rect.x + rect.width / 2, centerY = rect.y + rect.height / 2;
+  const inViewport = intersects(rect, { x: 0, y: 0, width: w.top.width, height: w.top.height }) && (!frame.clip || intersects(rect, frame.clip));
+  return {
+    id: w.idBase + idOf(el),
+    tag: el.tagName.toLowerCase(),
+    rect,
+    text,
+    in_viewport: inViewport,
+    is_occluded: inViewport ? occluded(w, frame, el, rect) : false,
+    scroll_y: w.top.scrollY,
+    center_x: centerX,
+    center_y: centerY,
+    doc_y: centerY + w.top.scrollY,
+    styles: {
+      z_index: effectiveZ(w, frame, el), cursor: s.cursor, bg_color: effectiveBackground(w, frame, el),
+      display: s.display, visibility: s.visibility, opacity: s.opacity, position: s.position,
+    },
+    attributes,
+  };
+}
+
+interface Parent { rect: Rect; area: number }
+
+function visit(w: Walk, frame: Frame, root: ParentNode, parent: Parent | null, depth: number): void {
+  for (let el = root.firstElementChild; el; el = el.nextElementSibling) {
+    if (w.out.length >= w.max) { w.truncated++; continue; }
+    let next = parent;
+    const kind = kindOf(el, () => styleOf(w, frame, el!), () => { const p = parentOf(el!); return p ? styleOf(w, frame, p) : null; }, w.top.width * w.top.height);
+    if (kind === Kind.Interactive || (kind === Kind.Static && w.includeStatic)) {
+      const box = el.getBoundingClientRect();
+      const rect = toTop(frame, box);
+      const area = rect.width * rect.height;
+      const visible = area > 0 && el.checkVisibility({ opacityProperty: true, visibilityProperty: true }) && !clippedAway(w, frame, el, rect);
+      const fillsParent = parent !== null && area >= FILLS_PARENT * parent.area && intersects(rect, parent.rect);
+      if (visible && !fillsParent) {
+        w.out.push(describe(w, frame, el, rect));
+        if (kind === Kind.Interactive) next = { rect, area };
+      }
+    }
+    if (el.shadowRoot) visit(w, frame, el.shadowRoot, next, depth);
+    if (el.tagName === 'IFRAME' || el.tagName === 'FRAME') enterFrame(w, frame, el as HTMLIFrameElement, depth);
+    else if (el.firstElementChild) visit(w, frame, el, next, depth);
+  }
+}
+
+function enterFrame(w: Walk, frame: Frame, iframe: HTMLIFrameElement, depth: number): void {
+  const box = iframe.getBoundingClientRect();
+  if (!box.width || !box.height || depth >= MAX_FRAME_DEPTH) return;
+  const s = styleOf(w, frame, iframe);
+  const x = frame.x + box.x + iframe.clientLeft + parseFloat(s.paddingLeft);
+  const y = frame.y + box.y + iframe.clientTop + parseFloat(s.paddingTop);
+  let doc: Document | null = null;
+  try { doc = iframe.contentDocument; } catch { /* cross-origin */ }
+  if (!doc || !iframe.contentWindow) {
+    w.frames.push({ id: w.idBase + idOf(iframe), src: iframe.src, offset: { x, y } });
+    return;
+  }
+  const clip = { x, y, width: iframe.clientWidth, height: iframe.clientHeight };
+  const child: Frame = { doc, win: iframe.contentWindow as Window, x, y, parent: frame, host: iframe, clip };
+  if (doc.body) visit(w, child, doc.body, null, depth + 1);
+}
+
+export function collect(options: CollectOptions = {}): CollectResult {
+  const started = performance.now();
+  watchMutations();
+  prune();
+  const offset = options.offset ?? { x: 0, y: 0 };
+  const width = document.documentElement.clientWidth || window.innerWidth;
+  const height = document.documentElement.clientHeight || window.innerHeight;
+  const w: Walk = {
+    out: [], frames: [], max: options.maxElements ?? DEFAULT_MAX, truncated: 0, includeStatic: options.includeStatic ?? true,
+    idBase: options.idBase ?? 0,
+    top: options.topViewport ?? { width, height, scrollY: window.scrollY },
+    styles: new Map(), clips: new Map(), zIndex: new Map(), background: new Map(),
+  };
+  // A frame collected on its own (cross-origin) is clipped to its box in the top page.
+  const clip = options.offset ? { x: offset.x, y: offset.y, width, height } : null;
+  const top: Frame = { doc: document, win: window, x: offset.x, y: offset.y, parent: null, host: null, clip };
+  if (document.body) visit(w, top, document.body, null, 0);
+  return {
+    url: location.href,
+    viewport: { width, height },
+    raw_elements: w.out,
+    client_metrics: clientMetrics(document),
+    client_diagnostics: { captcha: detectCaptcha(document) },
+    frames: w.frames,
+    truncated: w.truncated,
+    collect_ms: Math.round((performance.now() - started) * 10) / 10,
+  };
+}

@@ -1,0 +1,21 @@
+// Debian's Chromium driven by playwright-core, launched with the flags DESIGN.md names.
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const CHROMIUM = process.env.SIGHTLINE_CHROMIUM ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = ['--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync'];
+
+export function launch(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, chromiumSandbox: false, args: CHROMIUM_ARGS });
+}
+
+/** A persistent context with an unpacked extension loaded (extensions need a user data dir). */
+export function launchWithExtension(extensionDir: string): Promise<BrowserContext> {
+  return chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'sightline-profile-')), {
+    executablePath: CHROMIUM, headless: true, chromiumSandbox: false,
+    args: [...CHROMIUM_ARGS, `--disable-extensions-except=${extensionDir}`, `--load-extension=${extensionDir}`],
+  });
+}

@@ -1,0 +1,34 @@
+// Serves test/fixtures over HTTP on 127.0.0.1, reachable also as http://localhost:<port> (another
+// origin for the browser), which `{{OTHER_ORIGIN}}` in a page stands for.
+import { createServer, type Server } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import { join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
+
+export interface FixtureServer { url: string; otherOrigin: string; close(): Promise<void> }
+
+export function serveFixtures(): Promise<FixtureServer> {
+  let port = 0;
+  const server: Server = createServer(async (req, res) => {
+    const path = normalize(decodeURIComponent((req.url ?? '/').split('?')[0])).replace(/^(\.\.[/\\])+/, '');
+    try {
+      let body = await readFile(join(FIXTURES, path === '/' ? 'index.html' : path), 'utf8');
+      body = body.replaceAll('{{OTHER_ORIGIN}}', `http://localhost:${port}`);
+      res.writeHead(200, { 'content-type': path.endsWith('.html') ? 'text/html; charset=utf-8' : 'text/plain' });
+      res.end(body);
+    } catch {
+      res.writeHead(404, { 'content-type': 'text/html' });
+      res.end('<!doctype html><title>Not found</title><h1>Not found</h1>');
+    }
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
+    port = (server.address() as { port: number }).port;
+    resolve({
+      url: `http://127.0.0.1:${port}`,
+      otherOrigin: `http://localhost:${port}`,
+      close: () => new Promise((done) => { server.closeAllConnections(); server.close(() => done()); }),
+    });
+  }));
+}

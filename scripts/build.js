@@ -1,7 +1,7 @@
 // Builds everything the package ships: the Wasm rank core (with its raw bindings) and the Node
 // library bundle. `npm run build`; also runs on `npm ci` through the `prepare` script.
 import { execFileSync } from 'node:child_process';
-import { chmodSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const step = (name, fn) => {
@@ -29,6 +29,15 @@ await step('in-page collector -> build/collector.js', () => build({
 }));
 
 await step('client library -> build/client.js', () => build({ ...bundle, entryPoints: { client: 'src/client/index.ts' }, outdir: 'build' }));
+
+await step('extension -> build/extension/', async () => {
+  mkdirSync('build/extension', { recursive: true });
+  const browser = { bundle: true, format: 'iife', platform: 'browser', target: 'chrome110', logLevel: 'warning' };
+  await build({ ...browser, entryPoints: { 'service-worker': 'extension/service-worker.ts', popup: 'extension/popup.ts' }, outdir: 'build/extension' });
+  for (const file of ['manifest.json', 'popup.html']) copyFileSync(`extension/${file}`, `build/extension/${file}`);
+  copyFileSync('build/collector.js', 'build/extension/collector.js');
+  copyFileSync('build/rank.wasm', 'build/extension/rank.wasm');
+});
 
 await step('command line -> build/cli.js', async () => {
   await build({ ...bundle, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'build', banner: { js: '#!/usr/bin/env node' } });

@@ -45,6 +45,12 @@ function ordinalOf(page: Page, frame: Frame): number {
   return n;
 }
 
+/** Collects in one frame. The result crosses as one JSON string: Playwright's value serialiser is far
+ *  slower for thousands of objects (500 ms against 35 ms on the 5,000-element page). */
+async function collectIn(frame: Frame, options: CollectOptions): Promise<CollectResult> {
+  return JSON.parse(await frame.evaluate((o) => JSON.stringify(window.__sightline!.collect(o)), options)) as CollectResult;
+}
+
 async function inject(frame: Frame): Promise<void> {
   if (await frame.evaluate(() => !!window.__sightline).catch(() => false)) return;
   await frame.evaluate(collectorSource());
@@ -54,7 +60,7 @@ async function inject(frame: Frame): Promise<void> {
 export async function collectPage(page: Page, options: CollectOptions = {}): Promise<CollectResult> {
   const main = page.mainFrame();
   await inject(main);
-  const top = await main.evaluate((o) => window.__sightline!.collect(o), options);
+  const top = await collectIn(main, options);
   const topViewport = { ...top.viewport, scrollY: top.raw_elements[0]?.scroll_y ?? await main.evaluate(() => window.scrollY) };
   const queue: { frame: Frame; result: CollectResult; depth: number }[] = [{ frame: main, result: top, depth: 0 }];
   while (queue.length) {
@@ -67,8 +73,7 @@ export async function collectPage(page: Page, options: CollectOptions = {}): Pro
       const opaque = result.frames.find((f) => f.id % FRAME_ID_SPAN === id);
       if (!opaque) continue;
       await inject(child);
-      const inner = await child.evaluate((o) => window.__sightline!.collect(o),
-        { ...options, idBase: ordinalOf(page, child) * FRAME_ID_SPAN, offset: opaque.offset, topViewport });
+      const inner = await collectIn(child, { ...options, idBase: ordinalOf(page, child) * FRAME_ID_SPAN, offset: opaque.offset, topViewport });
       top.raw_elements.push(...inner.raw_elements);
       top.truncated += inner.truncated;
       queue.push({ frame: child, result: inner, depth: depth + 1 });

@@ -25,3 +25,21 @@ test('the package main entry ranks a request in plain Node', () => {
   assert.equal(parsed.role, 'button');
   assert.match(parsed.error, /^Invalid element format: raw_elements\[0\]\.id must be number/);
 });
+
+test('sightline/client loads in plain Node and carries the bundled collector', () => {
+  const script = `
+    import * as client from 'sightline/client';
+    const source = client.collectorSource();
+    console.log(JSON.stringify({
+      functions: ['snapshot', 'click', 'type', 'scrollTo', 'highlight', 'waitForStable', 'collectPage'].filter((f) => typeof client[f] === 'function'),
+      api: typeof client.SightlineApi, selfContained: !/\\bimport\\s*[({'"]/.test(source) && !/\\brequire\\(/.test(source),
+      installs: source.includes('__sightline'),
+    }));
+  `;
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' });
+  const parsed = JSON.parse(out.trim().split('\n').at(-1)!);
+  assert.deepEqual(parsed, {
+    functions: ['snapshot', 'click', 'type', 'scrollTo', 'highlight', 'waitForStable', 'collectPage'],
+    api: 'function', selfContained: true, installs: true,
+  });
+});

@@ -5,6 +5,7 @@ import { Ranker } from '../src/rank/ranker.ts';
 import { loadWasmCoreFrom } from '../src/rank/load-browser.ts';
 import type { CollectOptions, CollectResult } from '../src/collect/types.ts';
 import type { SightlineGlobal } from '../src/collect/index.ts';
+import { boxesOf, type Box } from '../src/collect/highlight.ts';
 import type { RankResult, SnapshotRequest } from '../src/schema/snapshot.ts';
 import type { Reply, Request } from './messages.ts';
 
@@ -48,36 +49,17 @@ async function snapshot(tabId: number, limit: number, goal?: string): Promise<Ra
   return (await getRanker()).rank(request);
 }
 
-/** Runs in the page: boxes and ids over each element (document coordinates). */
-function drawBoxes(items: { id: number; x: number; y: number; w: number; h: number; occluded: boolean }[]): void {
-  document.getElementById('__sightline_highlight')?.remove();
-  const layer = document.createElement('div');
-  layer.id = '__sightline_highlight';
-  layer.style.cssText = 'position:absolute;left:0;top:0;width:0;height:0;z-index:2147483647;pointer-events:none';
-  for (const b of items) {
-    const box = document.createElement('div');
-    const colour = b.occluded ? '#d33' : '#1a73e8';
-    box.style.cssText = `position:absolute;left:${b.x + scrollX}px;top:${b.y}px;width:${b.w}px;height:${b.h}px;outline:2px solid ${colour};box-sizing:border-box`;
-    const label = document.createElement('span');
-    label.textContent = String(b.id);
-    label.style.cssText = `position:absolute;left:0;top:-16px;font:11px/14px monospace;background:${colour};color:#fff;padding:0 3px`;
-    box.append(label);
-    layer.append(box);
-  }
-  document.documentElement.append(layer);
-}
-
 async function handle(msg: Request): Promise<Reply> {
   switch (msg.type) {
     case 'snapshot':
       return { ok: true, result: await snapshot(msg.tabId, msg.limit ?? 25, msg.goal) };
-    case 'highlight': {
-      const items = msg.result.elements.map((e) => ({ id: e.id, x: e.bbox.x, y: (e.doc_y ?? e.bbox.y + e.bbox.height / 2) - e.bbox.height / 2, w: e.bbox.width, h: e.bbox.height, occluded: e.is_occluded }));
-      await chrome.scripting.executeScript({ target: { tabId: msg.tabId }, func: drawBoxes, args: [items] });
+    case 'highlight':
+      // The collector injected for the snapshot lives in this tab's isolated world and draws the boxes.
+      await chrome.scripting.executeScript({ target: { tabId: msg.tabId }, files: ['collector.js'] });
+      await chrome.scripting.executeScript({ target: { tabId: msg.tabId }, func: (items: Box[]) => (window as Win).__sightline!.highlight(items), args: [boxesOf(msg.result.elements)] });
       return { ok: true };
-    }
     case 'clear':
-      await chrome.scripting.executeScript({ target: { tabId: msg.tabId }, func: () => document.getElementById('__sightline_highlight')?.remove() });
+      await chrome.scripting.executeScript({ target: { tabId: msg.tabId }, func: () => (window as Win).__sightline?.clearHighlight() });
       return { ok: true };
   }
 }

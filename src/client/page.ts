@@ -7,6 +7,7 @@ import type { RankResult, SnapshotRequest, SnapshotResponse, PreviousElement } f
 import { Ranker } from '../rank/ranker.ts';
 import { loadWasmCore } from '../rank/load-node.ts';
 import { collectorSource } from './collector-source.ts';
+import { boxesOf } from '../collect/highlight.ts';
 import type { SightlineApi } from './api.ts';
 
 declare global {
@@ -144,27 +145,11 @@ export async function scrollTo(page: Page, id: number): Promise<void> {
   await (await resolve(page, id)).scrollIntoViewIfNeeded();
 }
 
-/** Draws each element's box and id over the page (main frame, document coordinates); returns a remover. */
+/** Draws each element's box and id over the page (main frame); returns a remover. */
 export async function highlight(page: Page, result: Pick<RankResult, 'elements'>): Promise<() => Promise<void>> {
-  const boxes = result.elements.map((e) => ({ id: e.id, x: e.bbox.x, y: (e.doc_y ?? e.bbox.y + e.bbox.height / 2) - e.bbox.height / 2, w: e.bbox.width, h: e.bbox.height, occluded: e.is_occluded }));
-  await page.evaluate((items) => {
-    document.getElementById('__sightline_highlight')?.remove();
-    const layer = document.createElement('div');
-    layer.id = '__sightline_highlight';
-    layer.style.cssText = 'position:absolute;left:0;top:0;width:0;height:0;z-index:2147483647;pointer-events:none';
-    for (const b of items) {
-      const box = document.createElement('div');
-      const colour = b.occluded ? '#d33' : '#1a73e8';
-      box.style.cssText = `position:absolute;left:${b.x + scrollX}px;top:${b.y}px;width:${b.w}px;height:${b.h}px;outline:2px solid ${colour};box-sizing:border-box`;
-      const label = document.createElement('span');
-      label.textContent = String(b.id);
-      label.style.cssText = `position:absolute;left:0;top:-16px;font:11px/14px monospace;background:${colour};color:#fff;padding:0 3px`;
-      box.append(label);
-      layer.append(box);
-    }
-    document.documentElement.append(layer);
-  }, boxes);
-  return async () => { await page.evaluate(() => document.getElementById('__sightline_highlight')?.remove()); };
+  await inject(page.mainFrame());
+  await page.evaluate((items) => window.__sightline!.highlight(items), boxesOf(result.elements));
+  return async () => { await page.evaluate(() => window.__sightline?.clearHighlight()); };
 }
 
 /** Waits until the DOM has been quiet for `quietMs` and the page is loaded; false on timeout. */

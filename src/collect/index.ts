@@ -3,8 +3,9 @@
 import { collect } from './collect.ts';
 import { resolve, idOf } from './registry.ts';
 import { watchMutations, clientMetrics } from './metrics.ts';
+import { drawHighlight, clearHighlight } from './highlight.ts';
 
-export const VERSION = 1;
+export const VERSION = 2;
 
 export interface SightlineGlobal {
   version: number;
@@ -14,11 +15,13 @@ export interface SightlineGlobal {
   idOf: typeof idOf;
   /** Milliseconds since the DOM last changed, and readiness (for waitForStable). */
   quiet(): { ready_state: string; quiet_ms: number };
+  highlight: typeof drawHighlight;
+  clearHighlight: typeof clearHighlight;
 }
 
 const host = window as unknown as { __sightline?: SightlineGlobal };
 if (!host.__sightline || host.__sightline.version < VERSION) {
   watchMutations();
   const quiet = () => { const m = clientMetrics(document); return { ready_state: m.ready_state, quiet_ms: m.quiet_ms }; };
-  host.__sightline = { version: VERSION, collect, resolve, idOf, quiet };
+  host.__sightline = { version: VERSION, collect, resolve, idOf, quiet, highlight: drawHighlight, clearHighlight };
 }

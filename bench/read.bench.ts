@@ -1,0 +1,96 @@
+// Read-mode extraction quality and speed, no browser: our pipeline (linkedom + main-content extraction +
+// turndown) against Mozilla Readability (jsdom + Readability + turndown) on the same pages in one run.
+// Data: ../shared/data/article-extraction-benchmark (181 articles) and wcxb-dev-sample (315 pages, 7 types).
+// Run: npm run bench:read. Writes bench/results/read.json and bench/results/read.md.
+import { readFileSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { join } from 'node:path';
+import { JSDOM, VirtualConsole } from 'jsdom';
+import { Readability } from '@mozilla/readability';
+import TurndownService from 'turndown';
+import { readPage } from '../src/observe/read.ts';
+import { SHARED_DATA } from './payloads.ts';
+import { markdownText, shingleScores, aggregate, wordF1 } from './read/metrics.ts';
+
+interface Page { id: string; url: string; html: string; truth: string; type: string }
+
+function articlePages(): Page[] {
+  const dir = join(SHARED_DATA, 'article-extraction-benchmark');
+  const truth = JSON.parse(readFileSync(join(dir, 'ground-truth.json'), 'utf8')) as Record<string, { url: string; articleBody: string }>;
+  return Object.entries(truth).map(([id, t]) => ({ id, url: t.url, truth: t.articleBody, type: 'article', html: gunzipSync(readFileSync(join(dir, 'html', `${id}.html.gz`))).toString('utf8') }));
+}
+
+function wcxbPages(): Page[] {
+  const dir = join(SHARED_DATA, 'wcxb-dev-sample');
+  return readdirSync(join(dir, 'ground-truth')).filter((f) => f.endsWith('.json')).sort().map((f) => {
+    const id = f.replace('.json', '');
+    const g = JSON.parse(readFileSync(join(dir, 'ground-truth', f), 'utf8'));
+    return { id, url: g.url, truth: g.ground_truth?.main_content ?? '', type: g._internal.page_type.primary, html: gunzipSync(readFileSync(join(dir, 'html', `${id}.html.gz`))).toString('utf8') };
+  });
+}
+
+const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced' });
+const quiet = new VirtualConsole();
+
+function ours(p: Page): string {
+  return markdownText(readPage(p.html, p.url, { format: 'markdown', contentLimit: 500_000 }).content);
+}
+
+function readability(p: Page): string {
+  try {
+    const dom = new JSDOM(p.html, { url: p.url, virtualConsole: quiet });
+    const article = new Readability(dom.window.document).parse();
+    dom.window.close();
+    return article?.content ? markdownText(turndown.turndown(article.content)) : '';
+  } catch {
+    return '';
+  }
+}
+
+function run(name: string, pages: Page[], extract: (p: Page) => string) {
+  const t0 = performance.now();
+  const texts = pages.map((p, i) => {
+    if (i % 50 === 0) process.stderr.write(`\r${name}: ${i}/${pages.length}`);
+    return extract(p);
+  });
+  const seconds = (performance.now() - t0) / 1000;
+  process.stderr.write(`\r${name}: ${pages.length}/${pages.length} in ${seconds.toFixed(1)} s\n`);
+  return { texts, pagesPerSecond: pages.length / seconds };
+}
+
+const only = process.env.BENCH_READ_ONLY; // "ours" to skip Readability while tuning
+const articles = articlePages();
+const wcxb = wcxbPages();
+const results: Record<string, unknown> = {};
+const md: string[] = [];
+
+for (const [set, pages] of [['article-extraction-benchmark', articles], ['wcxb-dev-sample', wcxb]] as const) {
+  const a = run(`${set} ours`, pages, ours);
+  const b = only === 'ours' ? null : run(`${set} readability`, pages, readability);
+  if (set === 'article-extraction-benchmark') {
+    const mine = aggregate(pages.map((p, i) => shingleScores(a.texts[i], p.truth)));
+    const theirs = b && aggregate(pages.map((p, i) => shingleScores(b.texts[i], p.truth)));
+    results[set] = { ours: { ...mine, pagesPerSecond: a.pagesPerSecond }, readability: theirs && { ...theirs, pagesPerSecond: b!.pagesPerSecond } };
+    md.push(`### ${set} (${pages.length} articles; 4-token shingles)`, '', '| extractor | precision | recall | F1 | pages/s |', '|---|---|---|---|---|',
+      `| Sightline read (linkedom + turndown) | ${mine.precision.toFixed(3)} | ${mine.recall.toFixed(3)} | **${mine.f1.toFixed(3)}** | ${a.pagesPerSecond.toFixed(1)} |`,
+      ...(theirs ? [`| Readability 0.6 (jsdom + turndown) | ${theirs.precision.toFixed(3)} | ${theirs.recall.toFixed(3)} | ${theirs.f1.toFixed(3)} | ${b!.pagesPerSecond.toFixed(1)} |`] : []), '');
+  } else {
+    const types = [...new Set(pages.map((p) => p.type))].sort();
+    const score = (texts: string[]) => {
+      const f = pages.map((p, i) => wordF1(texts[i], p.truth));
+      const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
+      return { overall: mean(f), byType: Object.fromEntries(types.map((t) => [t, mean(f.filter((_, i) => pages[i].type === t))])) };
+    };
+    const mine = score(a.texts), theirs = b && score(b.texts);
+    results[set] = { ours: { ...mine, pagesPerSecond: a.pagesPerSecond }, readability: theirs && { ...theirs, pagesPerSecond: b!.pagesPerSecond } };
+    md.push(`### ${set} (${pages.length} pages; word F1)`, '', `| extractor | overall | ${types.join(' | ')} | pages/s |`, `|---|---|${types.map(() => '---|').join('')}---|`,
+      `| Sightline read | **${mine.overall.toFixed(3)}** | ${types.map((t) => mine.byType[t].toFixed(3)).join(' | ')} | ${a.pagesPerSecond.toFixed(1)} |`,
+      ...(theirs ? [`| Readability 0.6 | ${theirs.overall.toFixed(3)} | ${types.map((t) => theirs.byType[t].toFixed(3)).join(' | ')} | ${b!.pagesPerSecond.toFixed(1)} |`] : []), '');
+  }
+}
+mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
+if (only !== 'ours') {
+  writeFileSync(new URL('./results/read.json', import.meta.url), JSON.stringify({ date: new Date().toISOString(), results }, null, 2) + '\n');
+  writeFileSync(new URL('./results/read.md', import.meta.url), md.join('\n'));
+}
+console.log(md.join('\n'));

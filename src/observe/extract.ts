@@ -1,0 +1,186 @@
+// Main-content extraction on a linkedom document: drop what is never content (scripts, hidden nodes,
+// navigation, cookie banners), score blocks by their prose (text length, commas, link density, class
+// hints), take the best container and the siblings that belong with it. General by design: no site
+// rules. Also the title, description, absolute links and lazy images.
+import { parseHTML } from 'linkedom';
+
+type El = Element;
+
+const DROP = 'script, style, noscript, template, svg, canvas, iframe, object, embed, link, meta, input, button, select, textarea, dialog';
+const HIDDEN = '[hidden], [aria-hidden="true"], [style*="display:none"], [style*="display: none"], [style*="visibility:hidden"], [style*="visibility: hidden"]';
+/** Elements whose class or id says "not the content" (unless they also say "content"). */
+const UNLIKELY = /cookie|consent|gdpr|banner|combx|comment-?form|community|disqus|extra|foot|header|legends|menu|related|remark|rss|shoutbox|sidebar|skyscraper|sponsor|ad-break|agegate|pagination|pager|popup|modal|newsletter|subscribe|share|social|breadcrumb|promo|outbrain|taboola|widget|masthead|toolbar|skip-?link|navbar|cart|signup|login/i;
+const MAYBE = /and|article|body|column|content|main|shadow|post|entry|story|text|prose|markdown|documentation|docs/i;
+const POSITIVE = /article|body|content|entry|hentry|h-entry|main|page|pagination|post|text|blog|story|prose|markdown|documentation/i;
+const NEGATIVE = /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|foot|footer|footnote|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|tool|widget|byline|author|dateline|subscribe|newsletter/i;
+const BLOCKS = new Set(['P', 'PRE', 'TD', 'BLOCKQUOTE', 'LI', 'DD', 'H2', 'H3', 'H4', 'DIV', 'SECTION', 'ARTICLE', 'FIGCAPTION']);
+const BOILERPLATE_TAGS = 'nav, footer, aside, [role=navigation], [role=contentinfo], [role=complementary], [role=banner], [role=search], form[role=search]';
+
+export interface Extracted {
+  title: string;
+  description: string;
+  /** The chosen content as an HTML string (links and images absolute). */
+  html: string;
+  /** Plain text of the content, blocks separated by blank lines. */
+  text: string;
+  lang: string;
+}
+
+const textOf = (el: El) => (el.textContent ?? '').replace(/\s+/g, ' ').trim();
+
+function meta(doc: Document, names: string[]): string {
+  for (const n of names) {
+    const el = doc.querySelector(`meta[name="${n}"], meta[property="${n}"]`);
+    const v = el?.getAttribute('content')?.trim();
+    if (v) return v;
+  }
+  return '';
+}
+
+function linkDensity(el: El, textLength: number): number {
+  if (!textLength) return 0;
+  let linked = 0;
+  for (const a of el.querySelectorAll('a')) linked += textOf(a).length;
+  return linked / textLength;
+}
+
+function classWeight(el: El): number {
+  const hint = `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
+  let w = 0;
+  if (NEGATIVE.test(hint)) w -= 25;
+  if (POSITIVE.test(hint)) w += 25;
+  return w;
+}
+
+function tagWeight(el: El): number {
+  switch (el.tagName) {
+    case 'ARTICLE': return 10;
+    case 'MAIN': case 'DIV': case 'SECTION': return 5;
+    case 'PRE': case 'TD': case 'BLOCKQUOTE': return 3;
+    case 'ADDRESS': case 'OL': case 'UL': case 'DL': case 'DD': case 'DT': case 'LI': case 'FORM': return -3;
+    case 'H1': case 'H2': case 'H3': case 'H4': case 'H5': case 'H6': case 'TH': return -5;
+    default: return 0;
+  }
+}
+
+/** Removes what is never content, anywhere in the page. */
+function strip(doc: Document, mainOnly: boolean): void {
+  for (const el of [...doc.querySelectorAll(DROP)]) el.remove();
+  for (const el of [...doc.querySelectorAll(HIDDEN)]) el.remove();
+  if (!mainOnly) return;
+  for (const el of [...doc.querySelectorAll(BOILERPLATE_TAGS)]) {
+    // Keep a nav or aside that holds most of the page's prose (some docs sites wrap content oddly).
+    if (textOf(el).length < 2000 || linkDensity(el, textOf(el).length) > 0.3) el.remove();
+  }
+  for (const el of [...doc.querySelectorAll('body *')]) {
+    if (!el.isConnected || el.tagName === 'BODY' || el.tagName === 'ARTICLE' || el.tagName === 'MAIN') continue;
+    const hint = `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''} ${el.getAttribute('role') ?? ''}`;
+    if (hint.trim() && UNLIKELY.test(hint) && !MAYBE.test(hint) && !el.querySelector('article, main')) el.remove();
+  }
+}
+
+/** Readability-style scoring: prose paragraphs lend their score to their parent and grandparents. */
+function bestContainer(body: El): El {
+  const scores = new Map<El, number>();
+  const init = (el: El) => {
+    if (!scores.has(el)) scores.set(el, tagWeight(el) + classWeight(el));
+  };
+  for (const block of body.querySelectorAll('p, pre, td, blockquote, li, dd, h2, h3, div, section')) {
+    if (!BLOCKS.has(block.tagName)) continue;
+    // A div counts as a paragraph only when it holds text directly (no block children).
+    if ((block.tagName === 'DIV' || block.tagName === 'SECTION') && block.querySelector('p, div, section, pre, table, ul, ol, blockquote')) continue;
+    const text = textOf(block);
+    if (text.length < 25) continue;
+    const score = 1 + (text.match(/[,，、]/g)?.length ?? 0) + Math.min(Math.floor(text.length / 100), 3);
+    let ancestor = block.parentElement;
+    for (let level = 0; ancestor && level < 3; level++, ancestor = ancestor.parentElement) {
+      if (ancestor.tagName === 'HTML') break;
+      init(ancestor);
+      scores.set(ancestor, scores.get(ancestor)! + score / (level === 0 ? 1 : level === 1 ? 2 : level * 3));
+    }
+  }
+  let best: El = body;
+  let bestScore = -Infinity;
+  for (const [el, score] of scores) {
+    const final = score * (1 - linkDensity(el, textOf(el).length));
+    scores.set(el, final);
+    if (final > bestScore) { best = el; bestScore = final; }
+  }
+  // A parent that holds several similarly scored children is the real container (multi-part articles).
+  for (let parent = best.parentElement; parent && parent.tagName !== 'BODY' && parent.tagName !== 'HTML'; parent = parent.parentElement) {
+    const strong = [...parent.children].filter((c) => (scores.get(c) ?? 0) >= bestScore * 0.3).length;
+    if (strong >= 2 || (scores.get(parent) ?? 0) >= bestScore * 0.9) best = parent;
+    else break;
+  }
+  return best;
+}
+
+/** Drops blocks inside the content that are link lists or empty shells. */
+function tidy(root: El): void {
+  for (const el of [...root.querySelectorAll('ul, ol, div, section, table, p')]) {
+    if (!el.isConnected) continue;
+    const text = textOf(el);
+    const images = el.querySelectorAll('img').length;
+    if (!text.length && !images && !el.querySelector('pre, code, table')) { el.remove(); continue; }
+    const density = linkDensity(el, text.length);
+    if (el.tagName !== 'P' && density > 0.5 && text.length < 1000 && !el.querySelector('pre, code')) el.remove();
+  }
+}
+
+function absolutize(root: El, base: string): void {
+  const abs = (v: string | null) => {
+    if (!v) return v;
+    try { return new URL(v.trim(), base).href; } catch { return v; }
+  };
+  for (const a of root.querySelectorAll('a[href]')) {
+    const href = a.getAttribute('href')!;
+    if (href.startsWith('javascript:')) a.removeAttribute('href');
+    else a.setAttribute('href', abs(href)!);
+  }
+  for (const img of root.querySelectorAll('img')) {
+    const lazy = img.getAttribute('data-src') ?? img.getAttribute('data-lazy-src') ?? img.getAttribute('data-original');
+    const srcset = img.getAttribute('srcset') ?? img.getAttribute('data-srcset');
+    let src = lazy ?? img.getAttribute('src');
+    if ((!src || src.startsWith('data:')) && srcset) src = srcset.split(',')[0].trim().split(/\s+/)[0];
+    if (src && !src.startsWith('data:')) img.setAttribute('src', abs(src)!);
+    else img.remove();
+    img.removeAttribute('srcset');
+  }
+}
+
+/** Plain text with block boundaries as blank lines. */
+export function blockText(root: El): string {
+  const out: string[] = [];
+  let line = '';
+  const flush = () => { const t = line.replace(/\s+/g, ' ').trim(); if (t) out.push(t); line = ''; };
+  const walk = (node: Node) => {
+    for (let n = node.firstChild; n; n = n.nextSibling) {
+      if (n.nodeType === 3) { line += n.textContent; continue; }
+      if (n.nodeType !== 1) continue;
+      const tag = (n as El).tagName;
+      const block = /^(P|DIV|SECTION|ARTICLE|H[1-6]|LI|PRE|BLOCKQUOTE|TR|TABLE|UL|OL|DL|DT|DD|FIGURE|FIGCAPTION|HEADER|MAIN|BR|HR)$/.test(tag);
+      if (block) flush();
+      walk(n);
+      if (block) flush();
+    }
+  };
+  walk(root);
+  flush();
+  return out.join('\n\n');
+}
+
+export function extract(html: string, url: string, options: { mainContent?: boolean } = {}): Extracted {
+  const { document: doc } = parseHTML(html);
+  const base = doc.querySelector('base[href]')?.getAttribute('href');
+  const baseUrl = base ? new URL(base, url).href : url;
+  const title = meta(doc, ['og:title', 'twitter:title']) || textOf(doc.querySelector('title') ?? doc.createElement('i')) || textOf(doc.querySelector('h1') ?? doc.createElement('i'));
+  const description = meta(doc, ['description', 'og:description', 'twitter:description']);
+  const lang = doc.documentElement?.getAttribute('lang') ?? '';
+  const mainOnly = options.mainContent !== false;
+  strip(doc, mainOnly);
+  const body = (doc.body ?? doc.documentElement) as El;
+  const root = mainOnly ? bestContainer(body) : body;
+  if (mainOnly) tidy(root);
+  absolutize(root, baseUrl);
+  return { title, description, html: root.innerHTML, text: blockText(root), lang };
+}

@@ -1,0 +1,128 @@
+// The read pipeline's fetcher: undici with a deadline, at most 5 redirects each checked by the egress
+// guard, connections made only to guard-checked addresses, a size cap on the decoded body, and the
+// charset taken from the headers, a BOM or the document's <meta>.
+import { Agent, fetch, type Response } from 'undici';
+import type { LookupFunction } from 'node:net';
+import { SightlineError } from '../schema/errors.ts';
+import { EgressError, type EgressGuard } from './egress.ts';
+
+export const MAX_REDIRECTS = 5;
+
+export interface FetchOptions {
+  guard: EgressGuard;
+  deadlineMs: number;
+  maxBytes: number;
+  userAgent?: string;
+}
+
+export interface FetchedPage {
+  url: string;
+  status: number;
+  contentType: string;
+  charset: string;
+  text: string;
+  redirects: string[];
+  bytes: number;
+}
+
+const TEXT_TYPES = /^(text\/html|application\/xhtml\+xml|text\/plain|application\/xml|text\/xml)$/;
+export const DEFAULT_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Sightline/0.1 Safari/537.36';
+
+/** An agent whose every connection resolves through the guard: no second, unchecked DNS answer. */
+export function guardedAgent(guard: EgressGuard): Agent {
+  const lookup: LookupFunction = (hostname, options, callback) => {
+    guard.resolve(hostname).then(
+      ({ address, family }) => (options as { all?: boolean }).all ? (callback as any)(null, [{ address, family }]) : callback(null, address, family),
+      (err) => callback(err as NodeJS.ErrnoException, '', 0),
+    );
+  };
+  return new Agent({ connect: { lookup }, connections: 64 });
+}
+
+function charsetOf(contentType: string, head: Uint8Array): string {
+  const fromHeader = /charset\s*=\s*"?([\w.:-]+)/i.exec(contentType)?.[1];
+  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return 'utf-8';
+  if (head[0] === 0xff && head[1] === 0xfe) return 'utf-16le';
+  if (head[0] === 0xfe && head[1] === 0xff) return 'utf-16be';
+  if (fromHeader) return fromHeader.toLowerCase();
+  const start = new TextDecoder('latin1').decode(head.subarray(0, 2048));
+  const meta = /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(start)?.[1];
+  return (meta ?? 'utf-8').toLowerCase();
+}
+
+function decode(bytes: Uint8Array, charset: string): string {
+  try {
+    return new TextDecoder(charset).decode(bytes);
+  } catch {
+    return new TextDecoder('utf-8').decode(bytes); // an unknown label: the web's default
+  }
+}
+
+async function readCapped(res: Response, maxBytes: number): Promise<Uint8Array> {
+  const declared = Number(res.headers.get('content-length'));
+  if (declared > maxBytes && !res.headers.get('content-encoding')) {
+    await res.body?.cancel();
+    throw new SightlineError('too_large', `The page is ${declared} bytes, over the ${maxBytes}-byte limit`);
+  }
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of res.body ?? []) {
+    total += chunk.length;
+    if (total > maxBytes) throw new SightlineError('too_large', `The page is over the ${maxBytes}-byte limit`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, total);
+}
+
+export async function fetchPage(raw: string, options: FetchOptions, agent: Agent, signal?: AbortSignal): Promise<FetchedPage> {
+  const deadline = AbortSignal.timeout(options.deadlineMs);
+  const abort = signal ? AbortSignal.any([deadline, signal]) : deadline;
+  const redirects: string[] = [];
+  let current = raw;
+  try {
+    for (;;) {
+      let checked;
+      try {
+        checked = await options.guard.check(current);
+      } catch (err) {
+        if (!(err instanceof EgressError)) throw err;
+        const hop = redirects.length ? ` (redirected from ${redirects[redirects.length - 1]})` : '';
+        const invalid = /not a valid URL/.test(err.message);
+        throw new SightlineError(invalid ? 'invalid_url' : /cannot resolve/.test(err.message) ? 'unreachable' : 'blocked_url', err.message + hop);
+      }
+      const res = await fetch(checked.url, {
+        dispatcher: agent, redirect: 'manual', signal: abort,
+        headers: { 'user-agent': options.userAgent ?? DEFAULT_UA, accept: 'text/html,application/xhtml+xml;q=0.9,text/plain;q=0.8,*/*;q=0.5' },
+      }).catch((err: Error & { cause?: Error }) => {
+        if (abort.aborted) throw err;
+        const cause = err.cause instanceof EgressError ? err.cause : undefined;
+        if (cause) throw new SightlineError('blocked_url', cause.message);
+        throw new SightlineError('unreachable', `Cannot reach ${checked.url.host}: ${err.cause?.message ?? err.message}`);
+      });
+      if (res.status >= 300 && res.status < 400 && res.headers.get('location')) {
+        await res.body?.cancel();
+        if (redirects.length >= MAX_REDIRECTS) throw new SightlineError('unreachable', `More than ${MAX_REDIRECTS} redirects, starting at ${raw}`);
+        redirects.push(checked.url.href);
+        current = new URL(res.headers.get('location')!, checked.url).href;
+        continue;
+      }
+      if (res.status >= 400) {
+        await res.body?.cancel();
+        throw new SightlineError('http_error', `The page answered HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`);
+      }
+      const contentType = (res.headers.get('content-type') ?? 'text/html').toLowerCase();
+      const mime = contentType.split(';')[0].trim();
+      if (!TEXT_TYPES.test(mime)) {
+        await res.body?.cancel();
+        throw new SightlineError('unsupported_content_type', `The page is ${mime}, not HTML or text`);
+      }
+      const bytes = await readCapped(res, options.maxBytes);
+      const charset = charsetOf(contentType, bytes);
+      return { url: checked.url.href, status: res.status, contentType: mime, charset, text: decode(bytes, charset), redirects, bytes: bytes.length };
+    }
+  } catch (err) {
+    if (deadline.aborted) throw new SightlineError('timeout', `The page did not load within ${options.deadlineMs} ms`);
+    if (signal?.aborted) throw new SightlineError('timeout', 'The request was cancelled');
+    throw err;
+  }
+}

@@ -1,0 +1,38 @@
+// Read mode without a browser: HTML in, the page's main content out as Markdown, text or cleaned HTML,
+// cut at a block boundary.
+import { extract, type Extracted } from './extract.ts';
+import { toMarkdown, cutAtBlock } from './markdown.ts';
+
+export type ReadFormat = 'markdown' | 'text' | 'html';
+export const DEFAULT_CONTENT_LIMIT = 50_000;
+export const MAX_CONTENT_LIMIT = 500_000;
+/** Content shorter than this (in characters) gets a warning: not loaded, blocked, or a captcha. */
+const SHORT_CONTENT = 200;
+
+export interface ReadOptions {
+  format?: ReadFormat;
+  contentLimit?: number;
+  mainContent?: boolean;
+}
+
+export interface ReadResult {
+  title: string;
+  description: string;
+  content: string;
+  truncated: boolean;
+  warnings: string[];
+  /** Characters of text before cutting: the script-shell test uses it. */
+  textLength: number;
+  extracted: Extracted;
+}
+
+export function readPage(html: string, url: string, options: ReadOptions = {}): ReadResult {
+  const extracted = extract(html, url, { mainContent: options.mainContent });
+  const format = options.format ?? 'markdown';
+  const full = format === 'html' ? extracted.html.trim() : format === 'text' ? extracted.text : toMarkdown(extracted.html);
+  const { content, truncated } = cutAtBlock(full, options.contentLimit ?? DEFAULT_CONTENT_LIMIT);
+  const warnings: string[] = [];
+  if (extracted.text.length < SHORT_CONTENT) warnings.push(`content_short: only ${extracted.text.length} characters of text were found (the page may not have loaded, may need a browser, or may be blocked)`);
+  if (truncated) warnings.push(`content_truncated: cut at ${content.length} of ${full.length} characters (contentLimit)`);
+  return { title: extracted.title, description: extracted.description, content, truncated, warnings, textLength: extracted.text.length, extracted };
+}

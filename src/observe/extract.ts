@@ -9,10 +9,12 @@ type El = Element;
 const DROP = 'script, style, noscript, template, svg, canvas, iframe, object, embed, link, meta, input, button, select, textarea, dialog';
 const HIDDEN = '[hidden], [aria-hidden="true"], [style*="display:none"], [style*="display: none"], [style*="visibility:hidden"], [style*="visibility: hidden"]';
 /** Elements whose class or id says "not the content" (unless they also say "content"). */
-const UNLIKELY = /cookie|consent|gdpr|banner|combx|comment-?form|community|disqus|extra|foot|header|legends|menu|related|remark|rss|shoutbox|sidebar|skyscraper|sponsor|ad-break|agegate|pagination|pager|popup|modal|newsletter|subscribe|share|social|breadcrumb|promo|outbrain|taboola|widget|masthead|toolbar|skip-?link|navbar|cart|signup|login/i;
+const UNLIKELY = /-ad-|ai2html|banner|breadcrumbs?|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|\bpager\b|popup|yom-remote|cookie|consent|modal|newsletter|subscribe|share|promo|outbrain|taboola|masthead|toolbar|skip-?link|navbar|signup|login|search|gallery|slideshow|carousel|lightbox/i;
 const MAYBE = /and|article|body|column|content|main|shadow|post|entry|story|text|prose|markdown|documentation|docs/i;
 const POSITIVE = /article|body|content|entry|hentry|h-entry|main|page|pagination|post|text|blog|story|prose|markdown|documentation/i;
 const NEGATIVE = /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|foot|footer|footnote|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|tool|widget|byline|author|dateline|subscribe|newsletter/i;
+/** Class names or itemprops that name an article's body: a strong hint, worth several paragraphs. */
+const BODY_HINT = /(?:^|[\s_-])(?:article|entry|post|story|main)[-_]?(?:body|content|text)(?:$|[\s_-])|articleBody/i;
 const BLOCKS = new Set(['P', 'PRE', 'TD', 'BLOCKQUOTE', 'LI', 'DD', 'H2', 'H3', 'H4', 'DIV', 'SECTION', 'ARTICLE', 'FIGCAPTION']);
 const BOILERPLATE_TAGS = 'nav, footer, aside, [role=navigation], [role=contentinfo], [role=complementary], [role=banner], [role=search], form[role=search]';
 
@@ -47,6 +49,7 @@ function linkDensity(el: El, textLength: number): number {
 function classWeight(el: El): number {
   const hint = `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
   let w = 0;
+  if (BODY_HINT.test(`${hint} ${el.getAttribute('itemprop') ?? ''}`)) w += 50;
   if (NEGATIVE.test(hint)) w -= 25;
   if (POSITIVE.test(hint)) w += 25;
   return w;
@@ -63,8 +66,15 @@ function tagWeight(el: El): number {
   }
 }
 
+/** How hard an attempt strips: the first drops likely boilerplate by class names; later ones, when the
+ *  first found too little, trust the page's structure only (as Readability retries). */
+interface Attempt { unlikely: boolean; weights: boolean }
+const ATTEMPTS: Attempt[] = [{ unlikely: true, weights: true }, { unlikely: false, weights: true }, { unlikely: false, weights: false }];
+/** An attempt that yields less text than this tries the next. */
+const ENOUGH_TEXT = 500;
+
 /** Removes what is never content, anywhere in the page. */
-function strip(doc: Document, mainOnly: boolean): void {
+function strip(doc: Document, mainOnly: boolean, attempt: Attempt): void {
   for (const el of [...doc.querySelectorAll(DROP)]) el.remove();
   for (const el of [...doc.querySelectorAll(HIDDEN)]) el.remove();
   if (!mainOnly) return;
@@ -72,6 +82,7 @@ function strip(doc: Document, mainOnly: boolean): void {
     // Keep a nav or aside that holds most of the page's prose (some docs sites wrap content oddly).
     if (textOf(el).length < 2000 || linkDensity(el, textOf(el).length) > 0.3) el.remove();
   }
+  if (!attempt.unlikely) return;
   for (const el of [...doc.querySelectorAll('body *')]) {
     if (!el.isConnected || el.tagName === 'BODY' || el.tagName === 'ARTICLE' || el.tagName === 'MAIN') continue;
     const hint = `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''} ${el.getAttribute('role') ?? ''}`;
@@ -80,10 +91,10 @@ function strip(doc: Document, mainOnly: boolean): void {
 }
 
 /** Readability-style scoring: prose paragraphs lend their score to their parent and grandparents. */
-function bestContainer(body: El): El {
+function bestContainer(body: El, attempt: Attempt): El {
   const scores = new Map<El, number>();
   const init = (el: El) => {
-    if (!scores.has(el)) scores.set(el, tagWeight(el) + classWeight(el));
+    if (!scores.has(el)) scores.set(el, tagWeight(el) + (attempt.weights ? classWeight(el) : 0));
   };
   for (const block of body.querySelectorAll('p, pre, td, blockquote, li, dd, h2, h3, div, section')) {
     if (!BLOCKS.has(block.tagName)) continue;
@@ -106,13 +117,24 @@ function bestContainer(body: El): El {
     scores.set(el, final);
     if (final > bestScore) { best = el; bestScore = final; }
   }
-  // A parent that holds several similarly scored children is the real container (multi-part articles).
-  for (let parent = best.parentElement; parent && parent.tagName !== 'BODY' && parent.tagName !== 'HTML'; parent = parent.parentElement) {
-    const strong = [...parent.children].filter((c) => (scores.get(c) ?? 0) >= bestScore * 0.3).length;
-    if (strong >= 2 || (scores.get(parent) ?? 0) >= bestScore * 0.9) best = parent;
-    else break;
-  }
-  return best;
+  if (best === body) return body;
+  // Siblings that belong with the best block (Readability's rule): well scored ones, and prose
+  // paragraphs with few links. They are gathered, in order, into one container.
+  const parent = best.parentElement;
+  if (!parent) return best;
+  const threshold = Math.max(10, bestScore * 0.2);
+  const keep = [...parent.children].filter((sib) => {
+    if (sib === best) return true;
+    if ((scores.get(sib) ?? -Infinity) >= threshold) return true;
+    if (sib.tagName !== 'P') return false;
+    const text = textOf(sib);
+    const density = linkDensity(sib, text.length);
+    return (text.length > 80 && density < 0.25) || (text.length > 0 && text.length <= 80 && density === 0 && /\.( |$)/.test(text));
+  });
+  if (keep.length === 1) return best;
+  const container = best.ownerDocument.createElement('div');
+  for (const el of keep) container.append(el);
+  return container;
 }
 
 /** Drops blocks inside the content that are link lists or empty shells. */
@@ -170,16 +192,27 @@ export function blockText(root: El): string {
 }
 
 export function extract(html: string, url: string, options: { mainContent?: boolean } = {}): Extracted {
+  const mainOnly = options.mainContent !== false;
+  let best: Extracted | undefined;
+  for (const attempt of mainOnly ? ATTEMPTS : ATTEMPTS.slice(0, 1)) {
+    const result = extractOnce(html, url, mainOnly, attempt);
+    if (!best || result.text.length > best.text.length) best = result;
+    if (result.text.length >= ENOUGH_TEXT) return result;
+  }
+  return best!;
+}
+
+function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Attempt): Extracted {
   const { document: doc } = parseHTML(html);
   const base = doc.querySelector('base[href]')?.getAttribute('href');
-  const baseUrl = base ? new URL(base, url).href : url;
+  let baseUrl = url;
+  try { if (base) baseUrl = new URL(base, url).href; } catch { /* a broken <base>: the page URL */ }
   const title = meta(doc, ['og:title', 'twitter:title']) || textOf(doc.querySelector('title') ?? doc.createElement('i')) || textOf(doc.querySelector('h1') ?? doc.createElement('i'));
   const description = meta(doc, ['description', 'og:description', 'twitter:description']);
   const lang = doc.documentElement?.getAttribute('lang') ?? '';
-  const mainOnly = options.mainContent !== false;
-  strip(doc, mainOnly);
+  strip(doc, mainOnly, attempt);
   const body = (doc.body ?? doc.documentElement) as El;
-  const root = mainOnly ? bestContainer(body) : body;
+  const root = mainOnly ? bestContainer(body, attempt) : body;
   if (mainOnly) tidy(root);
   absolutize(root, baseUrl);
   return { title, description, html: root.innerHTML, text: blockText(root), lang };

@@ -213,7 +213,11 @@ function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Atte
   strip(doc, mainOnly, attempt);
   const body = (doc.body ?? doc.documentElement) as El;
   const root = mainOnly ? bestContainer(body, attempt) : body;
-  if (mainOnly) tidy(root);
+  if (mainOnly) {
+    tidy(root);
+    // Captions and credits repeat what the images show; article bodies leave them out.
+    for (const el of [...root.querySelectorAll('figcaption, figure > :not(img, picture, a)')]) el.remove();
+  }
   absolutize(root, baseUrl);
   return { title, description, html: root.innerHTML, text: blockText(root), lang };
 }

@@ -145,7 +145,9 @@ function tidy(root: El): void {
     const images = el.querySelectorAll('img').length;
     if (!text.length && !images && !el.querySelector('pre, code, table')) { el.remove(); continue; }
     const density = linkDensity(el, text.length);
-    if (el.tagName !== 'P' && density > 0.5 && text.length < 1000 && !el.querySelector('pre, code')) el.remove();
+    // Link lists, and short paragraphs that are mostly a link ("Related: …", "Read more …").
+    const limit = el.tagName === 'P' ? 200 : 1000;
+    if (density > 0.5 && text.length < limit && !el.querySelector('pre, code')) el.remove();
   }
 }
 

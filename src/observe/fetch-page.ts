@@ -50,7 +50,20 @@ function charsetOf(contentType: string, head: Uint8Array): string {
   return (meta ?? 'utf-8').toLowerCase();
 }
 
+/** windows-1252's 0x80–0x9F (Node's TextDecoder treats the label as ISO-8859-1 and gets these wrong). */
+const CP1252_HIGH = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008DŽ\u008F\u0090‘’“”•–—˜™š›œ\u009DžŸ';
+const CP1252_LABELS = new Set(['windows-1252', 'cp1252', 'x-cp1252', 'latin1', 'iso-8859-1', 'iso8859-1', 'l1', 'ascii', 'us-ascii', 'iso-ir-100', 'cp819', 'ibm819']);
+
 function decode(bytes: Uint8Array, charset: string): string {
+  if (CP1252_LABELS.has(charset)) {
+    // The WHATWG Encoding Standard maps all these labels to windows-1252.
+    let out = '';
+    for (let i = 0; i < bytes.length; i += 8192) {
+      const part = bytes.subarray(i, i + 8192);
+      out += String.fromCharCode(...part).replace(/[\x80-\x9f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80]);
+    }
+    return out;
+  }
   try {
     return new TextDecoder(charset).decode(bytes);
   } catch {

@@ -18,6 +18,12 @@ export interface ServerConfig {
   /** How long shutdown waits for in-flight requests. */
   shutdownGraceMs: number;
   logLevel: string;
+  /** CIDRs observe may reach although they are private (tests: the loopback server). Empty: none. */
+  egressAllow: string[];
+  /** Largest page observe reads, decoded. */
+  maxPageBytes: number;
+  /** Time allowed to fetch a page for read mode. */
+  readTimeoutMs: number;
   /** `uws` serves; `node` runs the same routes on node:http, the baseline benchmarks compare against. */
   http: 'uws' | 'node';
   /** Serve on the slow JavaScript fallback when the uWebSockets.js binary does not load (never by default). */
@@ -25,12 +31,12 @@ export interface ServerConfig {
 }
 
 interface Setting {
-  key: keyof ServerConfig | 'rate' | 'burst' | 'maxBodyMb';
+  key: keyof ServerConfig | 'rate' | 'burst' | 'maxBodyMb' | 'maxPageMb';
   flag: string;
   env: string;
   default: string;
   help: string;
-  parse: (raw: string) => string | number | boolean;
+  parse: (raw: string) => unknown;
 }
 
 const int = (min: number, max = Number.MAX_SAFE_INTEGER) => (raw: string) => {
@@ -55,6 +61,10 @@ const oneOf = (...choices: string[]) => (raw: string) => {
   if (!choices.includes(raw)) throw new Error(`must be one of ${choices.join(', ')}`);
   return raw;
 };
+const cidrs = (raw: string) => raw.split(',').map((c) => c.trim()).filter(Boolean).map((c) => {
+  if (!/^[0-9a-f.:]+(\/\d{1,3})?$/i.test(c)) throw new Error(`"${c}" is not a CIDR such as 127.0.0.1/32`);
+  return c;
+});
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const level = (raw: string) => {
   if (!LOG_LEVELS.includes(raw)) throw new Error(`must be one of ${LOG_LEVELS.join(', ')}`);
@@ -74,6 +84,9 @@ export const SETTINGS: Setting[] = [
   { key: 'burst', flag: 'rate-burst', env: 'SIGHTLINE_RATE_BURST', default: '100', help: 'requests per key accepted at once (bucket size)', parse: int(1) },
   { key: 'shutdownGraceMs', flag: 'shutdown-grace-ms', env: 'SIGHTLINE_SHUTDOWN_GRACE_MS', default: '10000', help: 'how long shutdown waits for in-flight requests', parse: int(0) },
   { key: 'logLevel', flag: 'log-level', env: 'SIGHTLINE_LOG_LEVEL', default: 'info', help: 'pino log level', parse: level },
+  { key: 'egressAllow', flag: 'egress-allow', env: 'SIGHTLINE_EGRESS_ALLOW', default: '', help: 'private CIDRs observe may reach (comma-separated; for tests)', parse: cidrs },
+  { key: 'maxPageMb', flag: 'max-page-mb', env: 'SIGHTLINE_MAX_PAGE_MB', default: '10', help: 'largest page observe reads, MiB', parse: positive },
+  { key: 'readTimeoutMs', flag: 'read-timeout-ms', env: 'SIGHTLINE_READ_TIMEOUT_MS', default: '15000', help: 'time to fetch a page in read mode', parse: int(1) },
   { key: 'http', flag: 'http', env: 'SIGHTLINE_HTTP', default: 'uws', help: 'HTTP server: uws, or node (node:http, one worker; a benchmark baseline)', parse: oneOf('uws', 'node') },
   { key: 'allowUwsFallback', flag: 'allow-uws-fallback', env: 'SIGHTLINE_ALLOW_UWS_FALLBACK', default: 'false', help: 'serve on the slow JS fallback if the uWS binary fails to load', parse: bool },
 ];
@@ -82,22 +95,24 @@ export class ConfigError extends Error {}
 
 /** Builds the config from command-line values (strings by flag name), then the environment, then defaults. */
 export function resolveConfig(flags: Record<string, string | undefined>, env: NodeJS.ProcessEnv = process.env): ServerConfig {
-  const values: Record<string, string | number | boolean> = {};
+  const values: Record<string, unknown> = {};
   for (const s of SETTINGS) {
     const [raw, source] = flags[s.flag] !== undefined ? [flags[s.flag]!, `--${s.flag}`]
       : env[s.env] !== undefined && env[s.env] !== '' ? [env[s.env]!, s.env] : [s.default, 'default'];
+    if (raw === '' && s.default === '') { values[s.key] = s.parse(raw); continue; }
     try {
       values[s.key] = s.parse(raw);
     } catch (err) {
       throw new ConfigError(`${source} ${JSON.stringify(raw)}: ${(err as Error).message}`);
     }
   }
-  const { rate, burst, maxBodyMb, ...rest } = values;
+  const { rate, burst, maxBodyMb, maxPageMb, ...rest } = values;
   if (rest.http === 'node' && (rest.workers as number) > 1) throw new ConfigError('--http node serves with one worker: node:http threads cannot share a port');
   return {
-    ...(rest as unknown as Omit<ServerConfig, 'rateLimit' | 'maxBodyBytes'>),
+    ...(rest as unknown as Omit<ServerConfig, 'rateLimit' | 'maxBodyBytes' | 'maxPageBytes'>),
     rateLimit: { rate: rate as number, burst: burst as number },
     maxBodyBytes: Math.round((maxBodyMb as number) * 1024 * 1024),
+    maxPageBytes: Math.round((maxPageMb as number) * 1024 * 1024),
   };
 }
 

@@ -1,7 +1,9 @@
-// The one place that turns results and errors into response bodies (SPEC "Errors": `status`, `error`,
-// `error_code`, and `credits_remaining` when the caller's key is known).
+// The one place that turns results and errors into response bodies (SPEC "Errors"): snapshot errors are
+// `status`, `error` (message), `error_code`; observe errors are `status`, `error` (short name),
+// `message`; both with `credits_remaining` when the caller's key is known.
 import { SightlineError } from '../schema/errors.ts';
 import type { SnapshotErrorBody } from '../schema/snapshot.ts';
+import type { ObserveErrorBody } from '../schema/observe.ts';
 import type { Reply } from './http.ts';
 
 export function json(status: number, body: unknown, headers?: Record<string, string>): Reply {
@@ -13,8 +15,10 @@ export function asSightlineError(err: unknown): SightlineError {
   return err instanceof SightlineError ? err : new SightlineError('internal_error');
 }
 
-export function errorReply(err: SightlineError, creditsRemaining?: number): Reply {
-  const body: SnapshotErrorBody = { status: 'error', error: err.message, error_code: err.code };
+export function errorReply(err: SightlineError, creditsRemaining?: number, shape: 'snapshot' | 'observe' = 'snapshot'): Reply {
+  const body: SnapshotErrorBody | ObserveErrorBody = shape === 'observe'
+    ? { status: 'error', error: err.code, message: err.message }
+    : { status: 'error', error: err.message, error_code: err.code };
   if (creditsRemaining !== undefined) body.credits_remaining = creditsRemaining;
   const headers: Record<string, string> = {};
   if (err.retryAfter !== undefined) headers['retry-after'] = String(err.retryAfter);

@@ -50,7 +50,8 @@ export function createRouter({ routes, store, logger, deadlineMs }: RouterDeps):
     if (req.account) {
       try { credits = store.balance(req.account.id); } catch { /* the store failed: the error says enough */ }
     }
-    return errorReply(err, credits);
+    // Observe has its own SPEC error body; everything else answers like snapshot.
+    return errorReply(err, credits, req.path.startsWith('/v1/observe') ? 'observe' : 'snapshot');
   }
 
   async function run(route: Route, req: HttpRequest, controller: AbortController): Promise<Reply> {

@@ -9,6 +9,8 @@ import type { ServerConfig } from './config.ts';
 import { createRouter, type Router, type Routes } from './router.ts';
 import { snapshotRoute } from './routes/snapshot.ts';
 import { healthRoute } from './routes/health.ts';
+import { observeRoute } from './routes/observe.ts';
+import { createEgressGuard } from '../observe/egress.ts';
 import { openApiDocument } from './openapi.ts';
 import { json } from './reply.ts';
 import { loadUws, serveUws, type Listening } from './uws.ts';
@@ -27,6 +29,10 @@ export async function buildRouter(config: ServerConfig, store: Store, logger: Lo
   const openapi = JSON.stringify(openApiDocument(config, VERSION));
   const routes: Routes = {
     'POST /v1/snapshot': snapshotRoute({ store, ranker, rateLimit: config.rateLimit }),
+    'POST /v1/observe': observeRoute({
+      store, rateLimit: config.rateLimit,
+      fetch: { guard: createEgressGuard(config.egressAllow), deadlineMs: config.readTimeoutMs, maxBytes: config.maxPageBytes },
+    }),
     'GET /healthz': healthRoute({ store, backend, worker, version: VERSION }),
     'GET /openapi.json': () => ({ ...json(200, null), body: openapi }),
   };

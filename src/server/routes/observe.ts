@@ -1,0 +1,77 @@
+// POST /v1/observe (SPEC, legacy door). Read mode: fetch through the egress guard, extract the main
+// content, answer Markdown/text/HTML. A credit is reserved before the fetch and refunded when the page
+// cannot be read: failed loads cost nothing.
+import { Compile } from 'typebox/compile';
+import { SightlineError, badRequest } from '../../schema/errors.ts';
+import { ObserveRequest, type ReadResult } from '../../schema/observe.ts';
+import type { RateLimit, Store } from '../../store/store.ts';
+import { fetchPage, guardedAgent, type FetchOptions } from '../../observe/fetch-page.ts';
+import { readPage } from '../../observe/read.ts';
+import { findAccount, assertActive } from '../auth.ts';
+import { parseJsonBody } from '../body.ts';
+import { json } from '../reply.ts';
+import type { Route } from '../router.ts';
+
+/** SPEC "Limits". */
+export const OBSERVE_COSTS = { read: 1, map: 2, map_precision: 10, visual: 10 } as const;
+
+const check = Compile(ObserveRequest);
+
+export interface ObserveDeps {
+  store: Store;
+  rateLimit: RateLimit;
+  fetch: Omit<FetchOptions, 'signal'>;
+}
+
+function validate(body: unknown): ObserveRequest {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('Invalid request: the body must be a JSON object');
+  const b = body as Record<string, unknown>;
+  if (b.url === undefined) throw badRequest('Missing required field: url');
+  if (typeof b.url !== 'string' || !b.url.trim()) throw new SightlineError('invalid_url', 'url must be a non-empty string');
+  if (b.mode !== undefined && !['read', 'map', 'visual'].includes(b.mode as string)) {
+    throw new SightlineError('invalid_mode', `Unknown mode ${JSON.stringify(b.mode)}: use read, map or visual`);
+  }
+  const [first] = check.Errors(body);
+  if (first) {
+    const path = first.instancePath.replace(/^\//, '').replaceAll('/', '.') || 'body';
+    throw badRequest(`Invalid request: ${path} ${first.message}`);
+  }
+  return body as ObserveRequest;
+}
+
+export function observeRoute({ store, rateLimit, fetch }: ObserveDeps): Route {
+  const agent = guardedAgent(fetch.guard);
+  return async (req) => {
+    const account = findAccount(store, req.authorization);
+    req.account = account;
+    assertActive(account);
+    const wait = store.takeToken(account.id, rateLimit);
+    if (wait > 0) {
+      const err = new SightlineError('rate_limited', `Rate limit exceeded: retry in ${wait} s`);
+      err.retryAfter = wait;
+      throw err;
+    }
+    const body = validate(parseJsonBody(req));
+    const mode = body.mode ?? 'read';
+    if (mode !== 'read') throw new SightlineError('invalid_mode', `mode "${mode}" is not available on this server yet: use read`);
+
+    const cost = OBSERVE_COSTS.read;
+    const remaining = store.reserve(account.id, cost);
+    if (remaining === null) throw new SightlineError('insufficient_credits', `Insufficient credits: read costs ${cost} credit`);
+    try {
+      // The guard inside fetchPage checks the scheme and every address, at every redirect.
+      const page = await fetchPage(body.url.trim(), fetch, agent, req.signal);
+      const format = body.format ?? 'markdown';
+      const read = readPage(page.text, page.url, { format, contentLimit: body.options?.contentLimit, mainContent: body.options?.main_content });
+      req.creditsUsed = cost;
+      const result: ReadResult = {
+        status: 'success', url: page.url, content: read.content, title: read.title, description: read.description,
+        credits_used: cost, credits_remaining: remaining, format, truncated: read.truncated, warnings: read.warnings, redirects: page.redirects,
+      };
+      return json(200, result);
+    } catch (err) {
+      store.refund(account.id, cost);
+      throw err;
+    }
+  };
+}

@@ -1,0 +1,181 @@
+// POST /v1/observe, read mode, end to end: the real server process reads real pages from a local HTTP
+// server (loopback opened with --egress-allow 127.0.0.1/32 only), and refuses private addresses.
+import { test, before, after, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import { gzipSync, brotliCompressSync } from 'node:zlib';
+import { readFileSync } from 'node:fs';
+import { startServer, createKey, balance, removeDataDir, type ServerProcess } from './helpers/server.ts';
+
+const ARTICLE = readFileSync(new URL('./fixtures/read/article.html', import.meta.url), 'utf8');
+let pages: Server;
+let site: string;
+let server: ServerProcess;
+let closed: ServerProcess;
+let key: string;
+
+function route(path: string, res: import('node:http').ServerResponse): void {
+  const html = (body: string | Buffer, type = 'text/html; charset=utf-8') => { res.writeHead(200, { 'content-type': type }); res.end(body); };
+  const m = /^\/r(\d)$/.exec(path);
+  if (m) { res.writeHead(302, { location: Number(m[1]) < 3 ? `/r${Number(m[1]) + 1}` : '/article' }); res.end(); return; }
+  const loop = /^\/loop(\d+)$/.exec(path);
+  if (loop) { res.writeHead(301, { location: `/loop${Number(loop[1]) + 1}` }); res.end(); return; }
+  switch (path) {
+    case '/article': return html(ARTICLE);
+    case '/latin1': return html(Buffer.from('<html><head><meta charset="windows-1252"><title>Caf\xe9</title></head><body><article><h1>Caf\xe9 cr\xe8me</h1><p>Un caf\xe9 cr\xe8me co\xfbte 3 \x80 \xe0 la terrasse, servi avec un croissant chaud et beaucoup de patience.</p></article></body></html>', 'latin1'), 'text/html');
+    case '/gzip': res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' }); res.end(gzipSync(ARTICLE)); return;
+    case '/br': res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'br' }); res.end(brotliCompressSync(ARTICLE)); return;
+    case '/404': res.writeHead(404, { 'content-type': 'text/html' }); res.end('<h1>Not found</h1>'); return;
+    case '/500': res.writeHead(500, { 'content-type': 'text/html' }); res.end('<h1>Oops</h1>'); return;
+    case '/pdf': return html(Buffer.from('%PDF-1.4 ...'), 'application/pdf');
+    case '/huge': return html('<html><body><article>' + '<p>All work and no play makes Jack a dull boy. </p>'.repeat(50_000) + '</article></body></html>');
+    case '/hang': res.writeHead(200, { 'content-type': 'text/html' }); res.write('<html><body><p>Loading'); return; // never ends
+    case '/shell': return html('<html><head><title>App</title></head><body><div id="root"></div><script src="/app.js"></script></body></html>');
+    case '/to-metadata': res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }); res.end(); return;
+    case '/to-ipv6-loopback': res.writeHead(302, { location: 'http://[::1]:9/' }); res.end(); return;
+    case '/to-file': res.writeHead(302, { location: 'file:///etc/passwd' }); res.end(); return;
+    default: res.writeHead(404); res.end();
+  }
+}
+
+before(async () => {
+  pages = createServer((req, res) => route(req.url ?? '/', res));
+  await new Promise<void>((r) => pages.listen(0, '127.0.0.1', () => r()));
+  site = `http://127.0.0.1:${(pages.address() as { port: number }).port}`;
+  [server, closed] = await Promise.all([
+    startServer(['--egress-allow', '127.0.0.1/32', '--rate-limit', '1000', '--rate-burst', '1000', '--max-page-mb', '1', '--read-timeout-ms', '1500']),
+    startServer(['--rate-limit', '1000', '--rate-burst', '1000']),
+  ]);
+  key = createKey(server.dataDir, 1000);
+});
+after(async () => {
+  await Promise.all([server.stop(), closed.stop()]);
+  removeDataDir(server.dataDir);
+  removeDataDir(closed.dataDir);
+  pages.closeAllConnections();
+  pages.close();
+});
+
+async function observe(target: ServerProcess, apiKey: string, body: unknown) {
+  const res = await fetch(`${target.url}/v1/observe`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: res.status, body: await res.json() as any };
+}
+
+describe('reading pages', () => {
+  test('an article: main content as Markdown with a GFM table, fenced code, absolute links and lazy images', async () => {
+    const before = balance(server.dataDir, key);
+    const r = await observe(server, key, { url: `${site}/article` });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.equal(r.body.status, 'success');
+    assert.equal(r.body.title, 'Tuning Node.js servers');
+    assert.equal(r.body.description, 'How we cut p99 latency in half by reading bodies once and corking writes.');
+    assert.equal(r.body.credits_used, 1);
+    assert.equal(balance(server.dataDir, key), before - 1);
+    const md: string = r.body.content;
+    assert.match(md, /^# Tuning Node\.js servers/m);
+    assert.match(md, /\| Version \| p50 ms \| p99 ms \|\n\| --- \| --- \| --- \|\n\| before \| 12 +\| 85 +\|/);
+    assert.match(md, /```js\nconst body = Buffer\.allocUnsafe\(length\);/);
+    assert.match(md, /~~good enough~~/);
+    assert.ok(md.includes(`[our notes on uWebSockets.js](${site}/blog/uws-notes)`), 'absolute link');
+    assert.ok(md.includes(`![Latency chart](${site}/img/latency.png)`), 'lazy image source, absolute');
+    for (const junk of ['We use cookies', 'Ten tips for Node', 'Privacy', 'tracking', 'Jobs']) assert.ok(!md.includes(junk), `${junk} left out`);
+  });
+
+  test('formats: text and html; main_content false keeps the whole page; contentLimit cuts at a block', async () => {
+    const text = await observe(server, key, { url: `${site}/article`, format: 'text' });
+    assert.ok(!text.body.content.includes('|') && !text.body.content.includes('```'));
+    assert.match(text.body.content, /Most of the latency/);
+    const html = await observe(server, key, { url: `${site}/article`, format: 'html' });
+    assert.match(html.body.content, /<table>/);
+    const whole = await observe(server, key, { url: `${site}/article`, options: { main_content: false } });
+    assert.match(whole.body.content, /Ten tips for Node/);
+    const cut = await observe(server, key, { url: `${site}/article`, options: { contentLimit: 300 } });
+    assert.ok(cut.body.content.length <= 300);
+    assert.equal(cut.body.truncated, true);
+    assert.ok(!/\n$/.test(cut.body.content) && cut.body.warnings.some((w: string) => w.startsWith('content_truncated')));
+  });
+
+  test('a legacy charset, gzip and brotli bodies, and a redirect chain', async () => {
+    const latin = await observe(server, key, { url: `${site}/latin1` });
+    assert.match(latin.body.content, /Un café crème coûte 3 € à la terrasse/);
+    assert.equal(latin.body.title, 'Café');
+    for (const path of ['/gzip', '/br']) assert.match((await observe(server, key, { url: site + path })).body.content, /Most of the latency/);
+    const chain = await observe(server, key, { url: `${site}/r1` });
+    assert.equal(chain.status, 200);
+    assert.equal(chain.body.url, `${site}/article`);
+    assert.deepEqual(chain.body.redirects, [`${site}/r1`, `${site}/r2`, `${site}/r3`]);
+  });
+
+  test('a script shell reads as short content with a warning', async () => {
+    const r = await observe(server, key, { url: `${site}/shell` });
+    assert.equal(r.status, 200);
+    assert.ok(r.body.warnings.some((w: string) => w.startsWith('content_short')));
+  });
+
+  const failures: [string, string, number, string, RegExp][] = [
+    ['404 page', '/404', 502, 'http_error', /HTTP 404/],
+    ['500 page', '/500', 502, 'http_error', /HTTP 500/],
+    ['non-HTML', '/pdf', 422, 'unsupported_content_type', /application\/pdf/],
+    ['huge page', '/huge', 422, 'too_large', /limit/],
+    ['page that never finishes', '/hang', 504, 'timeout', /1500 ms/],
+    ['too many redirects', '/loop0', 502, 'unreachable', /More than 5 redirects/],
+    ['redirect to cloud metadata', '/to-metadata', 403, 'blocked_url', /169\.254\.169\.254.*link-local/],
+    ['redirect to IPv6 loopback (not in the allow list)', '/to-ipv6-loopback', 403, 'blocked_url', /::1 is a loopback address/],
+    ['redirect to file:', '/to-file', 403, 'blocked_url', /file: URLs are not allowed/],
+  ];
+  for (const [name, path, status, code, message] of failures) {
+    test(`${name}: ${status} ${code}, no charge`, async () => {
+      const before = balance(server.dataDir, key);
+      const r = await observe(server, key, { url: site + path });
+      assert.equal(r.status, status, JSON.stringify(r.body));
+      assert.deepEqual(Object.keys(r.body).sort(), ['credits_remaining', 'error', 'message', 'status']);
+      assert.equal(r.body.error, code);
+      assert.match(r.body.message, message);
+      assert.equal(r.body.credits_remaining, before);
+      assert.equal(balance(server.dataDir, key), before);
+    });
+  }
+});
+
+describe('the egress guard (no loopback allowed on this server)', () => {
+  const refused = ['http://127.0.0.1:9/', 'http://localhost:9/', 'http://0.0.0.0/', 'http://[::1]/', 'http://[::ffff:127.0.0.1]/',
+    'http://169.254.169.254/latest/meta-data/', 'http://10.0.0.1/', 'http://172.16.5.4/', 'http://192.168.0.1/', 'http://100.64.0.1/',
+    'http://2130706433/', 'http://0177.0.0.1/', 'http://0x7f000001/', 'http://[fe80::1]/', 'http://[fd00::1]/', 'http://224.0.0.1/',
+    'file:///etc/passwd', 'data:text/html,<h1>hi</h1>', 'chrome://settings', 'ftp://10.0.0.1/', 'gopher://localhost/'];
+  for (const url of refused) {
+    test(`refuses ${url}`, async () => {
+      const k = createKey(closed.dataDir, 5);
+      const r = await observe(closed, k, { url });
+      assert.equal(r.status, 403, JSON.stringify(r.body));
+      assert.equal(r.body.error, 'blocked_url');
+      assert.equal(balance(closed.dataDir, k), 5, 'not charged');
+    });
+  }
+  test('the loopback server itself is refused without --egress-allow, and the refusal is logged', async () => {
+    const r = await observe(closed, createKey(closed.dataDir, 5), { url: `${site}/article` });
+    assert.equal(r.body.error, 'blocked_url');
+    await new Promise((res) => setTimeout(res, 100));
+    assert.ok(closed.logs.some((l) => l.path === '/v1/observe' && l.status === 403));
+  });
+});
+
+describe('request errors', () => {
+  test('bad bodies, modes and URLs', async () => {
+    const cases: [unknown, number, string][] = [
+      [{}, 400, 'bad_request'], [{ url: 5 }, 400, 'invalid_url'], [{ url: 'not a url' }, 400, 'invalid_url'],
+      [{ url: `${site}/article`, mode: 'dream' }, 400, 'invalid_mode'], [{ url: `${site}/article`, format: 'pdf' }, 400, 'bad_request'],
+      [{ url: `${site}/article`, options: { contentLimit: 600_000 } }, 400, 'bad_request'],
+    ];
+    for (const [body, status, code] of cases) {
+      const r = await observe(server, key, body);
+      assert.equal(r.status, status, JSON.stringify([body, r.body]));
+      assert.equal(r.body.error, code);
+    }
+    const res = await fetch(`${server.url}/v1/observe`, { method: 'POST', body: '{"url":' , headers: { authorization: `Bearer ${key}` } });
+    assert.equal(res.status, 400);
+    assert.equal((await res.json()).error, 'bad_request');
+    const unauth = await fetch(`${server.url}/v1/observe`, { method: 'POST', body: '{}' });
+    assert.equal(unauth.status, 401);
+    assert.equal((await unauth.json()).error, 'unauthorized');
+  });
+});

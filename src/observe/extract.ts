@@ -118,6 +118,8 @@ function bestContainer(body: El, attempt: Attempt): El {
     if (final > bestScore) { best = el; bestScore = final; }
   }
   if (best === body) return body;
+  const region = widen(best, body);
+  if (region) return region;
   // Siblings that belong with the best block (Readability's rule): well scored ones, and prose
   // paragraphs with few links. They are gathered, in order, into one container.
   const parent = best.parentElement;
@@ -135,6 +137,24 @@ function bestContainer(body: El, attempt: Attempt): El {
   const container = best.ownerDocument.createElement('div');
   for (const el of keep) container.append(el);
   return container;
+}
+
+/** Most of a page's links a region may hold and still count as content when widening to it. */
+const WIDEN_LINK_DENSITY = 0.4;
+/** Widen when the best block holds less than this share of the marked main region's text. */
+const WIDEN_SHARE = 0.6;
+
+/**
+ * The best block is often one part of the content (one post of a thread, one section of a docs page,
+ * one item of a listing). When the page marks its main region (<main>, role=main), that region holds
+ * the block and much more text besides, and is not mostly links, the region is the content.
+ */
+function widen(best: El, body: El): El | null {
+  const main = body.querySelector('main, [role=main]');
+  if (!main || main === best || !main.contains(best)) return null;
+  const text = textOf(main);
+  if (textOf(best).length >= WIDEN_SHARE * text.length) return null;
+  return linkDensity(main, text.length) < WIDEN_LINK_DENSITY ? main : null;
 }
 
 /** Drops blocks inside the content that are link lists or empty shells. */

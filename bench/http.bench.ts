@@ -67,7 +67,7 @@ async function handlerCost(elements: number): Promise<{ elements: number; handle
   const config = resolveConfig({ 'data-dir': dir, 'rate-limit': '1000000000', 'rate-burst': '1000000000' });
   const store = openSqliteStore(dir);
   const { key } = store.createKey(1_000_000_000, true);
-  const router = await buildRouter(config, store, createLogger('warn'), 'bench', 0);
+  const { router } = await buildRouter(config, store, createLogger('warn'), 'bench', 0);
   const ranker = new Ranker(await loadWasmCore(), { limitCap: config.limitCap });
   const body = Buffer.from(JSON.stringify(payload(elements)));
   const parsed = JSON.parse(body.toString('utf8'));

@@ -30,6 +30,14 @@ function route(path: string, res: import('node:http').ServerResponse): void {
     case '/pdf': return html(Buffer.from('%PDF-1.4 ...'), 'application/pdf');
     case '/huge': return html('<html><body><article>' + '<p>All work and no play makes Jack a dull boy. </p>'.repeat(50_000) + '</article></body></html>');
     case '/hang': res.writeHead(200, { 'content-type': 'text/html' }); res.write('<html><body><p>Loading'); return; // never ends
+    case '/app': return html(`<html><head><title>App</title></head><body><div id="root"></div><script>
+      document.getElementById('root').innerHTML = '<article><h1>Rendered by script</h1>' +
+        '<p>' + 'This paragraph exists only after the script runs in a browser, which a plain fetch never sees. '.repeat(6) + '</p></article>';
+      </script></body></html>`);
+    case '/leaky': return html(`<html><body><article><h1>Leaky page</h1><p>${'A page that tries to reach private addresses from the browser. '.repeat(8)}</p>
+      <img src="http://10.0.0.1/pixel.png"><iframe src="http://169.254.169.254/latest/meta-data/"></iframe>
+      <script>fetch('http://192.168.1.1/steal').catch(() => {}); try { new WebSocket('ws://10.1.1.1/socket'); } catch {}</script></article></body></html>`);
+    case '/slow': setTimeout(() => html(ARTICLE), 4000); return;
     case '/shell': return html('<html><head><title>App</title></head><body><div id="root"></div><script src="/app.js"></script></body></html>');
     case '/to-metadata': res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }); res.end(); return;
     case '/to-ipv6-loopback': res.writeHead(302, { location: 'http://[::1]:9/' }); res.end(); return;
@@ -135,6 +143,51 @@ describe('reading pages', () => {
       assert.equal(balance(server.dataDir, key), before);
     });
   }
+});
+
+describe('rendering in Chromium', () => {
+  test('a script-rendered page is rendered automatically; never and always are honoured', async () => {
+    const auto = await observe(server, key, { url: `${site}/app` });
+    assert.equal(auto.status, 200, JSON.stringify(auto.body));
+    assert.equal(auto.body.rendered, true);
+    assert.match(auto.body.content, /# Rendered by script/);
+    assert.match(auto.body.content, /only after the script runs/);
+    assert.equal(auto.body.credits_used, 1);
+    const never = await observe(server, key, { url: `${site}/app`, options: { render: 'never' } });
+    assert.equal(never.body.rendered, false);
+    assert.ok(never.body.warnings.some((w: string) => w.startsWith('content_short')));
+    const always = await observe(server, key, { url: `${site}/article`, options: { render: 'always' } });
+    assert.equal(always.body.rendered, true);
+    assert.match(always.body.content, /Most of the latency/);
+  });
+
+  test('the browser cannot reach private addresses: image, iframe, fetch and WebSocket are refused', async () => {
+    const r = await observe(server, key, { url: `${site}/leaky`, options: { render: 'always' } });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    const blocked = r.body.warnings.filter((w: string) => w.startsWith('blocked:')).join('\n');
+    for (const target of ['10.0.0.1/pixel.png', '169.254.169.254/latest/meta-data']) assert.ok(blocked.includes(target), `${target} in ${blocked}`);
+    await new Promise((res) => setTimeout(res, 300));
+    // Every refusal is logged by the proxy, including requests made by scripts and WebSocket tunnels.
+    const refusals = server.logs.filter((l) => l.msg === 'egress refused (browser)').map((l) => String(l.target)).join('\n');
+    for (const target of ['10.0.0.1', '169.254.169.254', '192.168.1.1', '10.1.1.1']) assert.ok(refusals.includes(target), `${target} refused: ${refusals}`);
+    assert.ok(!r.body.content.includes('ami-id'), 'nothing from the metadata address reached the page');
+  });
+
+  test('killing Chromium mid-request fails that request without a charge; the next one succeeds', async () => {
+    const before = balance(server.dataDir, key);
+    const pending = observe(server, key, { url: `${site}/slow`, options: { render: 'always' } });
+    await new Promise((res) => setTimeout(res, 1500));
+    const { execSync } = await import('node:child_process');
+    const children = execSync(`ps -o pid=,comm= --ppid ${server.proc.pid}`, { encoding: 'utf8' }).split('\n').filter((l) => /chrom/i.test(l));
+    assert.ok(children.length > 0, 'Chromium runs under the server');
+    for (const line of children) process.kill(Number(line.trim().split(/\s+/)[0]), 'SIGKILL');
+    const failed = await pending;
+    assert.ok(failed.status >= 500, JSON.stringify(failed.body));
+    assert.equal(balance(server.dataDir, key), before, 'no charge for the failed request');
+    const next = await observe(server, key, { url: `${site}/article`, options: { render: 'always' } });
+    assert.equal(next.status, 200, JSON.stringify(next.body));
+    assert.equal(next.body.rendered, true);
+  });
 });
 
 describe('the egress guard (no loopback allowed on this server)', () => {

@@ -4,6 +4,9 @@ import Type, { type Static } from 'typebox';
 export const ObserveOptions = Type.Object({
   contentLimit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500_000 })),
   main_content: Type.Optional(Type.Boolean()),
+  render: Type.Optional(Type.Union([Type.Literal('auto'), Type.Literal('always'), Type.Literal('never')], {
+    description: 'auto (default): render in Chromium when the fetched HTML is a script shell',
+  })),
 }, { description: 'Read-mode options; keys for other modes are accepted and ignored by read.' });
 
 export const ObserveRequest = Type.Object({
@@ -25,6 +28,7 @@ export const ReadResult = Type.Object({
   truncated: Type.Boolean(),
   warnings: Type.Array(Type.String()),
   redirects: Type.Array(Type.String()),
+  rendered: Type.Boolean({ description: 'true when the page was read from Chromium' }),
 });
 
 export const ObserveErrorBody = Type.Object({

@@ -24,6 +24,13 @@ export interface ServerConfig {
   maxPageBytes: number;
   /** Time allowed to fetch a page for read mode. */
   readTimeoutMs: number;
+  /** Chromium for rendering (Debian's by default). */
+  chromium: string;
+  /** A remote browser to connect to instead of launching one (SIGHTLINE_BROWSER_WS). */
+  browserWs: string;
+  /** Pages rendering at once, and requests allowed to wait for one (503 busy beyond). */
+  browserPages: number;
+  browserQueue: number;
   /** `uws` serves; `node` runs the same routes on node:http, the baseline benchmarks compare against. */
   http: 'uws' | 'node';
   /** Serve on the slow JavaScript fallback when the uWebSockets.js binary does not load (never by default). */
@@ -87,6 +94,10 @@ export const SETTINGS: Setting[] = [
   { key: 'egressAllow', flag: 'egress-allow', env: 'SIGHTLINE_EGRESS_ALLOW', default: '', help: 'private CIDRs observe may reach (comma-separated; for tests)', parse: cidrs },
   { key: 'maxPageMb', flag: 'max-page-mb', env: 'SIGHTLINE_MAX_PAGE_MB', default: '10', help: 'largest page observe reads, MiB', parse: positive },
   { key: 'readTimeoutMs', flag: 'read-timeout-ms', env: 'SIGHTLINE_READ_TIMEOUT_MS', default: '15000', help: 'time to fetch a page in read mode', parse: int(1) },
+  { key: 'chromium', flag: 'chromium', env: 'SIGHTLINE_CHROMIUM', default: '/usr/bin/chromium', help: 'Chromium executable for rendering', parse: text },
+  { key: 'browserWs', flag: 'browser-ws', env: 'SIGHTLINE_BROWSER_WS', default: '', help: 'connect to this remote browser (Playwright ws endpoint) instead of launching one', parse: (raw: string) => raw },
+  { key: 'browserPages', flag: 'browser-pages', env: 'SIGHTLINE_BROWSER_PAGES', default: '4', help: 'pages rendering at once', parse: int(1, 256) },
+  { key: 'browserQueue', flag: 'browser-queue', env: 'SIGHTLINE_BROWSER_QUEUE', default: '16', help: 'requests waiting for a page before 503 busy', parse: int(0, 10_000) },
   { key: 'http', flag: 'http', env: 'SIGHTLINE_HTTP', default: 'uws', help: 'HTTP server: uws, or node (node:http, one worker; a benchmark baseline)', parse: oneOf('uws', 'node') },
   { key: 'allowUwsFallback', flag: 'allow-uws-fallback', env: 'SIGHTLINE_ALLOW_UWS_FALLBACK', default: 'false', help: 'serve on the slow JS fallback if the uWS binary fails to load', parse: bool },
 ];

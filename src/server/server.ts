@@ -10,7 +10,9 @@ import { createRouter, type Router, type Routes } from './router.ts';
 import { snapshotRoute } from './routes/snapshot.ts';
 import { healthRoute } from './routes/health.ts';
 import { observeRoute } from './routes/observe.ts';
-import { createEgressGuard } from '../observe/egress.ts';
+import { createEgressGuard, type EgressGuard } from '../observe/egress.ts';
+import { BrowserPool } from '../observe/browser-pool.ts';
+import { startEgressProxy, type EgressProxy } from '../observe/egress-proxy.ts';
 import { openApiDocument } from './openapi.ts';
 import { json } from './reply.ts';
 import { loadUws, serveUws, type Listening } from './uws.ts';
@@ -24,19 +26,43 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function buildRouter(config: ServerConfig, store: Store, logger: Logger, backend: string, worker: number): Promise<Router> {
+export interface Built { router: Router; dispose(): Promise<void> }
+
+/** The browser pool and its egress proxy, started the first time a page needs rendering. */
+function lazyBrowser(config: ServerConfig, guard: EgressGuard, logger: Logger) {
+  let started: Promise<{ pool: BrowserPool; proxy: EgressProxy }> | undefined;
+  return {
+    get: async () => {
+      started ??= startEgressProxy(guard, (target, reason) => logger.warn({ target, reason }, 'egress refused (browser)')).then((proxy) => ({
+        proxy,
+        pool: new BrowserPool({ executablePath: config.chromium, wsEndpoint: config.browserWs || undefined, proxyUrl: proxy.url, size: config.browserPages, maxQueue: config.browserQueue }),
+      }));
+      return (await started).pool;
+    },
+    async dispose() {
+      if (!started) return;
+      const { pool, proxy } = await started;
+      await pool.close();
+      await proxy.close();
+    },
+  };
+}
+
+export async function buildRouter(config: ServerConfig, store: Store, logger: Logger, backend: string, worker: number): Promise<Built> {
   const ranker = new Ranker(await loadWasmCore(), { limitCap: config.limitCap });
+  const guard = createEgressGuard(config.egressAllow);
+  const browser = lazyBrowser(config, guard, logger);
   const openapi = JSON.stringify(openApiDocument(config, VERSION));
   const routes: Routes = {
     'POST /v1/snapshot': snapshotRoute({ store, ranker, rateLimit: config.rateLimit }),
     'POST /v1/observe': observeRoute({
-      store, rateLimit: config.rateLimit,
-      fetch: { guard: createEgressGuard(config.egressAllow), deadlineMs: config.readTimeoutMs, maxBytes: config.maxPageBytes },
+      store, rateLimit: config.rateLimit, browser: browser.get,
+      fetch: { guard, deadlineMs: config.readTimeoutMs, maxBytes: config.maxPageBytes },
     }),
     'GET /healthz': healthRoute({ store, backend, worker, version: VERSION }),
     'GET /openapi.json': () => ({ ...json(200, null), body: openapi }),
   };
-  return createRouter({ routes, store, logger, deadlineMs: config.deadlineMs });
+  return { router: createRouter({ routes, store, logger, deadlineMs: config.deadlineMs }), dispose: browser.dispose };
 }
 
 export async function startServer(config: ServerConfig, logger: Logger, options: { worker?: number } = {}): Promise<RunningServer> {
@@ -45,8 +71,10 @@ export async function startServer(config: ServerConfig, logger: Logger, options:
   if (backend === 'uws-fallback') logger.warn('uWebSockets.js native binary did not load: serving on its slow JavaScript fallback');
   const store = openSqliteStore(config.dataDir);
   let listening: Listening;
+  let built: Built;
   try {
-    const router = await buildRouter(config, store, logger, backend, options.worker ?? 0);
+    built = await buildRouter(config, store, logger, backend, options.worker ?? 0);
+    const router = built.router;
     const transportOptions = { host: config.host, port: config.port, maxBodyBytes: config.maxBodyBytes, bodyTimeoutMs: config.bodyTimeoutMs };
     listening = loaded ? await serveUws(loaded.uws, transportOptions, router) : await serveNodeHttp(transportOptions, router);
   } catch (err) {
@@ -58,7 +86,7 @@ export async function startServer(config: ServerConfig, logger: Logger, options:
     port: listening.port,
     backend,
     close() {
-      closing ??= listening.close(config.shutdownGraceMs).finally(() => store.close());
+      closing ??= listening.close(config.shutdownGraceMs).then(() => built.dispose()).finally(() => store.close());
       return closing;
     },
   };

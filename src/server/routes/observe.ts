@@ -7,6 +7,8 @@ import { ObserveRequest, type ReadResult } from '../../schema/observe.ts';
 import type { RateLimit, Store } from '../../store/store.ts';
 import { fetchPage, guardedAgent, type FetchOptions } from '../../observe/fetch-page.ts';
 import { readPage } from '../../observe/read.ts';
+import { renderPage, looksLikeScriptShell } from '../../observe/render.ts';
+import type { BrowserPool } from '../../observe/browser-pool.ts';
 import { findAccount, assertActive } from '../auth.ts';
 import { parseJsonBody } from '../body.ts';
 import { json } from '../reply.ts';
@@ -21,6 +23,8 @@ export interface ObserveDeps {
   store: Store;
   rateLimit: RateLimit;
   fetch: Omit<FetchOptions, 'signal'>;
+  /** The browser pool, started on first use (launching Chromium only when a page needs it). */
+  browser: () => Promise<BrowserPool>;
 }
 
 function validate(body: unknown): ObserveRequest {
@@ -39,7 +43,7 @@ function validate(body: unknown): ObserveRequest {
   return body as ObserveRequest;
 }
 
-export function observeRoute({ store, rateLimit, fetch }: ObserveDeps): Route {
+export function observeRoute({ store, rateLimit, fetch, browser }: ObserveDeps): Route {
   const agent = guardedAgent(fetch.guard);
   return async (req) => {
     const account = findAccount(store, req.authorization);
@@ -59,14 +63,31 @@ export function observeRoute({ store, rateLimit, fetch }: ObserveDeps): Route {
     const remaining = store.reserve(account.id, cost);
     if (remaining === null) throw new SightlineError('insufficient_credits', `Insufficient credits: read costs ${cost} credit`);
     try {
-      // The guard inside fetchPage checks the scheme and every address, at every redirect.
-      const page = await fetchPage(body.url.trim(), fetch, agent, req.signal);
+      const render = body.options?.render ?? 'auto';
       const format = body.format ?? 'markdown';
-      const read = readPage(page.text, page.url, { format, contentLimit: body.options?.contentLimit, mainContent: body.options?.main_content });
+      const readOptions = { format, contentLimit: body.options?.contentLimit, mainContent: body.options?.main_content };
+      let source: { url: string; html: string; redirects: string[]; blocked: string[] };
+      if (render === 'always') {
+        const shown = await renderPage(await browser(), fetch.guard, body.url.trim(), fetch.deadlineMs);
+        source = { ...shown, redirects: [] };
+      } else {
+        // The guard inside fetchPage checks the scheme and every address, at every redirect.
+        const page = await fetchPage(body.url.trim(), fetch, agent, req.signal);
+        source = { url: page.url, html: page.text, redirects: page.redirects, blocked: [] };
+      }
+      let read = readPage(source.html, source.url, readOptions);
+      let rendered = render === 'always';
+      if (render === 'auto' && looksLikeScriptShell(source.html, read.textLength)) {
+        const shown = await renderPage(await browser(), fetch.guard, source.url, fetch.deadlineMs);
+        source = { ...shown, redirects: source.redirects };
+        read = readPage(source.html, source.url, readOptions);
+        rendered = true;
+      }
       req.creditsUsed = cost;
+      const warnings = [...read.warnings, ...source.blocked.slice(0, 20).map((u) => `blocked: ${u} (egress guard)`)];
       const result: ReadResult = {
-        status: 'success', url: page.url, content: read.content, title: read.title, description: read.description,
-        credits_used: cost, credits_remaining: remaining, format, truncated: read.truncated, warnings: read.warnings, redirects: page.redirects,
+        status: 'success', url: source.url, content: read.content, title: read.title, description: read.description,
+        credits_used: cost, credits_remaining: remaining, format, truncated: read.truncated, warnings, redirects: source.redirects, rendered,
       };
       return json(200, result);
     } catch (err) {

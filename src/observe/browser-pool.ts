@@ -1,0 +1,117 @@
+// The browser pool: playwright-core driving Debian's Chromium (or a remote browser), a fresh context
+// per request, at most `size` pages at once with a bounded queue (busy when full), a hard deadline
+// that closes the context or kills the browser, and a relaunch after a crash. Every request the
+// browser makes goes through the egress proxy.
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { SightlineError } from '../schema/errors.ts';
+
+export const CHROMIUM_FLAGS = ['--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync'];
+
+export interface PoolOptions {
+  executablePath: string;
+  /** A remote browser (SIGHTLINE_BROWSER_WS): connect instead of launching. */
+  wsEndpoint?: string;
+  /** The egress proxy every request goes through. */
+  proxyUrl: string;
+  size: number;
+  maxQueue: number;
+}
+
+export interface PoolStats { launches: number; open: number; queued: number; contexts: number }
+
+export class BrowserPool {
+  private browser: Promise<Browser> | undefined;
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+  private contexts = new Set<BrowserContext>();
+  private launches = 0;
+  private closed = false;
+
+  constructor(private readonly options: PoolOptions) {}
+
+  stats(): PoolStats {
+    return { launches: this.launches, open: this.active, queued: this.waiting.length, contexts: this.contexts.size };
+  }
+
+  private launch(): Promise<Browser> {
+    this.launches++;
+    const proxy = { server: this.options.proxyUrl, bypass: '<-loopback>' };
+    const started = this.options.wsEndpoint
+      ? chromium.connect(this.options.wsEndpoint)
+      : chromium.launch({ executablePath: this.options.executablePath, headless: true, chromiumSandbox: false, args: CHROMIUM_FLAGS, proxy });
+    const browser = started.then((b) => {
+      b.on('disconnected', () => { if (this.browser === browser) this.browser = undefined; });
+      return b;
+    }, (err: Error) => {
+      this.browser = undefined;
+      throw new SightlineError('internal_error', `Chromium did not start: ${err.message.split('\n')[0]}`);
+    });
+    return browser;
+  }
+
+  private async acquire(): Promise<void> {
+    if (this.active < this.options.size) { this.active++; return; }
+    if (this.waiting.length >= this.options.maxQueue) {
+      const err = new SightlineError('busy', `All ${this.options.size} browser pages are busy and ${this.options.maxQueue} requests are waiting: retry shortly`);
+      err.retryAfter = 1;
+      throw err;
+    }
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next) next(); else this.active--;
+  }
+
+  /** Runs `work` on a fresh page in a fresh context; the context is closed whatever happens. */
+  async withPage<T>(work: (page: Page) => Promise<T>, deadlineMs: number): Promise<T> {
+    if (this.closed) throw new SightlineError('busy', 'Shutting down');
+    await this.acquire();
+    let context: BrowserContext | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      this.browser ??= this.launch();
+      const browser = await this.browser;
+      context = await browser.newContext({ viewport: { width: 1280, height: 800 }, serviceWorkers: 'block' });
+      this.contexts.add(context);
+      const page = await context.newPage();
+      const expired = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new SightlineError('timeout', `The page did not finish within ${deadlineMs} ms`)), deadlineMs);
+      });
+      return await Promise.race([work(page), expired]);
+    } catch (err) {
+      if (err instanceof SightlineError) throw err;
+      const message = (err as Error).message ?? String(err);
+      if (/closed|crash|disconnected|Target page/i.test(message)) {
+        throw new SightlineError('internal_error', 'The browser stopped while loading the page; retry the request');
+      }
+      throw err;
+    } finally {
+      clearTimeout(timer);
+      if (context) await this.closeContext(context);
+      this.release();
+    }
+  }
+
+  /** Closes a context; if that hangs, the browser is killed (and relaunched on the next request). */
+  private async closeContext(context: BrowserContext): Promise<void> {
+    this.contexts.delete(context);
+    const closed = context.close().then(() => true, () => true);
+    const stuck = new Promise<boolean>((r) => setTimeout(() => r(false), 3000).unref());
+    if (!(await Promise.race([closed, stuck]))) await this.kill();
+  }
+
+  private async kill(): Promise<void> {
+    const current = this.browser;
+    this.browser = undefined;
+    const browser = await current?.catch(() => undefined);
+    await browser?.close().catch(() => undefined);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.kill();
+  }
+}

@@ -38,6 +38,7 @@ function route(path: string, res: import('node:http').ServerResponse): void {
       <img src="http://10.0.0.1/pixel.png"><iframe src="http://169.254.169.254/latest/meta-data/"></iframe>
       <script>fetch('http://192.168.1.1/steal').catch(() => {}); try { new WebSocket('ws://10.1.1.1/socket'); } catch {}</script></article></body></html>`);
     case '/slow': setTimeout(() => html(ARTICLE), 4000); return;
+    case '/wait': setTimeout(() => html(ARTICLE), 1200); return;
     case '/shell': return html('<html><head><title>App</title></head><body><div id="root"></div><script src="/app.js"></script></body></html>');
     case '/to-metadata': res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }); res.end(); return;
     case '/to-ipv6-loopback': res.writeHead(302, { location: 'http://[::1]:9/' }); res.end(); return;
@@ -187,6 +188,28 @@ describe('rendering in Chromium', () => {
     const next = await observe(server, key, { url: `${site}/article`, options: { render: 'always' } });
     assert.equal(next.status, 200, JSON.stringify(next.body));
     assert.equal(next.body.rendered, true);
+  });
+});
+
+describe('the browser pool under load', () => {
+  test('one page and a queue of one: extra requests get 503 busy with Retry-After and no charge; no context is left open', async () => {
+    const small = await startServer(['--egress-allow', '127.0.0.1/32', '--rate-limit', '1000', '--rate-burst', '1000', '--browser-pages', '1', '--browser-queue', '1']);
+    try {
+      const k = createKey(small.dataDir, 50);
+      const answers = await Promise.all(Array.from({ length: 5 }, () => observe(small, k, { url: `${site}/wait`, options: { render: 'always' } })));
+      const ok = answers.filter((a) => a.status === 200);
+      const busy = answers.filter((a) => a.status === 503);
+      assert.equal(ok.length, 2, JSON.stringify(answers.map((a) => a.status)));
+      assert.equal(busy.length, 3);
+      for (const b of busy) assert.equal(b.body.error, 'busy');
+      assert.equal(balance(small.dataDir, k), 48, 'only the served requests were charged');
+      const health = await (await fetch(`${small.url}/healthz`)).json();
+      assert.deepEqual({ open: health.browser.open, queued: health.browser.queued, contexts: health.browser.contexts }, { open: 0, queued: 0, contexts: 0 });
+      assert.equal(health.browser.launches, 1);
+    } finally {
+      await small.stop();
+      removeDataDir(small.dataDir);
+    }
   });
 });
 

@@ -31,14 +31,18 @@ export interface Built { router: Router; dispose(): Promise<void> }
 /** The browser pool and its egress proxy, started the first time a page needs rendering. */
 function lazyBrowser(config: ServerConfig, guard: EgressGuard, logger: Logger) {
   let started: Promise<{ pool: BrowserPool; proxy: EgressProxy }> | undefined;
+  let poolRef: BrowserPool | undefined;
   return {
     get: async () => {
       started ??= startEgressProxy(guard, (target, reason) => logger.warn({ target, reason }, 'egress refused (browser)')).then((proxy) => ({
         proxy,
         pool: new BrowserPool({ executablePath: config.chromium, wsEndpoint: config.browserWs || undefined, proxyUrl: proxy.url, size: config.browserPages, maxQueue: config.browserQueue }),
       }));
-      return (await started).pool;
+      poolRef = (await started).pool;
+      return poolRef;
     },
+    /** Pool counters once it has started (health checks and tests watch for leaked contexts). */
+    stats: () => poolRef?.stats() ?? null,
     async dispose() {
       if (!started) return;
       const { pool, proxy } = await started;
@@ -59,7 +63,7 @@ export async function buildRouter(config: ServerConfig, store: Store, logger: Lo
       store, rateLimit: config.rateLimit, browser: browser.get,
       fetch: { guard, deadlineMs: config.readTimeoutMs, maxBytes: config.maxPageBytes },
     }),
-    'GET /healthz': healthRoute({ store, backend, worker, version: VERSION }),
+    'GET /healthz': healthRoute({ store, backend, worker, version: VERSION, browser: browser.stats }),
     'GET /openapi.json': () => ({ ...json(200, null), body: openapi }),
   };
   return { router: createRouter({ routes, store, logger, deadlineMs: config.deadlineMs }), dispose: browser.dispose };

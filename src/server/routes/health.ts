@@ -3,13 +3,14 @@ import type { Store } from '../../store/store.ts';
 import { json } from '../reply.ts';
 import type { Route } from '../router.ts';
 
-export function healthRoute(info: { store: Store; backend: string; worker: number; version: string }): Route {
+export function healthRoute(info: { store: Store; backend: string; worker: number; version: string; browser: () => object | null }): Route {
   const started = Date.now();
   return () => {
     info.store.ping();
     return json(200, {
       status: 'ok', version: info.version, http: info.backend, worker: info.worker,
       uptime_s: Math.round((Date.now() - started) / 1000),
+      browser: info.browser(),
     });
   };
 }

@@ -73,8 +73,14 @@ const ATTEMPTS: Attempt[] = [{ unlikely: true, weights: true }, { unlikely: fals
 /** An attempt that yields less text than this tries the next. */
 const ENOUGH_TEXT = 500;
 
+/** A <noscript> holding this much text is the page's server-rendered content (forums, apps): keep it. */
+const NOSCRIPT_CONTENT = 500;
+
 /** Removes what is never content, anywhere in the page. */
 function strip(doc: Document, mainOnly: boolean, attempt: Attempt): void {
+  for (const el of [...doc.querySelectorAll('noscript')]) {
+    if (textOf(el).length >= NOSCRIPT_CONTENT && el.childElementCount > 0) el.replaceWith(...el.childNodes);
+  }
   for (const el of [...doc.querySelectorAll(DROP)]) el.remove();
   for (const el of [...doc.querySelectorAll(HIDDEN)]) el.remove();
   if (!mainOnly) return;

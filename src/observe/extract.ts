@@ -73,6 +73,10 @@ const ATTEMPTS: Attempt[] = [{ unlikely: true, weights: true }, { unlikely: fals
 /** An attempt that yields less text than this tries the next. */
 const ENOUGH_TEXT = 500;
 
+/** Consent walls and overlays: never content, whatever the attempt. */
+const CONSENT = /cookie|consent|gdpr|onetrust|cookiebot|didomi|truste|usercentrics|privacy-?banner/i;
+const OVERLAYS = '[role=dialog], [role=alertdialog], [aria-modal="true"]';
+
 /** A <noscript> holding this much text is the page's server-rendered content (forums, apps): keep it. */
 const NOSCRIPT_CONTENT = 500;
 
@@ -84,6 +88,10 @@ function strip(doc: Document, mainOnly: boolean, attempt: Attempt): void {
   for (const el of [...doc.querySelectorAll(DROP)]) el.remove();
   for (const el of [...doc.querySelectorAll(HIDDEN)]) el.remove();
   if (!mainOnly) return;
+  for (const el of [...doc.querySelectorAll(OVERLAYS)]) el.remove();
+  for (const el of [...doc.querySelectorAll('[class], [id]')]) {
+    if (el.isConnected && el.tagName !== 'BODY' && el.tagName !== 'HTML' && CONSENT.test(`${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`)) el.remove();
+  }
   for (const el of [...doc.querySelectorAll(BOILERPLATE_TAGS)]) {
     // Keep a nav or aside that holds most of the page's prose (some docs sites wrap content oddly).
     if (textOf(el).length < 2000 || linkDensity(el, textOf(el).length) > 0.3) el.remove();

@@ -68,10 +68,18 @@ function tagWeight(el: El): number {
 
 /** How hard an attempt strips: the first drops likely boilerplate by class names; later ones, when the
  *  first found too little, trust the page's structure only (as Readability retries). */
-interface Attempt { unlikely: boolean; weights: boolean }
-const ATTEMPTS: Attempt[] = [{ unlikely: true, weights: true }, { unlikely: false, weights: true }, { unlikely: false, weights: false }];
+interface Attempt { unlikely: boolean; weights: boolean; prose: boolean }
+const ATTEMPTS: Attempt[] = [
+  { unlikely: true, weights: true, prose: true }, { unlikely: false, weights: true, prose: true }, { unlikely: false, weights: false, prose: true },
+  // Listings, catalogues and link-heavy pages have no prose to find: take the region holding most text.
+  { unlikely: true, weights: true, prose: false },
+];
+/** A child holding this share of its parent's text is where the content is (listing attempt). */
+const DOMINANT_SHARE = 0.6;
 /** An attempt that yields less text than this tries the next. */
 const ENOUGH_TEXT = 500;
+/** Prose this long, even if short of ENOUGH_TEXT, is a short article rather than a listing. */
+const SOME_PROSE = 400;
 
 /** Consent walls and overlays: never content, whatever the attempt. */
 const CONSENT = /cookie|consent|gdpr|onetrust|cookiebot|didomi|truste|usercentrics|privacy-?banner/i;
@@ -171,6 +179,17 @@ function widen(best: El, body: El): El | null {
   return linkDensity(main, text.length) < WIDEN_LINK_DENSITY ? main : null;
 }
 
+/** The deepest element that still holds most of the page's remaining text. */
+function dominantRegion(body: El): El {
+  let current = body;
+  for (;;) {
+    const total = textOf(current).length;
+    const next = [...current.children].find((c) => textOf(c).length >= DOMINANT_SHARE * total);
+    if (!next || total === 0) return current;
+    current = next;
+  }
+}
+
 /** Drops blocks inside the content that are link lists or empty shells. */
 function tidy(root: El): void {
   for (const el of [...root.querySelectorAll('ul, ol, div, section, table, p')]) {
@@ -229,13 +248,16 @@ export function blockText(root: El): string {
 
 export function extract(html: string, url: string, options: { mainContent?: boolean } = {}): Extracted {
   const mainOnly = options.mainContent !== false;
-  let best: Extracted | undefined;
-  for (const attempt of mainOnly ? ATTEMPTS : ATTEMPTS.slice(0, 1)) {
-    const result = extractOnce(html, url, mainOnly, attempt);
-    if (!best || result.text.length > best.text.length) best = result;
+  if (!mainOnly) return extractOnce(html, url, false, ATTEMPTS[0]);
+  let prose: Extracted | undefined;
+  for (const attempt of ATTEMPTS.filter((a) => a.prose)) {
+    const result = extractOnce(html, url, true, attempt);
+    if (!prose || result.text.length > prose.text.length) prose = result;
     if (result.text.length >= ENOUGH_TEXT) return result;
   }
-  return best!;
+  // Little prose anywhere: a listing or catalogue, unless even the whole region says no more.
+  const region = extractOnce(html, url, true, ATTEMPTS.find((a) => !a.prose)!);
+  return prose!.text.length >= SOME_PROSE || region.text.length <= prose!.text.length ? prose! : region;
 }
 
 function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Attempt): Extracted {
@@ -248,9 +270,9 @@ function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Atte
   const lang = doc.documentElement?.getAttribute('lang') ?? '';
   strip(doc, mainOnly, attempt);
   const body = (doc.body ?? doc.documentElement) as El;
-  const root = mainOnly ? bestContainer(body, attempt) : body;
+  const root = !mainOnly ? body : attempt.prose ? bestContainer(body, attempt) : dominantRegion(body);
   if (mainOnly) {
-    tidy(root);
+    if (attempt.prose) tidy(root);
     // Captions and credits repeat what the images show; article bodies leave them out.
     for (const el of [...root.querySelectorAll('figcaption, figure > :not(img, picture, a)')]) el.remove();
   }

@@ -1,7 +1,8 @@
 // Bearer auth (SPEC "Authentication"): 401 for a missing or unknown key, 403 for an inactive account.
 import { SightlineError } from '../schema/errors.ts';
 import { hashKey, looksLikeKey } from '../store/keys.ts';
-import type { Account, Store } from '../store/store.ts';
+import type { Account, RateLimit, Store } from '../store/store.ts';
+import type { HttpRequest } from './http.ts';
 
 /** The account behind the bearer key (401 when missing or unknown). Activity is checked separately so a
  * 403 can still report the account's credits. */
@@ -16,4 +17,21 @@ export function findAccount(store: Store, header: string): Account {
 
 export function assertActive(account: Account): void {
   if (!account.active) throw new SightlineError('account_inactive', 'Account inactive: this API key is deactivated');
+}
+
+/**
+ * What every paid route does first: the key (401), the account (403, with its balance in the error),
+ * then one token from the key's bucket (429 with Retry-After). Returns the account.
+ */
+export function admit(store: Store, req: HttpRequest, rateLimit: RateLimit): Account {
+  const account = findAccount(store, req.authorization);
+  req.account = account;
+  assertActive(account);
+  const wait = store.takeToken(account.id, rateLimit);
+  if (wait > 0) {
+    const err = new SightlineError('rate_limited', `Rate limit exceeded: at most ${rateLimit.rate} requests per second (burst ${rateLimit.burst}) per key; retry in ${wait} s`);
+    err.retryAfter = wait;
+    throw err;
+  }
+  return account;
 }

@@ -9,7 +9,7 @@ import { fetchPage, guardedAgent, type FetchOptions } from '../../observe/fetch-
 import { readPage } from '../../observe/read.ts';
 import { renderPage, looksLikeScriptShell } from '../../observe/render.ts';
 import type { BrowserPool } from '../../observe/browser-pool.ts';
-import { findAccount, assertActive } from '../auth.ts';
+import { admit } from '../auth.ts';
 import { parseJsonBody } from '../body.ts';
 import { json } from '../reply.ts';
 import type { Route } from '../router.ts';
@@ -46,15 +46,7 @@ function validate(body: unknown): ObserveRequest {
 export function observeRoute({ store, rateLimit, fetch, browser }: ObserveDeps): Route {
   const agent = guardedAgent(fetch.guard);
   return async (req) => {
-    const account = findAccount(store, req.authorization);
-    req.account = account;
-    assertActive(account);
-    const wait = store.takeToken(account.id, rateLimit);
-    if (wait > 0) {
-      const err = new SightlineError('rate_limited', `Rate limit exceeded: retry in ${wait} s`);
-      err.retryAfter = wait;
-      throw err;
-    }
+    const account = admit(store, req, rateLimit);
     const body = validate(parseJsonBody(req));
     const mode = body.mode ?? 'read';
     if (mode !== 'read') throw new SightlineError('invalid_mode', `mode "${mode}" is not available on this server yet: use read`);

@@ -4,7 +4,7 @@ import { SightlineError } from '../../schema/errors.ts';
 import type { SnapshotResponse } from '../../schema/snapshot.ts';
 import type { Ranker } from '../../rank/ranker.ts';
 import type { RateLimit, Store } from '../../store/store.ts';
-import { findAccount, assertActive } from '../auth.ts';
+import { admit } from '../auth.ts';
 import { parseJsonBody } from '../body.ts';
 import { json } from '../reply.ts';
 import type { Route } from '../router.ts';
@@ -20,15 +20,7 @@ export interface SnapshotDeps {
 
 export function snapshotRoute({ store, ranker, rateLimit }: SnapshotDeps): Route {
   return (req) => {
-    const account = findAccount(store, req.authorization);
-    req.account = account;
-    assertActive(account);
-    const wait = store.takeToken(account.id, rateLimit);
-    if (wait > 0) {
-      const err = new SightlineError('rate_limited', `Rate limit exceeded: at most ${rateLimit.rate} requests per second (burst ${rateLimit.burst}) per key; retry in ${wait} s`);
-      err.retryAfter = wait;
-      throw err;
-    }
+    const account = admit(store, req, rateLimit);
     const body = parseJsonBody(req);
     let remaining = null as number | null;
     try {

@@ -10,6 +10,7 @@ const DROP = 'script, style, noscript, template, svg, canvas, iframe, object, em
 const HIDDEN = '[hidden], [aria-hidden="true"], [style*="display:none"], [style*="display: none"], [style*="visibility:hidden"], [style*="visibility: hidden"]';
 /** Elements whose class or id says "not the content" (unless they also say "content"). */
 const UNLIKELY = /-ad-|ai2html|banner|breadcrumbs?|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|\bpager\b|popup|yom-remote|cookie|consent|modal|newsletter|subscribe|share|promo|outbrain|taboola|masthead|toolbar|skip-?link|navbar|signup|login|search|gallery|slideshow|carousel|lightbox/i;
+const COMMENTS = /comment|replies|respond/i;
 const MAYBE = /and|article|body|column|content|main|shadow|post|entry|story|text|prose|markdown|documentation|docs/i;
 const POSITIVE = /article|body|content|entry|hentry|h-entry|main|page|pagination|post|text|blog|story|prose|markdown|documentation/i;
 const NEGATIVE = /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|foot|footer|footnote|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|tool|widget|byline|author|dateline|subscribe|newsletter/i;
@@ -108,7 +109,8 @@ function strip(doc: Document, mainOnly: boolean, attempt: Attempt): void {
   for (const el of [...doc.querySelectorAll('body *')]) {
     if (!el.isConnected || el.tagName === 'BODY' || el.tagName === 'ARTICLE' || el.tagName === 'MAIN') continue;
     const hint = `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''} ${el.getAttribute('role') ?? ''}`;
-    if (hint.trim() && UNLIKELY.test(hint) && !MAYBE.test(hint) && !el.querySelector('article, main')) el.remove();
+    // "comment-content" is still a comment: the content hint does not rescue comment threads.
+    if (hint.trim() && UNLIKELY.test(hint) && (!MAYBE.test(hint) || COMMENTS.test(hint)) && !el.querySelector('article, main')) el.remove();
   }
 }
 

@@ -163,18 +163,30 @@ function bestContainer(body: El, attempt: Attempt): El {
   return container;
 }
 
+/** Without a marked main region: the best block's nearest ancestor holding most of the page's text. */
+function unmarkedMain(best: El, body: El): El | null {
+  const total = textOf(body).length;
+  for (let el = best.parentElement; el && el !== body; el = el.parentElement) {
+    if (textOf(el).length >= UNMARKED_SHARE * total) return el;
+  }
+  return null;
+}
+/** Share of the page's text an ancestor must hold to stand in for an unmarked main region. */
+const UNMARKED_SHARE = 0.6;
+
 /** Most of a page's links a region may hold and still count as content when widening to it. */
 const WIDEN_LINK_DENSITY = 0.4;
 /** Widen when the best block holds less than this share of the marked main region's text. */
 const WIDEN_SHARE = 0.6;
 
 /**
- * The best block is often one part of the content (one post of a thread, one section of a docs page,
- * one item of a listing). When the page marks its main region (<main>, role=main), that region holds
- * the block and much more text besides, and is not mostly links, the region is the content.
+ * The best block is often one part of the content (one post of a thread, one section of a docs page
+ * or a service page). When the page's main region (<main>, role=main, or else the block's nearest
+ * ancestor holding most of the page's text) holds the block and much more text besides, and is not
+ * mostly links, the region is the content.
  */
 function widen(best: El, body: El): El | null {
-  const main = body.querySelector('main, [role=main]');
+  const main = body.querySelector('main, [role=main]') ?? unmarkedMain(best, body);
   if (!main || main === best || !main.contains(best)) return null;
   const text = textOf(main);
   if (textOf(best).length >= WIDEN_SHARE * text.length) return null;

@@ -100,8 +100,3 @@ export function createEgressGuard(allow: string[] = []): EgressGuard {
     },
   };
 }
-
-/** The guard configured by SIGHTLINE_EGRESS_ALLOW (comma-separated CIDRs; empty by default). */
-export function guardFromEnv(env: NodeJS.ProcessEnv = process.env): EgressGuard {
-  return createEgressGuard((env.SIGHTLINE_EGRESS_ALLOW ?? '').split(',').map((s) => s.trim()).filter(Boolean));
-}

@@ -75,35 +75,34 @@ function toTop(frame: Frame, r: DOMRect): Rect {
   return { x: r.x + frame.x, y: r.y + frame.y, width: r.width, height: r.height };
 }
 
-/** z-index of the nearest positioned ancestor-or-self that sets one: what decides who is on top. */
-function effectiveZ(w: Walk, frame: Frame, el: Element): string {
+/**
+ * The first value `own` finds walking up from `el` (through shadow hosts), else `fallback`; every
+ * element on the way is cached, so a page's elements cost one walk in total.
+ */
+function upward(w: Walk, frame: Frame, cache: Map<Element, string>, el: Element, own: (s: CSSStyleDeclaration) => string | null, fallback: string): string {
   const chain: Element[] = [];
-  let z = 'auto';
+  let value = fallback;
   for (let a: Element | null = el; a; a = parentOf(a)) {
-    const known = w.zIndex.get(a);
-    if (known !== undefined) { z = known; break; }
+    const known = cache.get(a);
+    if (known !== undefined) { value = known; break; }
     chain.push(a);
-    const s = styleOf(w, frame, a);
-    if (s.zIndex !== 'auto' && s.position !== 'static') { z = s.zIndex; break; }
+    const found = own(styleOf(w, frame, a));
+    if (found !== null) { value = found; break; }
   }
-  for (const a of chain) w.zIndex.set(a, z);
-  return z;
+  for (const a of chain) cache.set(a, value);
+  return value;
 }
 
+/** z-index of the nearest positioned ancestor-or-self that sets one: what decides who is on top. */
+const effectiveZ = (w: Walk, frame: Frame, el: Element) =>
+  upward(w, frame, w.zIndex, el, (s) => s.zIndex !== 'auto' && s.position !== 'static' ? s.zIndex : null, 'auto');
+
 /** The colour behind the element: its own background, or the first opaque one up the tree. */
-function effectiveBackground(w: Walk, frame: Frame, el: Element): string {
-  const chain: Element[] = [];
-  let bg = 'rgba(0, 0, 0, 0)';
-  for (let a: Element | null = el; a; a = parentOf(a)) {
-    const known = w.background.get(a);
-    if (known !== undefined) { bg = known; break; }
-    chain.push(a);
-    const c = styleOf(w, frame, a).backgroundColor;
-    if (c && c !== 'transparent' && !/^rgba\(.*,\s*0\)$/.test(c)) { bg = c; break; }
-  }
-  for (const a of chain) w.background.set(a, bg);
-  return bg;
-}
+const effectiveBackground = (w: Walk, frame: Frame, el: Element) =>
+  upward(w, frame, w.background, el, (s) => {
+    const c = s.backgroundColor;
+    return c && c !== 'transparent' && !/^rgba\(.*,\s*0\)$/.test(c) ? c : null;
+  }, 'rgba(0, 0, 0, 0)');
 
 /** Is the top-most thing at (x, y) of this frame the element itself, inside it, or its ancestor? */
 function clearAt(frame: Frame, el: Element, x: number, y: number): boolean {

@@ -192,6 +192,18 @@ describe('rendering in Chromium', () => {
 });
 
 describe('the browser pool under load', () => {
+  test('a page that never finishes in the browser: 504 timeout at the deadline, no charge, its context closed', async () => {
+    const before = balance(server.dataDir, key);
+    const t0 = Date.now();
+    const r = await observe(server, key, { url: `${site}/hang`, options: { render: 'always' } });
+    assert.equal(r.status, 504, JSON.stringify(r.body));
+    assert.equal(r.body.error, 'timeout');
+    assert.ok(Date.now() - t0 < 6000, 'answered at the deadline, not later');
+    assert.equal(balance(server.dataDir, key), before);
+    const health = await (await fetch(`${server.url}/healthz`)).json();
+    assert.deepEqual({ open: health.browser.open, contexts: health.browser.contexts }, { open: 0, contexts: 0 });
+  });
+
   test('one page and a queue of one: extra requests get 503 busy with Retry-After and no charge; no context is left open', async () => {
     const small = await startServer(['--egress-allow', '127.0.0.1/32', '--rate-limit', '1000', '--rate-burst', '1000', '--browser-pages', '1', '--browser-queue', '1']);
     try {

@@ -3,14 +3,12 @@
 // MV3 rules: no top-level await, no dynamic import; the Wasm comes from chrome.runtime.getURL.
 import { Ranker } from '../src/rank/ranker.ts';
 import { loadWasmCoreFrom } from '../src/rank/load-browser.ts';
-import type { CollectOptions, CollectResult } from '../src/collect/types.ts';
+import { FRAME_ID_SPAN, type CollectOptions, type CollectResult } from '../src/collect/types.ts';
 import type { SightlineGlobal } from '../src/collect/index.ts';
 import { boxesOf, type Box } from '../src/collect/highlight.ts';
 import type { RankResult, SnapshotRequest } from '../src/schema/snapshot.ts';
 import type { Reply, Request } from './messages.ts';
 
-/** Same id ranges per cross-origin frame as the client library. */
-const FRAME_ID_SPAN = 1_000_000;
 
 let ranker: Promise<Ranker> | undefined;
 const getRanker = () => (ranker ??= loadWasmCoreFrom(chrome.runtime.getURL('rank.wasm')).then((core) => new Ranker(core, { limitCap: 500 })));
@@ -30,7 +28,7 @@ async function snapshot(tabId: number, limit: number, goal?: string): Promise<Ra
   await chrome.scripting.executeScript({ target: { tabId, allFrames: true }, files: ['collector.js'] });
   const urls = await chrome.scripting.executeScript({ target: { tabId, allFrames: true }, func: () => location.href });
   const top = await collectFrame(tabId, 0, {});
-  const viewport = { ...top.viewport, scrollY: top.raw_elements[0]?.scroll_y ?? 0 };
+  const viewport = { ...top.viewport, scrollY: top.scroll_y };
   const used = new Set<number>([0]);
   let ordinal = 1;
   for (const opaque of top.frames) {

@@ -153,6 +153,7 @@ describe('fixture pages', () => {
     const moved = find(after, (e) => e.id === more.id, 'same id after scrolling');
     assert.equal(moved.in_viewport, true);
     assert.ok(Math.abs(moved.doc_y! - more.doc_y!) < 1, 'document position unchanged');
+    assert.equal((await collectPage(page)).scroll_y, await page.evaluate(() => window.scrollY), 'the collection reports the scroll');
     const header = find(after, (e) => e.text === 'Home', 'sticky header link');
     assert.equal(header.in_viewport, true);
     await click(page, more.id);

@@ -1,6 +1,7 @@
 // `sightline/client`: rank pages an agent's own browser shows, locally or through the API.
 export { SightlineApi, SightlineApiError, type ApiOptions, type ObserveRequest } from './api.ts';
-export { snapshot, collectPage, resolve, click, type, scrollTo, highlight, waitForStable, FRAME_ID_SPAN, type SnapshotOptions } from './page.ts';
+export { snapshot, collectPage, resolve, click, type, scrollTo, highlight, waitForStable, type SnapshotOptions } from './page.ts';
+export { FRAME_ID_SPAN } from '../collect/types.ts';
 export { collectorSource } from './collector-source.ts';
 export type { CollectOptions, CollectResult, CollectedElement } from '../collect/types.ts';
 export type * from '../schema/snapshot.ts';

@@ -1,7 +1,7 @@
 // Playwright helpers: collect every frame of a page, rank locally with the Wasm core (or through the
 // API), and act on elements by their ids.
 import type { ElementHandle, Frame, Page } from 'playwright-core';
-import type { CollectOptions, CollectResult, CollectedElement } from '../collect/types.ts';
+import { FRAME_ID_SPAN, type CollectOptions, type CollectResult, type CollectedElement } from '../collect/types.ts';
 import type { SightlineGlobal } from '../collect/index.ts';
 import type { RankResult, SnapshotRequest, SnapshotResponse, PreviousElement } from '../schema/snapshot.ts';
 import { Ranker } from '../rank/ranker.ts';
@@ -14,8 +14,6 @@ declare global {
   interface Window { __sightline?: SightlineGlobal }
 }
 
-/** Ids of elements in a cross-origin frame start at its ordinal times this. */
-export const FRAME_ID_SPAN = 1_000_000;
 /** Cross-origin frames nested deeper than this are not collected. */
 const MAX_FRAME_DEPTH = 3;
 
@@ -62,7 +60,7 @@ export async function collectPage(page: Page, options: CollectOptions = {}): Pro
   const main = page.mainFrame();
   await inject(main);
   const top = await collectIn(main, options);
-  const topViewport = { ...top.viewport, scrollY: top.raw_elements[0]?.scroll_y ?? await main.evaluate(() => window.scrollY) };
+  const topViewport = { ...top.viewport, scrollY: top.scroll_y };
   const queue: { frame: Frame; result: CollectResult; depth: number }[] = [{ frame: main, result: top, depth: 0 }];
   while (queue.length) {
     const { frame, result, depth } = queue.shift()!;

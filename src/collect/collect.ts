@@ -116,8 +116,7 @@ function clearAt(frame: Frame, el: Element, x: number, y: number): boolean {
   if (hit !== el && !composedContains(el, hit) && !composedContains(hit, el)) return false;
   // Inside a frame: the iframe itself must also be uncovered at that point in its parent.
   if (frame.parent && frame.host) {
-    const r = frame.host.getBoundingClientRect();
-    return clearAt(frame.parent, frame.host, x + (frame.x - frame.parent.x), y + (frame.y - frame.parent.y)) || !r.width;
+    return clearAt(frame.parent, frame.host, x + (frame.x - frame.parent.x), y + (frame.y - frame.parent.y));
   }
   return true;
 }
@@ -253,6 +252,7 @@ export function collect(options: CollectOptions = {}): CollectResult {
   return {
     url: location.href,
     viewport: { width, height },
+    scroll_y: w.top.scrollY,
     raw_elements: w.out,
     client_metrics: clientMetrics(document),
     client_diagnostics: { captcha: detectCaptcha(document) },

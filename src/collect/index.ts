@@ -2,7 +2,7 @@
 // pages: it installs `window.__sightline` once per window.
 import { collect } from './collect.ts';
 import { resolve, idOf } from './registry.ts';
-import { watchMutations, clientMetrics } from './metrics.ts';
+import { watchMutations, quietness } from './metrics.ts';
 import { drawHighlight, clearHighlight } from './highlight.ts';
 
 export const VERSION = 2;
@@ -22,6 +22,6 @@ export interface SightlineGlobal {
 const host = window as unknown as { __sightline?: SightlineGlobal };
 if (!host.__sightline || host.__sightline.version < VERSION) {
   watchMutations();
-  const quiet = () => { const m = clientMetrics(document); return { ready_state: m.ready_state, quiet_ms: m.quiet_ms }; };
+  const quiet = () => quietness(document);
   host.__sightline = { version: VERSION, collect, resolve, idOf, quiet, highlight: drawHighlight, clearHighlight };
 }

@@ -16,11 +16,12 @@ export function watchMutations(): void {
     .observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
 }
 
-export function clientMetrics(doc: Document): { ready_state: string; quiet_ms: number; node_count: number } {
+/** Readiness and quiet time only: cheap enough to poll. */
+export function quietness(doc: Document): { ready_state: string; quiet_ms: number } {
   const quiet = (window as unknown as Record<string, Quiet | undefined>)[KEY];
-  return {
-    ready_state: doc.readyState,
-    quiet_ms: Math.round(performance.now() - (quiet?.last ?? 0)),
-    node_count: doc.getElementsByTagName('*').length,
-  };
+  return { ready_state: doc.readyState, quiet_ms: Math.round(performance.now() - (quiet?.last ?? 0)) };
+}
+
+export function clientMetrics(doc: Document): { ready_state: string; quiet_ms: number; node_count: number } {
+  return { ...quietness(doc), node_count: doc.getElementsByTagName('*').length };
 }

@@ -14,6 +14,9 @@ export interface CollectOptions {
   includeStatic?: boolean;
 }
 
+/** Ids of elements in a cross-origin frame start at its ordinal times this (client and extension). */
+export const FRAME_ID_SPAN = 1_000_000;
+
 export interface Rect { x: number; y: number; width: number; height: number }
 
 export interface CollectedElement {
@@ -50,6 +53,8 @@ export interface OpaqueFrame {
 export interface CollectResult {
   url: string;
   viewport: { width: number; height: number };
+  /** The top page's vertical scroll (what cross-origin frames are told in `topViewport`). */
+  scroll_y: number;
   raw_elements: CollectedElement[];
   client_metrics: { ready_state: string; quiet_ms: number; node_count: number };
   client_diagnostics: { captcha: CaptchaReport };

@@ -3,6 +3,7 @@
 // be public; connections go to the address that was checked, never to a second lookup.
 import { BlockList, isIP } from 'node:net';
 import { lookup } from 'node:dns/promises';
+import { SightlineError } from '../schema/errors.ts';
 
 /** Ranges nobody may reach through us, with the reason a refusal gives. */
 const BLOCKED: [string, number, 'ipv4' | 'ipv6', string][] = [
@@ -22,6 +23,12 @@ export class EgressError extends Error {
     super(message);
     this.name = 'EgressError';
   }
+}
+
+/** A guard refusal as the API's error: a URL that does not parse, a name that does not resolve, or a refusal. */
+export function refusalError(err: EgressError, context = ''): SightlineError {
+  const code = /not a valid URL/.test(err.message) ? 'invalid_url' : /cannot resolve/.test(err.message) ? 'unreachable' : 'blocked_url';
+  return new SightlineError(code, err.message + context);
 }
 
 export interface EgressGuard {

@@ -4,7 +4,7 @@
 import { Agent, fetch, type Response } from 'undici';
 import type { LookupFunction } from 'node:net';
 import { SightlineError } from '../schema/errors.ts';
-import { EgressError, type EgressGuard } from './egress.ts';
+import { EgressError, refusalError, type EgressGuard } from './egress.ts';
 
 export const MAX_REDIRECTS = 5;
 
@@ -99,9 +99,7 @@ export async function fetchPage(raw: string, options: FetchOptions, agent: Agent
         checked = await options.guard.check(current);
       } catch (err) {
         if (!(err instanceof EgressError)) throw err;
-        const hop = redirects.length ? ` (redirected from ${redirects[redirects.length - 1]})` : '';
-        const invalid = /not a valid URL/.test(err.message);
-        throw new SightlineError(invalid ? 'invalid_url' : /cannot resolve/.test(err.message) ? 'unreachable' : 'blocked_url', err.message + hop);
+        throw refusalError(err, redirects.length ? ` (redirected from ${redirects[redirects.length - 1]})` : '');
       }
       const res = await fetch(checked.url, {
         dispatcher: agent, redirect: 'manual', signal: abort,

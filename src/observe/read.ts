@@ -1,6 +1,6 @@
 // Read mode without a browser: HTML in, the page's main content out as Markdown, text or cleaned HTML,
 // cut at a block boundary.
-import { extract, type Extracted } from './extract.ts';
+import { extract } from './extract.ts';
 import { toMarkdown, cutAtBlock } from './markdown.ts';
 
 export type ReadFormat = 'markdown' | 'text' | 'html';
@@ -23,7 +23,6 @@ export interface ReadResult {
   warnings: string[];
   /** Characters of text before cutting: the script-shell test uses it. */
   textLength: number;
-  extracted: Extracted;
 }
 
 export function readPage(html: string, url: string, options: ReadOptions = {}): ReadResult {
@@ -34,5 +33,5 @@ export function readPage(html: string, url: string, options: ReadOptions = {}): 
   const warnings: string[] = [];
   if (extracted.text.length < SHORT_CONTENT) warnings.push(`content_short: only ${extracted.text.length} characters of text were found (the page may not have loaded, may need a browser, or may be blocked)`);
   if (truncated) warnings.push(`content_truncated: cut at ${content.length} of ${full.length} characters (contentLimit)`);
-  return { title: extracted.title, description: extracted.description, content, truncated, warnings, textLength: extracted.text.length, extracted };
+  return { title: extracted.title, description: extracted.description, content, truncated, warnings, textLength: extracted.text.length };
 }

@@ -3,8 +3,7 @@
 import { SightlineError } from '../schema/errors.ts';
 import type { BrowserPool } from './browser-pool.ts';
 import { BLOCKED_HEADER } from './egress-proxy.ts';
-import type { EgressGuard } from './egress.ts';
-import { EgressError } from './egress.ts';
+import { EgressError, refusalError, type EgressGuard } from './egress.ts';
 
 export interface Rendered { url: string; html: string; blocked: string[] }
 
@@ -17,7 +16,7 @@ export async function renderPage(pool: BrowserPool, guard: EgressGuard, url: str
   try {
     await guard.check(url);
   } catch (err) {
-    if (err instanceof EgressError) throw new SightlineError(/not a valid URL/.test(err.message) ? 'invalid_url' : 'blocked_url', err.message);
+    if (err instanceof EgressError) throw refusalError(err);
     throw err;
   }
   return pool.withPage(async (page) => {

@@ -67,7 +67,7 @@ after(async () => {
 
 async function observe(target: ServerProcess, apiKey: string, body: unknown) {
   const res = await fetch(`${target.url}/v1/observe`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return { status: res.status, body: await res.json() as any };
+  return { status: res.status, body: await res.json() as any, retryAfter: res.headers.get('retry-after') };
 }
 
 describe('reading pages', () => {
@@ -213,7 +213,10 @@ describe('the browser pool under load', () => {
       const busy = answers.filter((a) => a.status === 503);
       assert.equal(ok.length, 2, JSON.stringify(answers.map((a) => a.status)));
       assert.equal(busy.length, 3);
-      for (const b of busy) assert.equal(b.body.error, 'busy');
+      for (const b of busy) {
+        assert.equal(b.body.error, 'busy');
+        assert.equal(b.retryAfter, '1');
+      }
       assert.equal(balance(small.dataDir, k), 48, 'only the served requests were charged');
       const health = await (await fetch(`${small.url}/healthz`)).json();
       assert.deepEqual({ open: health.browser.open, queued: health.browser.queued, contexts: health.browser.contexts }, { open: 0, queued: 0, contexts: 0 });

@@ -4,7 +4,7 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { launch } from '../test/helpers/browser.ts';
 import { serveFixtures } from '../test/helpers/fixtures.ts';
-import { collectPage, waitForStable } from '../src/client/page.ts';
+import { collectPage, waitForStable } from '../src/playwright/collect-page.ts';
 
 const PAGES = ['search', 'login', 'shop', 'shadow', 'frames', 'long', 'captcha', 'big'];
 const RUNS = Number(process.env.BENCH_COLLECT_RUNS ?? 30);

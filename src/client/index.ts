@@ -2,6 +2,6 @@
 export { SightlineApi, SightlineApiError, type ApiOptions, type ObserveRequest } from './api.ts';
 export { snapshot, collectPage, resolve, click, type, scrollTo, highlight, waitForStable, type SnapshotOptions } from './page.ts';
 export { FRAME_ID_SPAN } from '../collect/types.ts';
-export { collectorSource } from './collector-source.ts';
+export { collectorSource } from '../playwright/collector-source.ts';
 export type { CollectOptions, CollectResult, CollectedElement } from '../collect/types.ts';
 export type * from '../schema/snapshot.ts';

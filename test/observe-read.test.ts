@@ -52,7 +52,7 @@ before(async () => {
   await new Promise<void>((r) => pages.listen(0, '127.0.0.1', () => r()));
   site = `http://127.0.0.1:${(pages.address() as { port: number }).port}`;
   [server, closed] = await Promise.all([
-    startServer(['--egress-allow', '127.0.0.1/32', '--rate-limit', '1000', '--rate-burst', '1000', '--max-page-mb', '1', '--read-timeout-ms', '1500']),
+    startServer(['--egress-allow', '127.0.0.1/32', '--rate-limit', '1000', '--rate-burst', '1000', '--max-page-mb', '1', '--page-timeout-ms', '1500']),
     startServer(['--rate-limit', '1000', '--rate-burst', '1000']),
   ]);
   key = createKey(server.dataDir, 1000);

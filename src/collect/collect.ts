@@ -6,6 +6,7 @@ import { visibleText, accessibleName, nearbyText, isSecret, clean } from './text
 import { idOf, prune } from './registry.ts';
 import { detectCaptcha } from './captcha.ts';
 import { clientMetrics, watchMutations } from './metrics.ts';
+import { isTag, isShadowRoot } from './dom.ts';
 
 /** A document being walked: where its viewport sits in the top viewport, and the frame that holds it. */
 interface Frame {
@@ -53,7 +54,7 @@ const intersects = (a: Rect, b: Rect) => a.x < b.x + b.width && b.x < a.x + a.wi
 function parentOf(el: Element): Element | null {
   if (el.parentElement) return el.parentElement;
   const root = el.getRootNode();
-  return root instanceof ShadowRoot ? root.host : null;
+  return isShadowRoot(root) ? root.host : null;
 }
 
 /** Hidden by an ancestor that clips overflow (checked against each clipping ancestor's box). */
@@ -122,7 +123,7 @@ function clearAt(frame: Frame, el: Element, x: number, y: number): boolean {
 }
 
 function composedContains(outer: Element, inner: Node): boolean {
-  for (let n: Node | null = inner; n; n = n.parentNode ?? (n instanceof ShadowRoot ? n.host : null)) {
+  for (let n: Node | null = inner; n; n = n.parentNode ?? (isShadowRoot(n) ? n.host : null)) {
     if (n === outer) return true;
   }
   return false;
@@ -153,16 +154,18 @@ function describe(w: Walk, frame: Frame, el: Element, rect: Rect): CollectedElem
   if (name) attributes.name = name;
   const aria = el.getAttribute('aria-label');
   if (aria) attributes.aria_label = clean(aria);
+  const placeholder = el.getAttribute('placeholder');
+  if (placeholder) attributes.placeholder = clean(placeholder);
   const nearby = nearbyText(el, text || name);
   if (nearby) attributes.nearby_text = nearby;
-  if (el instanceof HTMLAnchorElement && el.href) attributes.href = el.href;
-  if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) {
-    attributes.input_type = el instanceof HTMLInputElement ? el.type : el.tagName.toLowerCase();
+  if (isTag(el, 'A') && el.href) attributes.href = el.href;
+  if (isTag(el, 'INPUT') || isTag(el, 'TEXTAREA') || isTag(el, 'SELECT')) {
+    attributes.input_type = isTag(el, 'INPUT') ? el.type : el.tagName.toLowerCase();
     if (isSecret(el)) attributes.value_redacted = 'true';
     else if (el.value) attributes.value = clean(el.value);
-    if (el instanceof HTMLInputElement && (el.type === 'checkbox' || el.type === 'radio')) attributes.checked = String(el.checked);
+    if (isTag(el, 'INPUT') && (el.type === 'checkbox' || el.type === 'radio')) attributes.checked = String(el.checked);
   }
-  if (el instanceof HTMLButtonElement && el.type) attributes.type_ = el.type;
+  if (isTag(el, 'BUTTON') && el.type) attributes.type_ = el.type;
   if ((el as HTMLButtonElement).disabled === true) attributes.disabled = 'true';
   for (const state of ['checked', 'disabled', 'expanded'] as const) {
     const v = el.getAttribute(`aria-${state}`);

@@ -4,8 +4,10 @@ import { collect } from './collect.ts';
 import { resolve, idOf } from './registry.ts';
 import { watchMutations, quietness } from './metrics.ts';
 import { drawHighlight, clearHighlight } from './highlight.ts';
+import { selectorFor, type ElementSelector } from './selector.ts';
+import { findOverlays } from './overlays.ts';
 
-export const VERSION = 2;
+export const VERSION = 3;
 
 export interface SightlineGlobal {
   version: number;
@@ -17,11 +19,17 @@ export interface SightlineGlobal {
   quiet(): { ready_state: string; quiet_ms: number };
   highlight: typeof drawHighlight;
   clearHighlight: typeof clearHighlight;
+  /** CSS selectors for ids of this window's registry (null when the node is gone). */
+  selectors(ids: number[]): (ElementSelector | null)[];
+  selectorFor: typeof selectorFor;
+  /** Consent banners, dialogs and walls over the page, with the control that would dismiss each. */
+  overlays: typeof findOverlays;
 }
 
 const host = window as unknown as { __sightline?: SightlineGlobal };
 if (!host.__sightline || host.__sightline.version < VERSION) {
   watchMutations();
   const quiet = () => quietness(document);
-  host.__sightline = { version: VERSION, collect, resolve, idOf, quiet, highlight: drawHighlight, clearHighlight };
+  const selectors = (ids: number[]) => ids.map((id) => { const el = resolve(id); return el ? selectorFor(el) : null; });
+  host.__sightline = { version: VERSION, collect, resolve, idOf, quiet, highlight: drawHighlight, clearHighlight, selectors, selectorFor, overlays: findOverlays };
 }

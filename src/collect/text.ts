@@ -1,5 +1,6 @@
 // Text, accessible names, nearby text and values, with redaction: passwords, one-time codes and card
 // data never leave the page.
+import { isTag } from './dom.ts';
 
 const MAX_TEXT = 300;
 const MAX_NEARBY = 100;
@@ -16,8 +17,8 @@ function byIds(el: Element, ids: string): string {
 }
 
 export function visibleText(el: Element): string {
-  if (el instanceof HTMLInputElement && ['submit', 'button', 'reset'].includes(el.type)) return clean(el.value);
-  if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) return '';
+  if (isTag(el, 'INPUT') && ['submit', 'button', 'reset'].includes(el.type)) return clean(el.value);
+  if (isTag(el, 'INPUT') || isTag(el, 'TEXTAREA') || isTag(el, 'SELECT')) return '';
   return clean(el.textContent);
 }
 
@@ -73,7 +74,7 @@ function looksLikeCard(value: string): boolean {
 }
 
 export function isSecret(el: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement): boolean {
-  if (el instanceof HTMLInputElement && el.type === 'password') return true;
+  if (isTag(el, 'INPUT') && el.type === 'password') return true;
   const autocomplete = (el.getAttribute('autocomplete') ?? '').toLowerCase();
   if (SECRET_AUTOCOMPLETE.test(autocomplete)) return true;
   if (SECRET_NAME.test(`${el.getAttribute('name') ?? ''} ${el.id}`)) return true;

@@ -93,13 +93,14 @@ export async function resolve(page: Page, id: number): Promise<ElementHandle<Ele
   throw new Error(`element ${id} is gone (removed from the page since the snapshot)`);
 }
 
-/** Waits until the DOM has been quiet for `quietMs` and the page is loaded; false on timeout. */
-export async function waitForStable(page: Page, { quietMs = 500, timeoutMs = 10_000 } = {}): Promise<boolean> {
+/** Waits until the DOM has been quiet for `quietMs` and the page is loaded (or, with `loaded: false`,
+ *  parsed); false on timeout. */
+export async function waitForStable(page: Page, { quietMs = 500, timeoutMs = 10_000, loaded = true } = {}): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   await inject(page.mainFrame());
   while (Date.now() < deadline) {
     const q = await page.evaluate(() => window.__sightline!.quiet()).catch(() => null);
-    if (q && q.ready_state === 'complete' && q.quiet_ms >= quietMs) return true;
+    if (q && (loaded ? q.ready_state === 'complete' : q.ready_state !== 'loading') && q.quiet_ms >= quietMs) return true;
     if (!q) await inject(page.mainFrame()).catch(() => undefined); // navigated: a new document
     await new Promise((r) => setTimeout(r, Math.min(100, Math.max(10, quietMs - (q?.quiet_ms ?? 0)))));
   }
@@ -113,3 +114,35 @@ export async function highlight(page: Page, boxes: HighlightBox[]): Promise<() =
   return async () => { await page.evaluate(() => window.__sightline?.clearHighlight()); };
 }
 
+
+export interface FoundSelector { selector: string; frames: string[] }
+
+/** Selectors of the iframe elements from the main frame down to `frame`, outermost first. */
+async function frameChain(frame: Frame): Promise<string[]> {
+  const parent = frame.parentFrame();
+  if (!parent) return [];
+  await inject(parent);
+  const own = await (await frame.frameElement()).evaluate((el) => window.__sightline!.selectorFor(el as Element));
+  return [...await frameChain(parent), ...own.frames, own.selector];
+}
+
+/** CSS selectors for ids of the latest collection (null for a node that is gone). */
+export async function selectorsOf(page: Page, ids: number[]): Promise<Map<number, FoundSelector | null>> {
+  const byFrame = new Map<number, number[]>();
+  for (const id of ids) {
+    const ordinal = Math.floor(id / FRAME_ID_SPAN);
+    byFrame.set(ordinal, [...byFrame.get(ordinal) ?? [], id]);
+  }
+  const found = new Map<number, FoundSelector | null>();
+  for (const [ordinal, group] of byFrame) {
+    const frame = ordinal === 0 ? page.mainFrame() : stateOf(page).byOrdinal.get(ordinal);
+    const local = group.map((id) => id % FRAME_ID_SPAN);
+    const results = frame && !frame.isDetached() ? await frame.evaluate((l) => window.__sightline!.selectors(l), local).catch(() => null) : null;
+    const chain = results && frame ? await frameChain(frame).catch(() => null) : null;
+    group.forEach((id, i) => {
+      const r = results?.[i];
+      found.set(id, r && chain ? { selector: r.selector, frames: [...chain, ...r.frames] } : null);
+    });
+  }
+  return found;
+}

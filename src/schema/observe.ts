@@ -1,5 +1,11 @@
-// The /v1/observe contract (SPEC "Observe request", "Observe result, read mode", observe errors).
+// The /v1/observe contract (SPEC "Observe request", "Observe result" read, map and visual modes,
+// observe errors).
 import Type, { type Static } from 'typebox';
+import { ElementFilter, ModalGrid, Rect, Viewport } from './snapshot.ts';
+
+/** Observe `options.limit`: default and maximum (DESIGN "Decisions"). */
+export const MAP_DEFAULT_LIMIT = 50;
+export const MAP_MAX_LIMIT = 500;
 
 export const ObserveOptions = Type.Object({
   contentLimit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500_000 })),
@@ -7,7 +13,21 @@ export const ObserveOptions = Type.Object({
   render: Type.Optional(Type.Union([Type.Literal('auto'), Type.Literal('always'), Type.Literal('never')], {
     description: 'auto (default): render in Chromium when the fetched HTML is a script shell',
   })),
-}, { description: 'Read-mode options; keys for other modes are accepted and ignored by read.' });
+  // map and visual
+  render_quality: Type.Optional(Type.Union([Type.Literal('performance'), Type.Literal('precision')], {
+    description: 'map engine: performance (default; images, media and fonts blocked, DOM ready plus a short quiet window, 2 credits) or precision (full load, network quiet, fonts, lazy content; 10 credits). Visual always uses precision.',
+  })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAP_MAX_LIMIT, description: `most elements returned, most important first (default ${MAP_DEFAULT_LIMIT})` })),
+  filter: Type.Optional(ElementFilter),
+  include_visual_cues: Type.Optional(Type.Boolean({ description: 'visual_cues on each element (default true in map, false in visual)' })),
+  include_attributes: Type.Optional(Type.Boolean({ description: 'attributes (type, placeholder, aria_label, name, href, value) on each element (default false in map, true in visual)' })),
+  element_shape: Type.Optional(Type.Union([Type.Literal('common'), Type.Literal('dom')], {
+    description: 'common (default): id, role, text, bbox {x, y, width, height}...; dom: uid, tag, selector, bbox {x, y, w, h}, is_visible, z_index, attributes',
+  })),
+  screenshot_delivery: Type.Optional(Type.Union([Type.Literal('url'), Type.Literal('base64')], { description: 'visual: url (default, expiring) or base64 (inline)' })),
+  annotate: Type.Optional(Type.Boolean({ description: 'visual: draw each returned element\'s box and id onto the screenshot (set-of-marks)' })),
+  dismiss_overlays: Type.Optional(Type.Boolean({ description: 'map and visual: click the control that closes a consent banner or dialog before collecting (default false)' })),
+}, { description: 'Options; keys that do not apply to the chosen mode are ignored.' });
 
 export const ObserveRequest = Type.Object({
   url: Type.String({ minLength: 1, maxLength: 8192 }),
@@ -31,6 +51,90 @@ export const ReadResult = Type.Object({
   rendered: Type.Boolean({ description: 'true when the page was read from Chromium' }),
 });
 
+export const VisualCues = Type.Object({
+  background_color_name: Type.String(),
+  cursor_type: Type.String(),
+  is_prominent: Type.Boolean(),
+});
+
+export const ElementAttributes = Type.Object({
+  type: Type.Optional(Type.String()),
+  placeholder: Type.Optional(Type.String()),
+  aria_label: Type.Optional(Type.String()),
+  name: Type.Optional(Type.String()),
+  href: Type.Optional(Type.String()),
+  value: Type.Optional(Type.String()),
+});
+
+/** SPEC map element, the common shape. */
+export const MapElement = Type.Object({
+  id: Type.Integer({ description: '0-based, in result order' }),
+  role: Type.String(),
+  text: Type.String(),
+  bbox: Rect,
+  in_viewport: Type.Boolean(),
+  is_occluded: Type.Boolean(),
+  importance: Type.Integer({ minimum: 0, maximum: 1000 }),
+  visual_cues: Type.Optional(VisualCues),
+  attributes: Type.Optional(ElementAttributes),
+});
+
+/** SPEC's variant map element (`options.element_shape: "dom"`). */
+export const DomElement = Type.Object({
+  uid: Type.String({ description: 'the collector\'s id for the node (stable while the page lives)' }),
+  tag: Type.String(),
+  selector: Type.String({ description: 'CSS selector that finds the element again in its document (Playwright pierces shadow roots with it)' }),
+  frames: Type.Optional(Type.Array(Type.String(), { description: 'for elements inside iframes: selectors of the iframes, outermost first' })),
+  bbox: Type.Object({ x: Type.Number(), y: Type.Number(), w: Type.Number(), h: Type.Number() }),
+  is_visible: Type.Boolean({ description: 'in the viewport and not covered' }),
+  z_index: Type.Number(),
+  attributes: Type.Object({ type: Type.Union([Type.String(), Type.Null()]), placeholder: Type.Union([Type.String(), Type.Null()]), aria_label: Type.Union([Type.String(), Type.Null()]) }),
+  role: Type.String(),
+  text: Type.String(),
+  importance: Type.Integer({ minimum: 0, maximum: 1000 }),
+});
+
+export const Overlay = Type.Object({
+  kind: Type.Union([Type.Literal('consent'), Type.Literal('dialog'), Type.Literal('layer')]),
+  bounds: Rect,
+  coverage: Type.Number({ description: 'share of the viewport, 0..1' }),
+  dismissed: Type.Boolean(),
+});
+
+export const MapTimings = Type.Object({
+  navigation: Type.Number(), settle: Type.Number(), collection: Type.Number(), ranking: Type.Number(), screenshot: Type.Number(), total: Type.Number(),
+}, { description: 'milliseconds spent in each phase' });
+
+export const MapResult = Type.Object({
+  status: Type.Literal('success'),
+  url: Type.String({ description: 'the processed URL, after redirects' }),
+  viewport: Viewport,
+  interactable_elements: Type.Union([Type.Array(MapElement), Type.Array(DomElement)]),
+  credits_used: Type.Number(),
+  credits_remaining: Type.Number(),
+  engine: Type.Union([Type.Literal('performance'), Type.Literal('precision')]),
+  elements_total: Type.Integer({ description: 'elements found on the page before filter and limit' }),
+  modal_detected: Type.Boolean({ description: 'a modal, dialog or consent banner covers part of the page' }),
+  modal_grids: Type.Array(ModalGrid),
+  overlays: Type.Array(Overlay),
+  warnings: Type.Array(Type.String()),
+  timings_ms: MapTimings,
+});
+
+export const Screenshot = Type.Object({
+  type: Type.Union([Type.Literal('url'), Type.Literal('base64')]),
+  url: Type.Optional(Type.String({ description: 'signed address, valid until expires_at; no API key needed' })),
+  data: Type.Optional(Type.String({ description: 'base64 PNG (screenshot_delivery: base64)' })),
+  format: Type.Literal('png'),
+  size_bytes: Type.Integer(),
+  width: Type.Integer(),
+  height: Type.Integer(),
+  expires_at: Type.Optional(Type.String({ description: 'ISO 8601 UTC' })),
+  annotated: Type.Boolean(),
+});
+
+export const VisualResult = Type.Intersect([MapResult, Type.Object({ screenshot: Screenshot })]);
+
 export const ObserveErrorBody = Type.Object({
   status: Type.Literal('error'),
   error: Type.String({ description: 'short name: invalid_url, blocked_url, unreachable, timeout, http_error, ...' }),
@@ -41,3 +145,9 @@ export const ObserveErrorBody = Type.Object({
 export type ObserveRequest = Static<typeof ObserveRequest>;
 export type ReadResult = Static<typeof ReadResult>;
 export type ObserveErrorBody = Static<typeof ObserveErrorBody>;
+export type MapElement = Static<typeof MapElement>;
+export type DomElement = Static<typeof DomElement>;
+export type MapResult = Static<typeof MapResult>;
+export type VisualResult = Static<typeof VisualResult>;
+export type Screenshot = Static<typeof Screenshot>;
+export type MapTimings = Static<typeof MapTimings>;

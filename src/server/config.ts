@@ -23,7 +23,11 @@ export interface ServerConfig {
   /** Largest page observe reads, decoded. */
   maxPageBytes: number;
   /** Time allowed to fetch a page for read mode. */
-  readTimeoutMs: number;
+  pageTimeoutMs: number;
+  /** How long a visual screenshot URL works, seconds. */
+  screenshotTtlS: number;
+  /** Base of the screenshot URLs handed out; empty: http:// + the request's Host header. */
+  publicUrl: string;
   /** Chromium for rendering (Debian's by default). */
   chromium: string;
   /** A remote browser to connect to instead of launching one (SIGHTLINE_BROWSER_WS). */
@@ -81,7 +85,7 @@ const level = (raw: string) => {
 export const SETTINGS: Setting[] = [
   { key: 'port', flag: 'port', env: 'SIGHTLINE_PORT', default: '8787', help: 'TCP port (0 picks a free one)', parse: int(0, 65535) },
   { key: 'host', flag: 'host', env: 'SIGHTLINE_HOST', default: '127.0.0.1', help: 'address to listen on', parse: text },
-  { key: 'dataDir', flag: 'data-dir', env: 'SIGHTLINE_DATA_DIR', default: './data', help: 'where the SQLite store lives', parse: text },
+  { key: 'dataDir', flag: 'data-dir', env: 'SIGHTLINE_DATA_DIR', default: './data', help: 'where the SQLite store and screenshots live', parse: text },
   { key: 'workers', flag: 'workers', env: 'SIGHTLINE_WORKERS', default: '1', help: 'worker threads serving the same port', parse: int(1, 64) },
   { key: 'limitCap', flag: 'limit-cap', env: 'SIGHTLINE_LIMIT_CAP', default: '100', help: 'server cap for snapshot options.limit', parse: int(1, 100_000) },
   { key: 'maxBodyMb', flag: 'max-body-mb', env: 'SIGHTLINE_MAX_BODY_MB', default: '32', help: 'largest request body, MiB (413 above)', parse: positive },
@@ -93,7 +97,9 @@ export const SETTINGS: Setting[] = [
   { key: 'logLevel', flag: 'log-level', env: 'SIGHTLINE_LOG_LEVEL', default: 'info', help: 'pino log level', parse: level },
   { key: 'egressAllow', flag: 'egress-allow', env: 'SIGHTLINE_EGRESS_ALLOW', default: '', help: 'private CIDRs observe may reach (comma-separated; for tests)', parse: cidrs },
   { key: 'maxPageMb', flag: 'max-page-mb', env: 'SIGHTLINE_MAX_PAGE_MB', default: '10', help: 'largest page observe reads, MiB', parse: positive },
-  { key: 'readTimeoutMs', flag: 'read-timeout-ms', env: 'SIGHTLINE_READ_TIMEOUT_MS', default: '15000', help: 'time to fetch a page in read mode', parse: int(1) },
+  { key: 'pageTimeoutMs', flag: 'page-timeout-ms', env: 'SIGHTLINE_PAGE_TIMEOUT_MS', default: '15000', help: 'time to load a page: the read fetch (redirects included) or the browser in any mode', parse: int(1) },
+  { key: 'screenshotTtlS', flag: 'screenshot-ttl-s', env: 'SIGHTLINE_SCREENSHOT_TTL_S', default: '3600', help: 'how long a visual screenshot URL works, seconds', parse: int(1, 604_800) },
+  { key: 'publicUrl', flag: 'public-url', env: 'SIGHTLINE_PUBLIC_URL', default: '', help: 'base of screenshot URLs (default: http:// and the request\'s Host)', parse: (raw: string) => raw.replace(/\/+$/, '') },
   { key: 'chromium', flag: 'chromium', env: 'SIGHTLINE_CHROMIUM', default: '/usr/bin/chromium', help: 'Chromium executable for rendering', parse: text },
   { key: 'browserWs', flag: 'browser-ws', env: 'SIGHTLINE_BROWSER_WS', default: '', help: 'connect to this remote browser (Playwright ws endpoint) instead of launching one', parse: (raw: string) => raw },
   { key: 'browserPages', flag: 'browser-pages', env: 'SIGHTLINE_BROWSER_PAGES', default: '4', help: 'pages rendering at once', parse: int(1, 256) },

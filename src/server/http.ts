@@ -6,6 +6,10 @@ import type { Account } from '../store/store.ts';
 export interface HttpRequest {
   method: string;
   path: string;
+  /** The query string without its `?` ('' when none). */
+  query: string;
+  /** The Host header: the screenshot URLs we hand out point back at it. */
+  host: string;
   authorization: string;
   contentType: string;
   body: Buffer;
@@ -20,7 +24,7 @@ export interface HttpRequest {
 
 export interface Reply {
   status: number;
-  body: string;
+  body: string | Buffer;
   contentType: string;
   headers?: Record<string, string>;
 }

@@ -35,6 +35,8 @@ export function serveNodeHttp(options: TransportOptions, router: Router): Promis
     const incoming: IncomingRequest = {
       method: req.method ?? 'GET',
       path: url.split('?')[0],
+      query: url.includes('?') ? url.slice(url.indexOf('?') + 1) : '',
+      host: req.headers.host ?? '',
       authorization: req.headers.authorization ?? '',
       contentType: req.headers['content-type'] ?? '',
       requestId: requestIdFrom(String(req.headers[REQUEST_ID_HEADER] ?? ''), randomUUID),

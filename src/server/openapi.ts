@@ -2,6 +2,7 @@
 // are JSON Schema, which OpenAPI 3.1 takes as is).
 import { ERRORS, SNAPSHOT_MESSAGES } from '../schema/errors.ts';
 import { SnapshotRequest, SnapshotResponse, SnapshotErrorBody } from '../schema/snapshot.ts';
+import { ObserveRequest, ReadResult, MapResult, VisualResult, ObserveErrorBody } from '../schema/observe.ts';
 import type { ServerConfig } from './config.ts';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -10,13 +11,21 @@ const jsonContent = (name: string) => ({ 'application/json': { schema: ref(name)
 const plain = (schema: unknown) => JSON.parse(JSON.stringify(schema));
 
 const SNAPSHOT_ERRORS = ['bad_request', 'unauthorized', 'insufficient_credits', 'account_inactive', 'payload_too_large', 'request_timeout', 'rate_limited', 'internal_error'] as const;
+const OBSERVE_ERRORS = ['bad_request', 'invalid_url', 'invalid_mode', 'unauthorized', 'insufficient_credits', 'blocked_url', 'unsupported_content_type', 'too_large', 'rate_limited', 'internal_error', 'unreachable', 'http_error', 'busy', 'timeout'] as const;
+
+/** One response per status; codes sharing a status are listed together. */
+function errorResponses(codes: readonly (keyof typeof ERRORS)[], schema: string, extra: (code: string) => string = () => '') {
+  const byStatus = new Map<number, string[]>();
+  for (const code of codes) byStatus.set(ERRORS[code].status, [...byStatus.get(ERRORS[code].status) ?? [], `${code}: ${ERRORS[code].message}${extra(code)}`]);
+  return Object.fromEntries([...byStatus].map(([status, lines]) => [String(status), {
+    description: lines.join('; '),
+    content: jsonContent(schema),
+    ...(status === 429 || status === 503 ? { headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'seconds until a request is likely accepted' } } } : {}),
+  }]));
+}
 
 export function openApiDocument(config: Pick<ServerConfig, 'limitCap' | 'maxBodyBytes' | 'rateLimit'>, version: string): object {
-  const errorResponses = Object.fromEntries(SNAPSHOT_ERRORS.map((code) => [String(ERRORS[code].status), {
-    description: `${code}: ${ERRORS[code].message}${code === 'bad_request' ? ` (${Object.values(SNAPSHOT_MESSAGES).join('; ')})` : ''}`,
-    content: jsonContent('SnapshotError'),
-    ...(code === 'rate_limited' ? { headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'seconds until a request is accepted' } } } : {}),
-  }]));
+  const snapshotErrors = errorResponses(SNAPSHOT_ERRORS, 'SnapshotError', (code) => code === 'bad_request' ? ` (${Object.values(SNAPSHOT_MESSAGES).join('; ')})` : '');
   return {
     openapi: '3.1.0',
     info: {
@@ -30,6 +39,11 @@ export function openApiDocument(config: Pick<ServerConfig, 'limitCap' | 'maxBody
         SnapshotRequest: plain(SnapshotRequest),
         SnapshotResponse: plain(SnapshotResponse),
         SnapshotError: plain(SnapshotErrorBody),
+        ObserveRequest: plain(ObserveRequest),
+        ReadResult: plain(ReadResult),
+        MapResult: plain(MapResult),
+        VisualResult: plain(VisualResult),
+        ObserveError: plain(ObserveErrorBody),
       },
     },
     security: [{ bearer: [] }],
@@ -43,8 +57,30 @@ export function openApiDocument(config: Pick<ServerConfig, 'limitCap' | 'maxBody
           requestBody: { required: true, content: jsonContent('SnapshotRequest') },
           responses: {
             200: { description: 'ranked elements', content: jsonContent('SnapshotResponse') },
-            ...errorResponses,
+            ...snapshotErrors,
           },
+        },
+      },
+      '/v1/observe': {
+        post: {
+          operationId: 'observe',
+          summary: 'Load a URL: read (Markdown, 1 credit), map (ranked elements; 2, or 10 with the precision engine), visual (map + screenshot, 10)',
+          requestBody: { required: true, content: jsonContent('ObserveRequest') },
+          responses: {
+            200: { description: 'the result of the chosen mode', content: { 'application/json': { schema: { oneOf: [ref('ReadResult'), ref('MapResult'), ref('VisualResult')] } } } },
+            ...errorResponses(OBSERVE_ERRORS, 'ObserveError'),
+          },
+        },
+      },
+      '/v1/screenshots/{file}': {
+        get: {
+          operationId: 'screenshot', security: [], summary: 'A visual-mode screenshot, by the signed URL the result gave (no key needed)',
+          parameters: [
+            { name: 'file', in: 'path', required: true, schema: { type: 'string' } },
+            { name: 'expires', in: 'query', required: true, schema: { type: 'integer' } },
+            { name: 'sig', in: 'query', required: true, schema: { type: 'string' } },
+          ],
+          responses: { 200: { description: 'PNG', content: { 'image/png': {} } }, 404: { description: 'unknown, tampered or expired' } },
         },
       },
       '/healthz': {

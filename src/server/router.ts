@@ -6,7 +6,8 @@ import { errorReply, asSightlineError } from './reply.ts';
 import type { HttpRequest, Reply } from './http.ts';
 
 export type Route = (req: HttpRequest) => Reply | Promise<Reply>;
-/** Routes by method and path, e.g. `{ 'POST /v1/snapshot': snapshot }`. */
+/** Routes by method and path, e.g. `{ 'POST /v1/snapshot': snapshot }`; a path ending in `/*` takes
+ *  everything under it. */
 export type Routes = Record<string, Route>;
 
 /** What a transport hands over: the request without the router's deadline signal. */
@@ -31,6 +32,9 @@ export function createRouter({ routes, store, logger, deadlineMs }: RouterDeps):
     const [method, path] = key.split(' ');
     paths.set(path, [...(paths.get(path) ?? []), method]);
   }
+  const prefixes = [...paths.keys()].filter((p) => p.endsWith('/*')).map((p) => p.slice(0, -1));
+  /** The route pattern a path falls under: itself, or the `/*` pattern whose prefix it starts with. */
+  const patternOf = (path: string) => paths.has(path) ? path : (prefixes.find((p) => path.startsWith(p) && path.length > p.length) ?? '') + '*';
 
   function finish(req: IncomingRequest, reply: Reply, started: number, err?: unknown): Reply {
     reply.headers = { ...reply.headers, 'x-request-id': req.requestId };
@@ -77,10 +81,11 @@ export function createRouter({ routes, store, logger, deadlineMs }: RouterDeps):
       const started = performance.now();
       const controller = new AbortController();
       const req: HttpRequest = { ...incoming, signal: controller.signal };
-      const route = routes[`${req.method} ${req.path}`];
+      const pattern = patternOf(req.path);
+      const route = routes[`${req.method} ${pattern}`];
       try {
         if (!route) {
-          const allowed = paths.get(req.path);
+          const allowed = paths.get(pattern);
           if (!allowed) throw new SightlineError('not_found', `No route ${req.method} ${req.path}`);
           const err = new SightlineError('method_not_allowed', `${req.path} accepts ${allowed.join(', ')}, not ${req.method}`);
           return finish(req, { ...errorReply(err), headers: { allow: allowed.join(', ') } }, started);

@@ -14,6 +14,8 @@ import { createEgressGuard, type EgressGuard } from '../observe/egress.ts';
 import { BrowserPool } from '../observe/browser-pool.ts';
 import { startEgressProxy, type EgressProxy } from '../observe/egress-proxy.ts';
 import { openApiDocument } from './openapi.ts';
+import { openScreenshotStore, SCREENSHOT_PATH } from './screenshots.ts';
+import { MAP_MAX_LIMIT } from '../schema/observe.ts';
 import { json } from './reply.ts';
 import { loadUws, serveUws, type Listening } from './uws.ts';
 import { serveNodeHttp } from './node-http.ts';
@@ -53,7 +55,9 @@ function lazyBrowser(config: ServerConfig, guard: EgressGuard, logger: Logger) {
 }
 
 export async function buildRouter(config: ServerConfig, store: Store, logger: Logger, backend: string, worker: number): Promise<Built> {
-  const ranker = new Ranker(await loadWasmCore(), { limitCap: config.limitCap });
+  const core = await loadWasmCore();
+  const ranker = new Ranker(core, { limitCap: config.limitCap });
+  const screenshots = openScreenshotStore(config.dataDir, config.screenshotTtlS);
   const guard = createEgressGuard(config.egressAllow);
   const browser = lazyBrowser(config, guard, logger);
   const openapi = JSON.stringify(openApiDocument(config, VERSION));
@@ -61,12 +65,14 @@ export async function buildRouter(config: ServerConfig, store: Store, logger: Lo
     'POST /v1/snapshot': snapshotRoute({ store, ranker, rateLimit: config.rateLimit }),
     'POST /v1/observe': observeRoute({
       store, rateLimit: config.rateLimit, browser: browser.get,
-      fetch: { guard, deadlineMs: config.readTimeoutMs, maxBytes: config.maxPageBytes },
+      ranker: new Ranker(core, { limitCap: MAP_MAX_LIMIT }), screenshots, publicUrl: config.publicUrl,
+      fetch: { guard, deadlineMs: config.pageTimeoutMs, maxBytes: config.maxPageBytes },
     }),
+    [`GET ${SCREENSHOT_PATH}*`]: screenshots.route,
     'GET /healthz': healthRoute({ store, backend, worker, version: VERSION, browser: browser.stats }),
     'GET /openapi.json': () => ({ ...json(200, null), body: openapi }),
   };
-  return { router: createRouter({ routes, store, logger, deadlineMs: config.deadlineMs }), dispose: browser.dispose };
+  return { router: createRouter({ routes, store, logger, deadlineMs: config.deadlineMs }), dispose: async () => { screenshots.close(); await browser.dispose(); } };
 }
 
 export async function startServer(config: ServerConfig, logger: Logger, options: { worker?: number } = {}): Promise<RunningServer> {

@@ -113,6 +113,8 @@ export function serveUws(uws: Uws, options: TransportOptions, router: Router): P
     const incoming: IncomingRequest = {
       method: req.getMethod().toUpperCase(),
       path: req.getUrl(),
+      query: req.getQuery() ?? '',
+      host: req.getHeader('host'),
       authorization: req.getHeader('authorization'),
       contentType: req.getHeader('content-type'),
       requestId: requestIdFrom(req.getHeader(REQUEST_ID_HEADER), randomUUID),

@@ -1,9 +1,15 @@
 // POST /v1/observe (SPEC, legacy door). Read mode: fetch through the egress guard, extract the main
-// content, answer Markdown/text/HTML. A credit is reserved before the fetch and refunded when the page
-// cannot be read: failed loads cost nothing.
+// content, answer Markdown/text/HTML. Map and visual: load the page in our Chromium, collect, rank with
+// the core, and for visual a screenshot. Credits are reserved before the work and refunded when the page
+// cannot be loaded: failed loads cost nothing.
 import { Compile } from 'typebox/compile';
 import { SightlineError, badRequest } from '../../schema/errors.ts';
-import { ObserveRequest, type ReadResult } from '../../schema/observe.ts';
+import { ObserveRequest, MAP_DEFAULT_LIMIT, type ReadResult, type MapResult, type VisualResult, type Screenshot } from '../../schema/observe.ts';
+import type { Ranker } from '../../rank/ranker.ts';
+import { mapPage, type Engine } from '../../observe/map.ts';
+import { shapeElements } from '../../observe/map-shape.ts';
+import type { ScreenshotStore } from '../screenshots.ts';
+import type { HttpRequest } from '../http.ts';
 import type { RateLimit, Store } from '../../store/store.ts';
 import { fetchPage, guardedAgent, type FetchOptions } from '../../observe/fetch-page.ts';
 import { readPage } from '../../observe/read.ts';
@@ -25,6 +31,11 @@ export interface ObserveDeps {
   fetch: Omit<FetchOptions, 'signal'>;
   /** The browser pool, started on first use (launching Chromium only when a page needs it). */
   browser: () => Promise<BrowserPool>;
+  /** The core with observe's limit cap (MAP_MAX_LIMIT). */
+  ranker: Ranker;
+  screenshots: ScreenshotStore;
+  /** Base of screenshot URLs; empty: http:// + the request's Host. */
+  publicUrl: string;
 }
 
 function validate(body: unknown): ObserveRequest {
@@ -43,48 +54,93 @@ function validate(body: unknown): ObserveRequest {
   return body as ObserveRequest;
 }
 
-export function observeRoute({ store, rateLimit, fetch, browser }: ObserveDeps): Route {
-  const agent = guardedAgent(fetch.guard);
+/** Reserves a mode's cost, runs its work, refunds when the work fails. */
+async function charged<T>(deps: ObserveDeps, req: HttpRequest, accountId: number, cost: number, what: string, work: (remaining: number) => Promise<T>): Promise<T> {
+  const remaining = deps.store.reserve(accountId, cost);
+  if (remaining === null) throw new SightlineError('insufficient_credits', `Insufficient credits: ${what} costs ${cost} credit${cost === 1 ? '' : 's'}`);
+  try {
+    const result = await work(remaining);
+    req.creditsUsed = cost;
+    return result;
+  } catch (err) {
+    deps.store.refund(accountId, cost);
+    throw err;
+  }
+}
+
+async function read(deps: ObserveDeps, agent: ReturnType<typeof guardedAgent>, req: HttpRequest, body: ObserveRequest, remaining: number): Promise<ReadResult> {
+  const { fetch, browser } = deps;
+  const render = body.options?.render ?? 'auto';
+  const format = body.format ?? 'markdown';
+  const readOptions = { format, contentLimit: body.options?.contentLimit, mainContent: body.options?.main_content };
+  let source: { url: string; html: string; redirects: string[]; blocked: string[] };
+  if (render === 'always') {
+    const shown = await renderPage(await browser(), fetch.guard, body.url.trim(), fetch.deadlineMs);
+    source = { ...shown, redirects: [] };
+  } else {
+    // The guard inside fetchPage checks the scheme and every address, at every redirect.
+    const page = await fetchPage(body.url.trim(), fetch, agent, req.signal);
+    source = { url: page.url, html: page.text, redirects: page.redirects, blocked: [] };
+  }
+  let result = readPage(source.html, source.url, readOptions);
+  let rendered = render === 'always';
+  if (render === 'auto' && looksLikeScriptShell(source.html, result.textLength)) {
+    const shown = await renderPage(await browser(), fetch.guard, source.url, fetch.deadlineMs);
+    source = { ...shown, redirects: source.redirects };
+    result = readPage(source.html, source.url, readOptions);
+    rendered = true;
+  }
+  const warnings = [...result.warnings, ...blockedWarnings(source.blocked)];
+  return {
+    status: 'success', url: source.url, content: result.content, title: result.title, description: result.description,
+    credits_used: OBSERVE_COSTS.read, credits_remaining: remaining, format, truncated: result.truncated, warnings, redirects: source.redirects, rendered,
+  };
+}
+
+const blockedWarnings = (blocked: string[]) => blocked.slice(0, 20).map((u) => `blocked: ${u} (egress guard)`);
+
+async function map(deps: ObserveDeps, req: HttpRequest, body: ObserveRequest, visual: boolean, engine: Engine, cost: number, remaining: number): Promise<MapResult | VisualResult> {
+  const o = body.options ?? {};
+  const shape = o.element_shape ?? 'common';
+  const page = await mapPage(await deps.browser(), deps.fetch.guard, deps.ranker, {
+    url: body.url.trim(), engine, limit: o.limit ?? MAP_DEFAULT_LIMIT, filter: o.filter, selectors: shape === 'dom',
+    screenshot: visual, annotate: visual && o.annotate === true, dismissOverlays: o.dismiss_overlays === true, deadlineMs: deps.fetch.deadlineMs,
+  });
+  const result: MapResult = {
+    status: 'success', url: page.url, viewport: page.ranked.viewport,
+    interactable_elements: shapeElements(page, { shape, visualCues: o.include_visual_cues ?? !visual, attributes: o.include_attributes ?? visual }),
+    credits_used: cost, credits_remaining: remaining, engine, elements_total: page.elementsTotal,
+    modal_detected: page.ranked.modal_detected || page.overlays.some((v) => !v.dismissed && v.kind !== 'layer'),
+    modal_grids: page.ranked.modal_grids ?? [], overlays: page.overlays,
+    warnings: [...page.warnings, ...blockedWarnings(page.blocked)], timings_ms: page.timings,
+  };
+  if (!visual || !page.screenshot) return result;
+  const { png, width, height } = page.screenshot;
+  const common = { format: 'png' as const, size_bytes: png.length, width, height, annotated: o.annotate === true };
+  let screenshot: Screenshot;
+  if (o.screenshot_delivery === 'base64') {
+    screenshot = { type: 'base64', data: png.toString('base64'), ...common };
+  } else {
+    const stored = deps.screenshots.save(png, deps.publicUrl || `http://${req.host}`);
+    screenshot = { type: 'url', url: stored.url, expires_at: stored.expires_at, ...common };
+  }
+  return { ...result, screenshot };
+}
+
+export function observeRoute(deps: ObserveDeps): Route {
+  const agent = guardedAgent(deps.fetch.guard);
   return async (req) => {
-    const account = admit(store, req, rateLimit);
+    const account = admit(deps.store, req, deps.rateLimit);
     const body = validate(parseJsonBody(req));
     const mode = body.mode ?? 'read';
-    if (mode !== 'read') throw new SightlineError('invalid_mode', `mode "${mode}" is not available on this server yet: use read`);
-
-    const cost = OBSERVE_COSTS.read;
-    const remaining = store.reserve(account.id, cost);
-    if (remaining === null) throw new SightlineError('insufficient_credits', `Insufficient credits: read costs ${cost} credit`);
-    try {
-      const render = body.options?.render ?? 'auto';
-      const format = body.format ?? 'markdown';
-      const readOptions = { format, contentLimit: body.options?.contentLimit, mainContent: body.options?.main_content };
-      let source: { url: string; html: string; redirects: string[]; blocked: string[] };
-      if (render === 'always') {
-        const shown = await renderPage(await browser(), fetch.guard, body.url.trim(), fetch.deadlineMs);
-        source = { ...shown, redirects: [] };
-      } else {
-        // The guard inside fetchPage checks the scheme and every address, at every redirect.
-        const page = await fetchPage(body.url.trim(), fetch, agent, req.signal);
-        source = { url: page.url, html: page.text, redirects: page.redirects, blocked: [] };
-      }
-      let read = readPage(source.html, source.url, readOptions);
-      let rendered = render === 'always';
-      if (render === 'auto' && looksLikeScriptShell(source.html, read.textLength)) {
-        const shown = await renderPage(await browser(), fetch.guard, source.url, fetch.deadlineMs);
-        source = { ...shown, redirects: source.redirects };
-        read = readPage(source.html, source.url, readOptions);
-        rendered = true;
-      }
-      req.creditsUsed = cost;
-      const warnings = [...read.warnings, ...source.blocked.slice(0, 20).map((u) => `blocked: ${u} (egress guard)`)];
-      const result: ReadResult = {
-        status: 'success', url: source.url, content: read.content, title: read.title, description: read.description,
-        credits_used: cost, credits_remaining: remaining, format, truncated: read.truncated, warnings, redirects: source.redirects, rendered,
-      };
-      return json(200, result);
-    } catch (err) {
-      store.refund(account.id, cost);
-      throw err;
+    if (mode === 'read') {
+      return json(200, await charged(deps, req, account.id, OBSERVE_COSTS.read, 'read', (remaining) => read(deps, agent, req, body, remaining)));
     }
+    const visual = mode === 'visual';
+    // SPEC: visual always uses the precision engine.
+    const engine: Engine = visual || body.options?.render_quality === 'precision' ? 'precision' : 'performance';
+    const cost = visual ? OBSERVE_COSTS.visual : engine === 'precision' ? OBSERVE_COSTS.map_precision : OBSERVE_COSTS.map;
+    const what = visual ? 'visual' : `map (${engine})`;
+    return json(200, await charged(deps, req, account.id, cost, what, (remaining) => map(deps, req, body, visual, engine, cost, remaining)));
   };
 }

@@ -1,0 +1,137 @@
+// Observe map and visual: load the page in a pool page through the egress guard, settle it by engine,
+// report (and on request dismiss) overlays, run the collector in every frame, rank with the core, and
+// for visual take a PNG of the viewport (with the returned elements' boxes drawn when asked).
+import type { Page } from 'playwright-core';
+import type { CollectResult, CollectedElement } from '../collect/types.ts';
+import type { Overlay as FoundOverlay } from '../collect/overlays.ts';
+import type { Ranker } from '../rank/ranker.ts';
+import type { RankResult, SnapshotRequest } from '../schema/snapshot.ts';
+import type { MapTimings } from '../schema/observe.ts';
+import { collectPage, highlight, inject, resolve, selectorsOf, waitForStable, type FoundSelector } from '../playwright/collect-page.ts';
+import { boxesOf } from '../collect/highlight.ts';
+import type { BrowserPool } from './browser-pool.ts';
+import type { EgressGuard } from './egress.ts';
+import { checkUrl, navigate } from './navigate.ts';
+
+export type Engine = 'performance' | 'precision';
+
+export interface MapJob {
+  url: string;
+  engine: Engine;
+  limit: number;
+  filter?: NonNullable<SnapshotRequest['options']>['filter'];
+  /** Selectors for the dom element shape. */
+  selectors: boolean;
+  screenshot: boolean;
+  annotate: boolean;
+  dismissOverlays: boolean;
+  deadlineMs: number;
+}
+
+export interface MappedOverlay extends Omit<FoundOverlay, 'dismiss_id'> { dismissed: boolean }
+
+export interface PageMap {
+  url: string;
+  ranked: RankResult;
+  /** The collected elements by id (fields the ranked ones do not carry: tag, cursor, placeholder). */
+  raw: Map<number, CollectedElement>;
+  elementsTotal: number;
+  overlays: MappedOverlay[];
+  selectors: Map<number, FoundSelector | null>;
+  screenshot: { png: Buffer; width: number; height: number } | null;
+  blocked: string[];
+  warnings: string[];
+  timings: MapTimings;
+}
+
+/** Resource types the performance engine never loads: they change no element an agent can use. */
+const HEAVY = new Set(['image', 'media', 'font']);
+/** Precision nudges lazy content by scrolling at most this many viewports down. */
+const LAZY_SCREENS = 8;
+
+async function settle(page: Page, engine: Engine, deadline: number): Promise<boolean> {
+  const left = () => Math.max(0, deadline - Date.now());
+  if (engine === 'performance') return waitForStable(page, { quietMs: 150, timeoutMs: Math.min(1500, left()), loaded: false });
+  await page.waitForLoadState('networkidle', { timeout: Math.min(5000, left()) }).catch(() => undefined);
+  await page.evaluate(async (screens) => {
+    await document.fonts.ready;
+    // Lazy images and infinite lists load when they come into view: bring each screen into view once.
+    const step = innerHeight;
+    for (let i = 1; i <= screens && i * step < document.documentElement.scrollHeight; i++) {
+      scrollTo(0, i * step);
+      await new Promise((r) => setTimeout(r, 60));
+    }
+    scrollTo(0, 0);
+  }, LAZY_SCREENS).catch(() => undefined);
+  await page.waitForLoadState('networkidle', { timeout: Math.min(2000, left()) }).catch(() => undefined);
+  return waitForStable(page, { quietMs: 300, timeoutMs: Math.min(3000, left()) });
+}
+
+/** Clicks the control that closes each consent banner or dialog; tells which layers went away. */
+async function dismiss(page: Page, found: FoundOverlay[], deadline: number): Promise<MappedOverlay[]> {
+  for (const o of found) {
+    if (o.dismiss_id === null || o.kind === 'layer') continue;
+    const control = await resolve(page, o.dismiss_id).catch(() => null);
+    await control?.click({ timeout: Math.min(2000, Math.max(0, deadline - Date.now())) }).catch(() => undefined);
+  }
+  await waitForStable(page, { quietMs: 150, timeoutMs: Math.min(1500, Math.max(0, deadline - Date.now())), loaded: false });
+  const after = await page.evaluate(() => window.__sightline!.overlays()).catch(() => found);
+  const same = (a: FoundOverlay, b: FoundOverlay) => a.kind === b.kind && Math.abs(a.bounds.y - b.bounds.y) < 4 && Math.abs(a.bounds.height - b.bounds.height) < 4;
+  return found.map(({ dismiss_id: _, ...o }) => ({ ...o, dismissed: !after.some((a) => same(a, { ...o, dismiss_id: null })) }));
+}
+
+function rankRequest(url: string, collected: CollectResult, job: MapJob): SnapshotRequest {
+  return {
+    url,
+    viewport: collected.viewport,
+    raw_elements: collected.raw_elements as unknown as SnapshotRequest['raw_elements'],
+    options: { limit: job.limit, filter: job.filter },
+    client_metrics: collected.client_metrics,
+    client_diagnostics: collected.client_diagnostics,
+  };
+}
+
+export async function mapPage(pool: BrowserPool, guard: EgressGuard, ranker: Ranker, job: MapJob): Promise<PageMap> {
+  await checkUrl(guard, job.url);
+  return pool.withPage(async (page) => {
+    const started = Date.now();
+    const deadline = started + job.deadlineMs;
+    const timings: MapTimings = { navigation: 0, settle: 0, collection: 0, ranking: 0, screenshot: 0, total: 0 };
+    let mark = performance.now();
+    const lap = (phase: keyof MapTimings) => { const now = performance.now(); timings[phase] += Math.round((now - mark) * 10) / 10; mark = now; };
+    const warnings: string[] = [];
+
+    if (job.engine === 'performance') {
+      await page.route('**/*', (route) => (HEAVY.has(route.request().resourceType()) ? route.abort('blockedbyclient') : route.continue()));
+    }
+    const { blocked } = await navigate(page, job.url, job.engine === 'performance' ? 'domcontentloaded' : 'load', job.deadlineMs);
+    lap('navigation');
+    if (!(await settle(page, job.engine, deadline))) warnings.push('page_unsettled: the page was still changing when it was collected');
+    await inject(page.mainFrame());
+    const found = await page.evaluate(() => window.__sightline!.overlays());
+    const overlays = job.dismissOverlays ? await dismiss(page, found, deadline) : found.map(({ dismiss_id: _, ...o }) => ({ ...o, dismissed: false }));
+    lap('settle');
+
+    const collected = await collectPage(page);
+    if (collected.truncated) warnings.push(`elements_truncated: ${collected.truncated} elements beyond the collector's limit were not listed`);
+    if (collected.client_diagnostics.captcha.detected) warnings.push(`captcha: the page shows a captcha (${collected.client_diagnostics.captcha.provider_hint ?? 'unknown provider'})`);
+    lap('collection');
+    const ranked = ranker.rank(rankRequest(page.url(), collected, job));
+    lap('ranking');
+    const selectors = job.selectors ? await selectorsOf(page, ranked.elements.map((e) => e.id)) : new Map<number, FoundSelector | null>();
+    lap('collection');
+
+    let screenshot: PageMap['screenshot'] = null;
+    if (job.screenshot) {
+      // Set-of-marks: the ids drawn are the result's ids (0-based, in result order).
+      const clear = job.annotate ? await highlight(page, boxesOf(ranked.elements.map((e, i) => ({ ...e, id: i })))) : null;
+      const png = await page.screenshot({ type: 'png', timeout: Math.max(1, deadline - Date.now()) });
+      await clear?.();
+      screenshot = { png, width: collected.viewport.width, height: collected.viewport.height };
+      lap('screenshot');
+    }
+    timings.total = Date.now() - started;
+    const raw = new Map(collected.raw_elements.map((e) => [e.id, e]));
+    return { url: page.url(), ranked, raw, elementsTotal: collected.raw_elements.length, overlays, selectors, screenshot, blocked, warnings, timings };
+  }, job.deadlineMs);
+}

@@ -1,0 +1,35 @@
+// Loading a caller's URL in a pool page, the same way for read (rendering) and map/visual: the guard
+// checks the URL first, the egress proxy checks every request the page makes, and the requests it
+// refused are collected so the result can say what was not loaded.
+import type { Page } from 'playwright-core';
+import { SightlineError } from '../schema/errors.ts';
+import { BLOCKED_HEADER } from './egress-proxy.ts';
+import { EgressError, refusalError, type EgressGuard } from './egress.ts';
+
+export interface Navigated {
+  /** Requests of the page the egress guard refused (they live on: later requests are added). */
+  blocked: string[];
+}
+
+/** Refuses a URL the guard would refuse, before it takes a pool page (the proxy checks it again). */
+export async function checkUrl(guard: EgressGuard, url: string): Promise<void> {
+  try {
+    await guard.check(url);
+  } catch (err) {
+    if (err instanceof EgressError) throw refusalError(err);
+    throw err;
+  }
+}
+
+export async function navigate(page: Page, url: string, waitUntil: 'domcontentloaded' | 'load', timeoutMs: number): Promise<Navigated> {
+  const blocked: string[] = [];
+  page.on('response', (r) => { if (r.headers()[BLOCKED_HEADER]) blocked.push(r.url()); });
+  page.on('requestfailed', (r) => { if (/TUNNEL_CONNECTION_FAILED|ERR_PROXY/.test(r.failure()?.errorText ?? '')) blocked.push(r.url()); });
+  const response = await page.goto(url, { waitUntil, timeout: timeoutMs }).catch((err: Error) => {
+    if (blocked.includes(url) || /TUNNEL_CONNECTION_FAILED/.test(err.message)) throw new SightlineError('blocked_url', `${url} was refused by the egress guard`);
+    throw new SightlineError(/Timeout/i.test(err.name + err.message) ? 'timeout' : 'unreachable', `Cannot load ${url} in the browser: ${err.message.split('\n')[0]}`);
+  });
+  if (response?.headers()[BLOCKED_HEADER]) throw new SightlineError('blocked_url', `${url} was refused by the egress guard`);
+  if (response && response.status() >= 400) throw new SightlineError('http_error', `The page answered HTTP ${response.status()}`);
+  return { blocked };
+}

@@ -1,0 +1,89 @@
+// Visual-mode screenshots delivered by URL: each PNG is stored under an unguessable id with its expiry
+// in the file name (`<id>-<expires>.png` in <data-dir>/screenshots), and served at a signed URL
+// (`/v1/screenshots/<id>.png?expires=<unix s>&sig=<hmac>`) until it expires, with no API key. The HMAC
+// key lives in the data directory, so every worker and restart signs and checks alike. Expired files
+// are deleted by a sweep; a URL past its expiry answers 404 even before the sweep runs.
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { mkdirSync, readFileSync, readdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SightlineError } from '../schema/errors.ts';
+import type { Route } from './router.ts';
+
+export const SCREENSHOT_PATH = '/v1/screenshots/';
+/** How often expired files are deleted. */
+const SWEEP_MS = 60_000;
+const ID = /^[A-Za-z0-9_-]{32}$/;
+
+export interface StoredScreenshot { url: string; expires_at: string }
+
+export interface ScreenshotStore {
+  save(png: Buffer, origin: string): StoredScreenshot;
+  /** GET /v1/screenshots/* */
+  route: Route;
+  /** Deletes expired files; returns how many. */
+  sweep(): number;
+  close(): void;
+}
+
+function signingKey(dataDir: string): Buffer {
+  const path = join(dataDir, 'screenshot-key');
+  try {
+    writeFileSync(path, randomBytes(32).toString('hex'), { flag: 'wx', mode: 0o600 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  return Buffer.from(readFileSync(path, 'utf8').trim(), 'hex');
+}
+
+const notFound = () => new SightlineError('not_found', 'No such screenshot, or its URL has expired');
+
+export function openScreenshotStore(dataDir: string, ttlSeconds: number): ScreenshotStore {
+  const dir = join(dataDir, 'screenshots');
+  mkdirSync(dir, { recursive: true });
+  const key = signingKey(dataDir);
+  const sign = (id: string, expires: number) => createHmac('sha256', key).update(`${id}.${expires}`).digest('base64url');
+  const fileOf = (id: string, expires: number) => join(dir, `${id}-${expires}.png`);
+
+  function sweep(): number {
+    const now = Date.now() / 1000;
+    let deleted = 0;
+    for (const name of readdirSync(dir)) {
+      const expires = Number(/-(\d+)\.png$/.exec(name)?.[1]);
+      if (expires && expires <= now) {
+        try { unlinkSync(join(dir, name)); deleted++; } catch { /* another worker swept it */ }
+      }
+    }
+    return deleted;
+  }
+  const timer = setInterval(sweep, SWEEP_MS);
+  timer.unref();
+  sweep();
+
+  return {
+    save(png, origin) {
+      const id = randomBytes(24).toString('base64url');
+      const expires = Math.ceil(Date.now() / 1000) + ttlSeconds;
+      writeFileSync(fileOf(id, expires), png);
+      return { url: `${origin}${SCREENSHOT_PATH}${id}.png?expires=${expires}&sig=${sign(id, expires)}`, expires_at: new Date(expires * 1000).toISOString() };
+    },
+    route: (req) => {
+      const id = req.path.slice(SCREENSHOT_PATH.length).replace(/\.png$/, '');
+      const query = new URLSearchParams(req.query);
+      const expires = Number(query.get('expires'));
+      const sig = Buffer.from(query.get('sig') ?? '');
+      if (!ID.test(id) || !Number.isInteger(expires)) throw notFound();
+      const expected = Buffer.from(sign(id, expires));
+      if (sig.length !== expected.length || !timingSafeEqual(sig, expected)) throw notFound();
+      const left = expires - Date.now() / 1000;
+      if (left <= 0) {
+        try { unlinkSync(fileOf(id, expires)); } catch { /* already gone */ }
+        throw notFound();
+      }
+      let png: Buffer;
+      try { png = readFileSync(fileOf(id, expires)); } catch { throw notFound(); }
+      return { status: 200, body: png, contentType: 'image/png', headers: { 'cache-control': `private, max-age=${Math.floor(left)}` } };
+    },
+    sweep,
+    close: () => clearInterval(timer),
+  };
+}

@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:http';
 import { gzipSync, brotliCompressSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import { startServer, createKey, balance, removeDataDir, type ServerProcess } from './helpers/server.ts';
+import { REFUSED_URLS } from './helpers/guard-cases.ts';
 
 const ARTICLE = readFileSync(new URL('./fixtures/read/article.html', import.meta.url), 'utf8');
 let pages: Server;
@@ -229,11 +230,7 @@ describe('the browser pool under load', () => {
 });
 
 describe('the egress guard (no loopback allowed on this server)', () => {
-  const refused = ['http://127.0.0.1:9/', 'http://localhost:9/', 'http://0.0.0.0/', 'http://[::1]/', 'http://[::ffff:127.0.0.1]/',
-    'http://169.254.169.254/latest/meta-data/', 'http://10.0.0.1/', 'http://172.16.5.4/', 'http://192.168.0.1/', 'http://100.64.0.1/',
-    'http://2130706433/', 'http://0177.0.0.1/', 'http://0x7f000001/', 'http://[fe80::1]/', 'http://[fd00::1]/', 'http://224.0.0.1/',
-    'file:///etc/passwd', 'data:text/html,<h1>hi</h1>', 'chrome://settings', 'ftp://10.0.0.1/', 'gopher://localhost/'];
-  for (const url of refused) {
+  for (const url of REFUSED_URLS) {
     test(`refuses ${url}`, async () => {
       const k = createKey(closed.dataDir, 5);
       const r = await observe(closed, k, { url });

@@ -3,7 +3,7 @@
 // (DESIGN "Server"). `readBody` is the only code that touches raw chunks.
 import { createRequire } from 'node:module';
 import { randomUUID } from 'node:crypto';
-import type { HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
+import type { HttpRequest as UwsRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import { SightlineError } from '../schema/errors.ts';
 import type { IncomingRequest, Router } from './router.ts';
 import { REQUEST_ID_HEADER, bodyErrors, requestIdFrom, statusLine, type Reply } from './http.ts';
@@ -103,6 +103,17 @@ function send(res: HttpResponse, state: RequestState, reply: Reply, closeConnect
   });
 }
 
+/** Path and query. The native getUrl() is the path alone; the JS fallback's includes the query, and its
+ *  getQuery() throws on a relative URL. */
+function target(req: UwsRequest): { path: string; query: string } {
+  const url = req.getUrl();
+  const at = url.indexOf('?');
+  if (at >= 0) return { path: url.slice(0, at), query: url.slice(at + 1) };
+  let query = '';
+  try { query = req.getQuery() ?? ''; } catch { /* fallback without a query */ }
+  return { path: url, query };
+}
+
 export function serveUws(uws: Uws, options: TransportOptions, router: Router): Promise<Listening> {
   const app: TemplatedApp & { close(): void } = uws.App() as TemplatedApp & { close(): void };
   let inflight = 0;
@@ -110,10 +121,11 @@ export function serveUws(uws: Uws, options: TransportOptions, router: Router): P
   let drained: (() => void) | undefined;
 
   app.any('/*', (res, req) => {
+    const { path, query } = target(req);
     const incoming: IncomingRequest = {
       method: req.getMethod().toUpperCase(),
-      path: req.getUrl(),
-      query: req.getQuery() ?? '',
+      path,
+      query,
       host: req.getHeader('host'),
       authorization: req.getHeader('authorization'),
       contentType: req.getHeader('content-type'),

@@ -16,7 +16,7 @@ export function serveFixtures(): Promise<FixtureServer> {
     try {
       let body = await readFile(join(FIXTURES, path === '/' ? 'index.html' : path), 'utf8');
       body = body.replaceAll('{{OTHER_ORIGIN}}', `http://localhost:${port}`);
-      res.writeHead(200, { 'content-type': path.endsWith('.html') ? 'text/html; charset=utf-8' : 'text/plain' });
+      res.writeHead(200, { 'content-type': path.endsWith('.html') ? 'text/html; charset=utf-8' : path.endsWith('.svg') ? 'image/svg+xml' : 'text/plain' });
       res.end(body);
     } catch {
       res.writeHead(404, { 'content-type': 'text/html' });

@@ -13,6 +13,7 @@ import { serveFixtures, type FixtureServer } from './helpers/fixtures.ts';
 import { launch } from './helpers/browser.ts';
 import { readPng, isPng } from './helpers/png.ts';
 import { REFUSED_URLS } from './helpers/guard-cases.ts';
+import { SightlineApi, SightlineApiError } from '../src/client/api.ts';
 
 const TTL_S = 2;
 let site: FixtureServer;
@@ -205,6 +206,18 @@ describe('map mode', () => {
     assert.equal(find(bar, 'Continue shopping').is_occluded, false);
     const barGone = (await map('cookie-bar.html', { dismiss_overlays: true })).body;
     assert.equal(find(barGone, 'Checkout').is_occluded, false);
+  });
+
+  test('the client library: observe() returns the map result, and a refused URL throws with the error code', async () => {
+    const api = new SightlineApi({ baseUrl: server.url, apiKey: key });
+    const result = await api.observe({ url: `${site.url}/search.html`, mode: 'map', options: { limit: 2 } });
+    assert.equal(result.engine, 'performance');
+    assert.equal(result.interactable_elements.length, 2);
+    await assert.rejects(api.observe({ url: 'http://10.0.0.1/', mode: 'map' }), (e: unknown) => {
+      assert.ok(e instanceof SightlineApiError);
+      assert.deepEqual([e.status, e.errorCode], [403, 'blocked_url']);
+      return true;
+    });
   });
 
   test('failed loads cost nothing: 404, an unreachable port, a page that never finishes (504, its context closed)', async () => {

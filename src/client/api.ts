@@ -1,6 +1,9 @@
 // HTTP client for the Sightline API: typed requests and results, typed errors carrying `error_code`,
 // a timeout per attempt, and retries on 429/503 that wait as long as Retry-After says.
 import type { SnapshotRequest, SnapshotResponse } from '../schema/snapshot.ts';
+import type { ObserveRequest, ReadResult, MapResult, VisualResult } from '../schema/observe.ts';
+
+export type { ObserveRequest, ReadResult, MapResult, VisualResult };
 
 export interface ApiOptions {
   /** e.g. http://127.0.0.1:8787 */
@@ -12,13 +15,6 @@ export interface ApiOptions {
   retries?: number;
   /** Longest wait honoured from Retry-After before giving up. Default 30 s. */
   maxRetryWaitMs?: number;
-}
-
-export interface ObserveRequest {
-  url: string;
-  mode?: 'read' | 'map' | 'visual';
-  format?: string;
-  options?: Record<string, unknown>;
 }
 
 export class SightlineApiError extends Error {
@@ -47,9 +43,13 @@ export class SightlineApi {
     return this.post<SnapshotResponse>('/v1/snapshot', request);
   }
 
-  /** POST /v1/observe (legacy door; the result shape depends on the mode). */
-  observe<T = Record<string, unknown>>(request: ObserveRequest): Promise<T> {
-    return this.post<T>('/v1/observe', request);
+  /** POST /v1/observe: the result shape follows the mode (read by default). */
+  observe(request: ObserveRequest & { mode: 'visual' }): Promise<VisualResult>;
+  observe(request: ObserveRequest & { mode: 'map' }): Promise<MapResult>;
+  observe(request: ObserveRequest & { mode?: 'read' }): Promise<ReadResult>;
+  observe(request: ObserveRequest): Promise<ReadResult | MapResult | VisualResult>;
+  observe(request: ObserveRequest): Promise<ReadResult | MapResult | VisualResult> {
+    return this.post('/v1/observe', request);
   }
 
   private async post<T>(path: string, body: unknown): Promise<T> {

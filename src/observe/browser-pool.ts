@@ -1,7 +1,9 @@
 // The browser pool: playwright-core driving Debian's Chromium (or a remote browser), a fresh context
 // per request, at most `size` pages at once with a bounded queue (busy when full), a hard deadline
 // that closes the context or kills the browser, and a relaunch after a crash. Every request the
-// browser makes goes through the egress proxy.
+// browser makes goes through the egress proxy. One spare context with its page is prepared ahead:
+// a new page costs a renderer process (100-300 ms here), which then stays off the request's path.
+// The spare is used once, by one request, like any other fresh context.
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { SightlineError } from '../schema/errors.ts';
 
@@ -18,20 +20,23 @@ export interface PoolOptions {
   maxQueue: number;
 }
 
-export interface PoolStats { launches: number; open: number; queued: number; contexts: number }
+export interface PoolStats { launches: number; open: number; queued: number; contexts: number; spare: number }
+
+interface Fresh { browser: Browser; context: BrowserContext; page: Page }
 
 export class BrowserPool {
   private browser: Promise<Browser> | undefined;
   private active = 0;
   private readonly waiting: (() => void)[] = [];
   private contexts = new Set<BrowserContext>();
+  private spare: Promise<Fresh | undefined> | undefined;
   private launches = 0;
   private closed = false;
 
   constructor(private readonly options: PoolOptions) {}
 
   stats(): PoolStats {
-    return { launches: this.launches, open: this.active, queued: this.waiting.length, contexts: this.contexts.size };
+    return { launches: this.launches, open: this.active, queued: this.waiting.length, contexts: this.contexts.size, spare: this.spare ? 1 : 0 };
   }
 
   private launch(): Promise<Browser> {
@@ -65,6 +70,26 @@ export class BrowserPool {
     if (next) next(); else this.active--;
   }
 
+  private async create(browser: Browser): Promise<Fresh> {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, serviceWorkers: 'block' });
+    try {
+      return { browser, context, page: await context.newPage() };
+    } catch (err) {
+      await context.close().catch(() => undefined);
+      throw err;
+    }
+  }
+
+  /** The spare if it belongs to this browser, else a new context and page. */
+  private async fresh(browser: Browser): Promise<Fresh> {
+    const pending = this.spare; // taken at once: concurrent requests must not share it
+    this.spare = undefined;
+    const spare = await pending?.catch(() => undefined);
+    const usable = spare && spare.browser === browser && browser.isConnected() && !spare.page.isClosed() ? spare : undefined;
+    if (spare && !usable) void spare.context.close().catch(() => undefined);
+    return usable ?? this.create(browser);
+  }
+
   /** Runs `work` on a fresh page in a fresh context; the context is closed whatever happens. */
   async withPage<T>(work: (page: Page) => Promise<T>, deadlineMs: number): Promise<T> {
     if (this.closed) throw new SightlineError('busy', 'Shutting down');
@@ -74,9 +99,10 @@ export class BrowserPool {
     try {
       this.browser ??= this.launch();
       const browser = await this.browser;
-      context = await browser.newContext({ viewport: { width: 1280, height: 800 }, serviceWorkers: 'block' });
+      const got = await this.fresh(browser);
+      context = got.context;
       this.contexts.add(context);
-      const page = await context.newPage();
+      const page = got.page;
       const expired = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new SightlineError('timeout', `The page did not finish within ${deadlineMs} ms`)), deadlineMs);
       });
@@ -91,8 +117,16 @@ export class BrowserPool {
     } finally {
       clearTimeout(timer);
       if (context) await this.closeContext(context);
+      this.prepareSpare();
       this.release();
     }
+  }
+
+  /** Between requests, not during one: a spare made while a page loads competes with it for the CPU. */
+  private prepareSpare(): void {
+    const browser = this.browser;
+    if (this.closed || this.spare || !browser) return;
+    this.spare = browser.then((b) => this.create(b)).catch(() => undefined);
   }
 
   /** Closes a context; if that hangs, the browser is killed (and relaunched on the next request). */
@@ -106,6 +140,9 @@ export class BrowserPool {
   private async kill(): Promise<void> {
     const current = this.browser;
     this.browser = undefined;
+    const spare = this.spare;
+    this.spare = undefined;
+    await spare?.then((s) => s?.context.close()).catch(() => undefined);
     const browser = await current?.catch(() => undefined);
     await browser?.close().catch(() => undefined);
   }

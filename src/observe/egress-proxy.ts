@@ -21,10 +21,12 @@ export function startEgressProxy(guard: EgressGuard, onBlocked: (target: string,
       delete headers['proxy-connection'];
       delete headers['proxy-authorization'];
       const upstream = httpRequest({ host: address, port: url.port || 80, method: req.method, path: url.pathname + url.search, headers }, (up) => {
+        up.on('error', () => res.destroy()); // the page server reset mid-body
         res.writeHead(up.statusCode ?? 502, up.headers);
         up.pipe(res);
       });
       upstream.on('error', () => { if (!res.headersSent) res.writeHead(502); res.end(); });
+      req.on('error', () => upstream.destroy()); // the browser went away (context closed)
       req.pipe(upstream);
     }).catch((err: Error) => {
       onBlocked(target, err.message);
@@ -33,6 +35,8 @@ export function startEgressProxy(guard: EgressGuard, onBlocked: (target: string,
     });
   });
   server.on('connect', (req, client, head) => {
+    // The socket is ours from here: an unhandled reset (the browser closing a context) would crash.
+    client.on('error', () => client.destroy());
     const target = req.url ?? '';
     const [host, port] = target.startsWith('[') ? [target.slice(1, target.indexOf(']')), target.slice(target.indexOf(']') + 2)] : target.split(':');
     guard.resolve(host).then(({ address }) => {
@@ -45,6 +49,7 @@ export function startEgressProxy(guard: EgressGuard, onBlocked: (target: string,
       const drop = () => { upstream.destroy(); client.destroy(); };
       upstream.on('error', drop);
       client.on('error', drop);
+      client.on('close', () => upstream.destroy());
     }, (err: Error) => {
       onBlocked(target, err.message);
       client.end(`HTTP/1.1 403 Forbidden\r\n${BLOCKED_HEADER}: 1\r\n\r\n`);

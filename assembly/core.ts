@@ -7,13 +7,14 @@ import { computeOcclusion } from "./occlusion";
 import { computeScores } from "./score";
 import { computeGroups } from "./group";
 import { selectTop } from "./select";
+import { computeRerank } from "./rerank";
 import { computeDiff } from "./diff";
 
 export { colorName, colorCount } from "./palette";
 
-/** Allocates the buffers for n elements, nPrev previous elements and the filter tables. */
-export function prepareBuffers(n: i32, nPrev: i32, roleCount: i32, tagCount: i32): void {
-  allocate(n, nPrev, roleCount, tagCount);
+/** Allocates the buffers for n elements, nPrev previous elements, the filter tables and the goal. */
+export function prepareBuffers(n: i32, nPrev: i32, roleCount: i32, tagCount: i32, tokenCount: i32, goalCount: i32, emitFeatures: i32): void {
+  allocate(n, nPrev, roleCount, tagCount, tokenCount, goalCount, emitFeatures);
 }
 
 /** Ranks the prepared elements; returns how many were selected into ORDER. One call per `prepare`:
@@ -24,6 +25,7 @@ export function run(): i32 {
   computeOcclusion();
   computeScores();
   computeGroups();
+  if (param(Param.HAS_GOAL) != 0) computeRerank();
   const selected = selectTop();
   if (param(Param.HAS_PREVIOUS) != 0) computeDiff();
   return selected;

@@ -5,9 +5,9 @@ import { buffer } from "./state";
 
 export { run, colorName, colorCount } from "./core";
 
-export function prepare(n: i32, nPrev: i32, roleCount: i32, tagCount: i32): void {
+export function prepare(n: i32, nPrev: i32, roleCount: i32, tagCount: i32, tokenCount: i32, goalCount: i32, emitFeatures: i32): void {
   heap.reset();
-  prepareBuffers(n, nPrev, roleCount, tagCount);
+  prepareBuffers(n, nPrev, roleCount, tagCount, tokenCount, goalCount, emitFeatures);
 }
 
 /** Byte offset of a buffer's data in linear memory. */

@@ -16,6 +16,10 @@ export enum Buf {
   ROLE_ALLOW,  // 1/0 per role code: options.filter.allowed_roles
   TAG_ALLOW,   // 1/0 per interned tag: options.filter.allowed_tags
   MODALS,      // MAX_MODALS records of ModalField values
+  TOKENS,      // i32 word and trigram hashes of every element, spans given by I32In.*_START/*_LEN
+  GOAL,        // i32 goal word hashes, then goal trigram hashes (Param.GOAL_WORDS, GOAL_TRIGRAMS)
+  WEIGHTS,     // f64 rerank model weights, one per Feature
+  FEATURES,    // f64 n x Feature.COUNT rerank features, written only when Param.EMIT_FEATURES = 1
   COUNT,
 }
 
@@ -40,11 +44,18 @@ export enum I32In {
   KEY_ID,     // interned element id (diff only)
   KEY_IDENT,  // interned identity: role + text + name (diff only)
   KEY_STATE,  // interned state: value, checked, disabled, expanded... (diff only)
+  KIND,       // Kind of control, for the goal's intent
+  OWN_START, OWN_LEN,   // the element's own word hashes in TOKENS: text, name, aria label, placeholder, value
+  CTX_START, CTX_LEN,   // context word hashes: href words, nearby text
+  TRI_START, TRI_LEN,   // character trigram hashes of its own words
   COUNT,
 }
 
 export enum F64Out {
   CENTER_X, CENTER_Y, DOC_Y,
+  ML_SCORE,     // rerank model score (logit), goal given
+  ML_PROB,      // sigmoid(ML_SCORE)
+  FUSED,        // ML_SCORE + fusion * importance / 1000 (logit space)
   COUNT,
 }
 
@@ -56,6 +67,8 @@ export enum I32Out {
   GROUP_B,      // group key height bucket
   GROUP_INDEX,  // 0-based rank by doc_y inside the group
   DIFF,         // Diff code
+  HEURISTIC_INDEX,  // 0-based rank by importance among the elements that pass the filters (goal given)
+  FUSED_INDEX,      // 0-based rank by the fused score (goal given)
   COUNT,
 }
 
@@ -70,12 +83,49 @@ export enum Param {
   FILTER_ROLES, // 1 = ROLE_ALLOW applies
   FILTER_TAGS,  // 1 = TAG_ALLOW applies
   HAS_PREVIOUS, // 1 = run the diff
+  HAS_GOAL,     // 1 = run the rerank
+  GOAL_WORDS,   // goal word hashes at the start of GOAL
+  GOAL_TRIGRAMS,// goal trigram hashes after them
+  INTENT,       // Intent bits of the goal
+  ORDINAL,      // position the goal asks for: 1-based, -1 for last, 0 for none
+  MIN_CONFIDENCE, // the top probability must reach this for the rerank to reorder
+  FUSION,       // weight of heuristic importance (0..1000 scaled to 0..1) added to the model's logit
+  EMIT_FEATURES,// 1 = write FEATURES (training)
   // outputs
   OUT_VIEWPORT_W,
   OUT_VIEWPORT_H,
   OUT_DOMINANT,   // index of an element of the dominant group, -1 when there is none
   OUT_MODALS,     // number of ModalField records written
   OUT_MATCHED,    // elements that passed the filters (before the limit)
+  OUT_RERANK_APPLIED, // 1 when the fused order was used
+  OUT_TOP_PROB,   // highest ML_PROB among the elements that pass the filters
+  COUNT,
+}
+
+/** What a goal asks to do (bits), from its verbs. */
+export enum Intent { TYPE = 1, PRESS = 2, OPEN = 4, CHOOSE = 8 }
+
+/** The kind of control an element is, to meet the goal's intent. */
+export enum Kind { STATIC = 0, TEXT_INPUT = 1, BUTTON = 2, LINK = 3, CHOICE = 4, OTHER = 5 }
+
+/** Rerank features, in WEIGHTS and FEATURES order (assembly/rerank.ts computes them). */
+export enum Feature {
+  BIAS,
+  OWN_RECALL,       // share of the goal's words in the element's own words
+  OWN_PRECISION,    // share of the element's own words that are in the goal
+  CTX_RECALL,       // share of the goal's words found only in its href and nearby text, not its own words
+  TRI_RECALL,       // share of the goal's trigrams in the element's own trigrams
+  TRI_PRECISION,    // share of the element's trigrams in the goal's
+  INTENT_MATCH,     // the goal's intent asks for this kind of control
+  INTENT_OTHER,     // the goal has an intent, and this control is of another kind
+  KIND_TEXT_INPUT, KIND_BUTTON, KIND_LINK, KIND_CHOICE, KIND_STATIC,
+  ORDINAL_MATCH,    // the goal names a position, and this element is at it in its list
+  ORDINAL_GROUP,    // the goal names a position, and this element is an item of a list
+  IMPORTANCE,       // heuristic importance / 1000
+  IN_VIEWPORT,
+  OCCLUDED,
+  DISABLED,
+  NO_WORDS,         // the element has no words of its own
   COUNT,
 }
 

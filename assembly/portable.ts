@@ -5,6 +5,6 @@ import { prepareBuffers } from "./core";
 export { run, colorName, colorCount } from "./core";
 export { buffer } from "./state";
 
-export function prepare(n: i32, nPrev: i32, roleCount: i32, tagCount: i32): void {
-  prepareBuffers(n, nPrev, roleCount, tagCount);
+export function prepare(n: i32, nPrev: i32, roleCount: i32, tagCount: i32, tokenCount: i32, goalCount: i32, emitFeatures: i32): void {
+  prepareBuffers(n, nPrev, roleCount, tagCount, tokenCount, goalCount, emitFeatures);
 }

@@ -1,10 +1,12 @@
 // Filters and the top-k: a bounded heap keeps the `limit` best of the elements that pass the filters
 // (O(n log k)), then they are written to ORDER best first. "Best" is importance, then doc_y (higher
-// on the page first), then document order.
+// on the page first), then document order; or, when a goal rerank applies, its fused rank.
 import { F64In, I32In, F64Out, I32Out, OutFlag, Param } from "./layout";
 import { count, f64In, i32In, f64Out, i32Out, setI32Out, param, setParam, order, roleAllow, tagAllow } from "./state";
 
 function better(a: i32, b: i32): bool {
+  // A confident goal rerank orders by its fused rank (computed over the same filtered elements).
+  if (param(Param.OUT_RERANK_APPLIED) != 0) return i32Out(I32Out.FUSED_INDEX, a) < i32Out(I32Out.FUSED_INDEX, b);
   const ia = i32Out(I32Out.IMPORTANCE, a), ib = i32Out(I32Out.IMPORTANCE, b);
   if (ia != ib) return ia > ib;
   const ya = f64Out(F64Out.DOC_Y, a), yb = f64Out(F64Out.DOC_Y, b);
@@ -36,7 +38,7 @@ function siftUp(heap: Int32Array, at: i32): void {
   }
 }
 
-function passes(i: i32, minArea: f64, byRole: bool, byTag: bool): bool {
+export function passes(i: i32, minArea: f64, byRole: bool, byTag: bool): bool {
   if (minArea > 0 && f64In(F64In.W, i) * f64In(F64In.H, i) < minArea) return false;
   if (byRole) {
     const role = i32In(I32In.ROLE, i);

@@ -1,6 +1,6 @@
 // Request-scoped buffers of the core. `prepare` allocates them for one call; the JS door writes the
 // inputs through views, calls `run`, and reads the outputs. Nothing here survives the next `prepare`.
-import { Buf, F64In, I32In, F64Out, I32Out, F64Prev, I32Prev, Param, ModalField, MAX_MODALS } from "./layout";
+import { Buf, F64In, I32In, F64Out, I32Out, F64Prev, I32Prev, Param, ModalField, MAX_MODALS, Feature } from "./layout";
 
 export let count: i32 = 0;
 export let prevCount: i32 = 0;
@@ -17,8 +17,14 @@ export let params = new Float64Array(Param.COUNT);
 export let roleAllow = new Int32Array(0);
 export let tagAllow = new Int32Array(0);
 export let modals = new Float64Array(0);
+export let tokens = new Int32Array(0);
+export let goal = new Int32Array(0);
+export let weights = new Float64Array(0);
+export let features = new Float64Array(0);
 
-export function allocate(n: i32, nPrev: i32, roleCount: i32, tagCount: i32): void {
+/** `tokenCount` hashes of element text and `goalCount` of the goal (both 0 without a goal);
+ *  `emitFeatures` 1 makes room for the rerank features (training). */
+export function allocate(n: i32, nPrev: i32, roleCount: i32, tagCount: i32, tokenCount: i32, goalCount: i32, emitFeatures: i32): void {
   count = n;
   prevCount = nPrev;
   inF64 = new Float64Array(n * F64In.COUNT);
@@ -33,6 +39,10 @@ export function allocate(n: i32, nPrev: i32, roleCount: i32, tagCount: i32): voi
   roleAllow = new Int32Array(roleCount);
   tagAllow = new Int32Array(tagCount);
   modals = new Float64Array(MAX_MODALS * ModalField.COUNT);
+  tokens = new Int32Array(tokenCount);
+  goal = new Int32Array(goalCount);
+  weights = new Float64Array(Feature.COUNT);
+  features = new Float64Array(emitFeatures != 0 ? n * Feature.COUNT : 0);
 }
 
 /** The buffer behind a Buf id: the one table the Wasm and JS entries both hand out from. */
@@ -48,6 +58,10 @@ export function buffer(b: i32): ArrayBufferView {
   if (b == Buf.PARAMS) return params;
   if (b == Buf.ROLE_ALLOW) return roleAllow;
   if (b == Buf.TAG_ALLOW) return tagAllow;
+  if (b == Buf.TOKENS) return tokens;
+  if (b == Buf.GOAL) return goal;
+  if (b == Buf.WEIGHTS) return weights;
+  if (b == Buf.FEATURES) return features;
   return modals;
 }
 

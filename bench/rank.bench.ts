@@ -25,7 +25,7 @@ function coreOnly(core: CoreBackend, body: unknown): () => number {
   const f64Bufs = [Buf.IN_F64, Buf.PARAMS, Buf.PREV_F64].map((b) => [b, core.f64(b).slice()] as const);
   const i32Bufs = [Buf.IN_I32, Buf.ROLE_ALLOW, Buf.TAG_ALLOW, Buf.PREV_I32].map((b) => [b, core.i32(b).slice()] as const);
   return () => {
-    core.prepare(n, nPrev, ROLES.length, tagCount);
+    core.prepare(n, nPrev, ROLES.length, tagCount, 0, 0, 0);
     for (const [b, data] of f64Bufs) core.f64(b).set(data);
     for (const [b, data] of i32Bufs) core.i32(b).set(data);
     return core.run();

@@ -35,7 +35,7 @@ function render(result: RankResult): void {
     return li;
   }));
   $('status').textContent = `${result.elements.length} of ${result.diagnostics?.metrics.raw_elements_count ?? '?'} elements` +
-    (result.modal_detected ? ' · modal detected' : '') + ` · confidence ${result.diagnostics?.confidence ?? '?'}`;
+    (result.modal_detected ? ' · modal detected' : '') + (result.ml_rerank?.applied ? ' · goal rerank' : '') + ` · confidence ${result.diagnostics?.confidence ?? '?'}`;
   document.body.dataset.state = 'ranked';
 }
 

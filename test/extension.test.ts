@@ -55,6 +55,19 @@ test('the popup lists the ranked elements of the search page, as the client libr
   await page.waitForSelector('#__sightline_highlight', { state: 'detached' });
 });
 
+test('a goal in the popup reranks in the service worker\'s core, as the client library does', async () => {
+  const { page, popup } = await popupFor(`${fx.url}/search.html`);
+  await popup.fill('#goal', 'open the second result');
+  await popup.evaluate(() => document.body.removeAttribute('data-state'));
+  await popup.click('#rank');
+  await popup.waitForSelector('body[data-state="ranked"]');
+  const items = await listed(popup);
+  const local = await snapshot(page, { limit: 25, goal: 'open the second result' });
+  assert.equal(local.ml_rerank!.applied, true);
+  assert.deepEqual(items.map((i) => `${i.role}|${i.text}`), local.elements.map((e) => `${e.role}|${e.text || e.name || ''}`));
+  assert.equal(items[0].text, 'NC700 noise-cancelling wireless headphones');
+});
+
 test('the popup sees cross-origin frames and the modal', async () => {
   const frames = await popupFor(`${fx.url}/frames.html`);
   const items = await listed(frames.popup);

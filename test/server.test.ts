@@ -90,8 +90,9 @@ describe('success', () => {
       client_diagnostics: { captcha },
     }));
     assert.equal(res.status, 200);
-    assert.equal(res.body.ml_rerank.enabled, false);
-    assert.match(res.body.ml_rerank.reason, /not available/);
+    assert.equal(res.body.ml_rerank.enabled, true);
+    assert.equal(res.body.ml_rerank.candidate_count, 6);
+    assert.ok(res.body.elements.every((e: { ml_probability?: number }) => typeof e.ml_probability === 'number'));
     const d = res.body.diagnostics;
     assert.equal(d.metrics.ready_state, 'loading');
     assert.equal(d.metrics.quiet_ms, 50);

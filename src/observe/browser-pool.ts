@@ -125,7 +125,7 @@ export class BrowserPool {
   /** Between requests, not during one: a spare made while a page loads competes with it for the CPU. */
   private prepareSpare(): void {
     const browser = this.browser;
-    if (this.closed || this.spare || !browser) return;
+    if (this.closed || this.spare || !browser || this.waiting.length) return; // a waiting request makes its own
     this.spare = browser.then((b) => this.create(b)).catch(() => undefined);
   }
 

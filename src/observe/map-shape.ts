@@ -42,6 +42,7 @@ export function shapeElements(map: PageMap, options: ShapeOptions): MapElement[]
     return {
       // A field shows no text of its own: its accessible name (label, placeholder) is what an agent reads.
       id: i, role: e.role, text: e.text || e.name || '', bbox: e.bbox, in_viewport: e.in_viewport, is_occluded: e.is_occluded, importance: e.importance,
+      ...(e.ml_probability != null ? { ml_probability: e.ml_probability } : {}),
       ...(options.visualCues ? { visual_cues: { background_color_name: e.visual_cues.background_color_name, cursor_type: raw?.styles.cursor || 'auto', is_prominent: e.visual_cues.is_primary } } : {}),
       ...(options.attributes ? { attributes: attributesOf(raw) } : {}),
     };

@@ -20,6 +20,8 @@ export interface MapJob {
   engine: Engine;
   limit: number;
   filter?: NonNullable<SnapshotRequest['options']>['filter'];
+  /** The agent's goal: the core's rerank orders by it. */
+  goal?: string;
   /** Selectors for the dom element shape. */
   selectors: boolean;
   screenshot: boolean;
@@ -76,15 +78,19 @@ async function dismiss(page: Page, found: FoundOverlay[], deadline: number): Pro
   }
   await waitForStable(page, { quietMs: 150, timeoutMs: Math.min(1500, Math.max(0, deadline - Date.now())), loaded: false });
   const after = await page.evaluate(() => window.__sightline!.overlays()).catch(() => found);
-  const same = (a: FoundOverlay, b: FoundOverlay) => a.kind === b.kind && Math.abs(a.bounds.y - b.bounds.y) < 4 && Math.abs(a.bounds.height - b.bounds.height) < 4;
-  return found.map(({ dismiss_id: _, ...o }) => ({ ...o, dismissed: !after.some((a) => same(a, { ...o, dismiss_id: null })) }));
+  // Still there: a layer of the same kind in about the same place.
+  const stays = (o: FoundOverlay) => after.some((a) => a.kind === o.kind && Math.abs(a.bounds.y - o.bounds.y) < 4 && Math.abs(a.bounds.height - o.bounds.height) < 4);
+  return found.map((o) => ({ ...reported(o), dismissed: !stays(o) }));
 }
+
+const reported = ({ kind, bounds, coverage }: FoundOverlay) => ({ kind, bounds, coverage });
 
 function rankRequest(url: string, collected: CollectResult, job: MapJob): SnapshotRequest {
   return {
     url,
     viewport: collected.viewport,
     raw_elements: collected.raw_elements as unknown as SnapshotRequest['raw_elements'],
+    goal: job.goal,
     options: { limit: job.limit, filter: job.filter },
     client_metrics: collected.client_metrics,
     client_diagnostics: collected.client_diagnostics,
@@ -109,7 +115,7 @@ export async function mapPage(pool: BrowserPool, guard: EgressGuard, ranker: Ran
     if (!(await settle(page, job.engine, deadline))) warnings.push('page_unsettled: the page was still changing when it was collected');
     await inject(page.mainFrame());
     const found = await page.evaluate(() => window.__sightline!.overlays());
-    const overlays = job.dismissOverlays ? await dismiss(page, found, deadline) : found.map(({ dismiss_id: _, ...o }) => ({ ...o, dismissed: false }));
+    const overlays = job.dismissOverlays ? await dismiss(page, found, deadline) : found.map((o) => ({ ...reported(o), dismissed: false }));
     lap('settle');
 
     const collected = await collectPage(page);

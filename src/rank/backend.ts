@@ -5,7 +5,7 @@ import { instantiate } from '../../build/rank.js';
 
 export interface CoreBackend {
   readonly kind: 'wasm' | 'js';
-  prepare(n: number, nPrev: number, roleCount: number, tagCount: number): void;
+  prepare(n: number, nPrev: number, roleCount: number, tagCount: number, tokenCount: number, goalCount: number, emitFeatures: number): void;
   run(): number;
   f64(buf: Buf): Float64Array;
   i32(buf: Buf): Int32Array;
@@ -23,7 +23,7 @@ export function wasmBackend(exports: WasmExports): CoreBackend {
   const { memory } = exports;
   return {
     kind: 'wasm',
-    prepare: (n, nPrev, roleCount, tagCount) => exports.prepare(n, nPrev, roleCount, tagCount),
+    prepare: (n, nPrev, roleCount, tagCount, tokenCount, goalCount, emitFeatures) => exports.prepare(n, nPrev, roleCount, tagCount, tokenCount, goalCount, emitFeatures),
     run: () => exports.run(),
     f64: (buf) => new Float64Array(memory.buffer, exports.bufferPtr(buf), exports.bufferBytes(buf) >> 3),
     i32: (buf) => new Int32Array(memory.buffer, exports.bufferPtr(buf), exports.bufferBytes(buf) >> 2),

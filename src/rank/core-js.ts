@@ -9,7 +9,7 @@ import type { CoreBackend } from './backend.ts';
 export function jsBackend(): CoreBackend {
   return {
     kind: 'js',
-    prepare: (n, nPrev, roleCount, tagCount) => core.prepare(n, nPrev, roleCount, tagCount),
+    prepare: (n, nPrev, roleCount, tagCount, tokenCount, goalCount, emitFeatures) => core.prepare(n, nPrev, roleCount, tagCount, tokenCount, goalCount, emitFeatures),
     run: () => core.run(),
     f64: (buf: Buf) => core.buffer(buf) as Float64Array,
     i32: (buf: Buf) => core.buffer(buf) as Int32Array,

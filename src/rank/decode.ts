@@ -17,7 +17,11 @@ export interface Decoded {
   modal_grids: ModalGrid[] | null;
   /** Elements that passed the filters, before the limit. */
   matched: number;
+  /** The goal rerank's outcome (goal given). */
+  rerank: { applied: boolean; topProbability: number } | null;
 }
+
+const round6 = (v: number) => Math.round(v * 1e6) / 1e6;
 
 const round3 = (v: number) => Math.round(v * 1000) / 1000;
 const str = (v: unknown) => (v == null ? undefined : String(v));
@@ -31,6 +35,7 @@ export function decode(core: CoreBackend, enc: Encoded, selected: number): Decod
   const order = core.i32(Buf.ORDER);
   const params = core.f64(Buf.PARAMS);
   const diffing = enc.previous.length > 0;
+  const goal = params[Param.HAS_GOAL] !== 0;
 
   const groupKey = (i: number): string => {
     const e = enc.elements[i];
@@ -81,6 +86,12 @@ export function decode(core: CoreBackend, enc: Encoded, selected: number): Decod
       const nearby = normalizeText(a.nearby_text);
       if (nearby) el.nearby_text = nearby;
     }
+    if (goal) {
+      el.ml_score = round6(fo[F64Out.ML_SCORE * n + i]);
+      el.ml_probability = round6(fo[F64Out.ML_PROB * n + i]);
+      el.heuristic_index = co[I32Out.HEURISTIC_INDEX * n + i];
+      el.fused_rank_index = co[I32Out.FUSED_INDEX * n + i];
+    }
     if (diffing) {
       const status = DIFF_NAMES[co[I32Out.DIFF * n + i]];
       if (status) el.diff_status = status;
@@ -110,6 +121,7 @@ export function decode(core: CoreBackend, enc: Encoded, selected: number): Decod
     modal_detected: grids.length > 0,
     modal_grids: grids.length > 0 ? grids : null,
     matched: params[Param.OUT_MATCHED],
+    rerank: goal ? { applied: params[Param.OUT_RERANK_APPLIED] !== 0, topProbability: params[Param.OUT_TOP_PROB] } : null,
   };
 }
 

@@ -8,6 +8,7 @@ import { ROLES, resolveRole, roleCode } from './roles.ts';
 import { parseColor } from './color.ts';
 import { normalizeText, accessibleName, stateKey, isDisabled } from './text.ts';
 import type { CoreBackend } from './backend.ts';
+import { goalTokens, goalCount, writeGoal } from './encode-goal.ts';
 
 export const DEFAULT_LIMIT = 50;
 export const DEFAULT_LIMIT_CAP = 100;
@@ -25,6 +26,8 @@ const checkElement = Compile(RawElement);
 export interface EncodeOptions {
   /** Server cap for options.limit (default 100). */
   limitCap?: number;
+  /** Have the core write its rerank features (training). */
+  emitFeatures?: boolean;
 }
 
 /** What the decoder needs besides the core's outputs. */
@@ -38,6 +41,9 @@ export interface Encoded {
   interactiveCount: number;
   /** Visible area of canvas/embed/object elements in the viewport, px² (for requires_vision). */
   canvasArea: number;
+  /** What the goal asks for, for `ml_rerank.tags`: "type", "press", "open", "choose" joined by "+". */
+  goalIntent: string;
+  goalOrdinal: number;
 }
 
 function pathOf(pointer: string): string {
@@ -185,7 +191,8 @@ export function encode(body: unknown, core: CoreBackend, options: EncodeOptions 
   allowedTags?.forEach((t) => { const k = t.toLowerCase(); if (!tagIds.has(k)) tagIds.set(k, tagIds.size + 1); });
   const allowedRoles = opts?.filter?.allowed_roles;
 
-  core.prepare(n, nPrev, ROLES.length, tagIds.size + 1);
+  const goal = request.goal?.trim() ? goalTokens(elements, request.goal) : null;
+  core.prepare(n, nPrev, ROLES.length, tagIds.size + 1, goal?.total ?? 0, goal ? goalCount(goal) : 0, options.emitFeatures && goal ? 1 : 0);
   const f = core.f64(Buf.IN_F64);
   const c = core.i32(Buf.IN_I32);
   const params = core.f64(Buf.PARAMS);
@@ -248,6 +255,7 @@ export function encode(body: unknown, core: CoreBackend, options: EncodeOptions 
 
     c[I32In.ROLE * n + i] = role;
     c[I32In.BAND * n + i] = band;
+    c[I32In.KIND * n + i] = ROLES[role].kind;
     c[I32In.TAG * n + i] = allowedTags ? tagIds.get(tag) ?? 0 : 0;
     c[I32In.FLAGS * n + i] = flags;
     c[I32In.Z * n + i] = zIndex(s?.z_index);
@@ -302,6 +310,8 @@ export function encode(body: unknown, core: CoreBackend, options: EncodeOptions 
   params[Param.FILTER_ROLES] = allowedRoles ? 1 : 0;
   params[Param.FILTER_TAGS] = allowedTags ? 1 : 0;
   params[Param.HAS_PREVIOUS] = diffing ? 1 : 0;
+  if (goal) writeGoal(core, n, goal);
 
-  return { request, elements, previous, roles, prevRoles, limit, interactiveCount, canvasArea };
+  const intent = goal ? ['type', 'press', 'open', 'choose'].filter((_, b) => goal.goal.intent & (1 << b)).join('+') : '';
+  return { request, elements, previous, roles, prevRoles, limit, interactiveCount, canvasArea, goalIntent: intent, goalOrdinal: goal?.goal.ordinal ?? 0 };
 }

@@ -5,24 +5,27 @@ import { encode, type EncodeOptions, type Encoded } from './encode.ts';
 import { decode } from './decode.ts';
 import { diagnose } from './diagnostics.ts';
 import type { CoreBackend } from './backend.ts';
+import type { Decoded } from './decode.ts';
+import { RERANK_MODEL } from './rerank-model.ts';
 
 export type RankerOptions = EncodeOptions;
 
-/** Probability the goal rerank must reach before it reorders anything. */
-export const MIN_RERANK_CONFIDENCE = 0.5;
+/** Probability the goal rerank must reach before it reorders anything (shipped with the model). */
+export const MIN_RERANK_CONFIDENCE = RERANK_MODEL.minConfidence;
 
-function rerankInfo(enc: Encoded): MlRerank {
-  const goal = enc.request.goal?.trim();
+function rerankInfo(enc: Encoded, dec: Decoded): MlRerank {
+  const base = { min_confidence: MIN_RERANK_CONFIDENCE, error: null, tags: [] as string[] };
+  if (!dec.rerank) {
+    return { ...base, enabled: false, applied: false, reason: 'no goal given', candidate_count: 0, top_probability: 0, is_high_confidence: false };
+  }
+  const top = Math.round(dec.rerank.topProbability * 1e6) / 1e6;
+  const confident = top >= MIN_RERANK_CONFIDENCE;
+  const tags = [`model_v${RERANK_MODEL.version}`, ...(enc.goalIntent ? [enc.goalIntent] : []), ...(enc.goalOrdinal ? ['ordinal'] : [])];
   return {
-    enabled: false,
-    applied: false,
-    reason: goal ? 'goal-aware rerank is not available in this version' : 'no goal given',
-    candidate_count: 0,
-    top_probability: 0,
-    min_confidence: MIN_RERANK_CONFIDENCE,
-    is_high_confidence: false,
-    tags: [],
-    error: null,
+    ...base, enabled: true, applied: dec.rerank.applied, tags,
+    reason: dec.matched === 0 ? 'no candidates passed the filters'
+      : dec.rerank.applied ? 'goal rerank applied' : `top probability ${top} is below min_confidence ${MIN_RERANK_CONFIDENCE}: heuristic order kept`,
+    candidate_count: dec.matched, top_probability: top, is_high_confidence: confident,
   };
 }
 
@@ -46,7 +49,7 @@ export class Ranker {
       viewport: dec.viewport,
       elements: dec.elements,
       dominant_group_key: dec.dominant_group_key,
-      ml_rerank: rerankInfo(enc),
+      ml_rerank: rerankInfo(enc, dec),
       diagnostics: diagnose(enc, dec),
       modal_detected: dec.modal_detected,
       modal_grids: dec.modal_grids,

@@ -2,43 +2,44 @@
 // Order of evidence: a known explicit ARIA `role` attribute, then the native semantics of the tag
 // (and input type), then a role the collector inferred, then `generic`. docs/ranking.md mirrors this
 // table; a test keeps the two in step.
-import { Band } from '../../assembly/layout.ts';
+import { Band, Kind } from '../../assembly/layout.ts';
 
-/** Every role the core knows, with its band (the importance tier). The index is the role code. */
+/** Every role the core knows, with its band (the importance tier) and kind (what a goal's verb asks
+ *  for: type into, press, open, choose). The index is the role code. */
 export const ROLES = [
   // form inputs
-  { role: 'textbox', band: Band.INPUT },
-  { role: 'searchbox', band: Band.INPUT },
-  { role: 'combobox', band: Band.INPUT },
-  { role: 'listbox', band: Band.INPUT },
-  { role: 'checkbox', band: Band.INPUT },
-  { role: 'radio', band: Band.INPUT },
-  { role: 'switch', band: Band.INPUT },
-  { role: 'slider', band: Band.INPUT },
-  { role: 'spinbutton', band: Band.INPUT },
+  { role: 'textbox', band: Band.INPUT, kind: Kind.TEXT_INPUT },
+  { role: 'searchbox', band: Band.INPUT, kind: Kind.TEXT_INPUT },
+  { role: 'combobox', band: Band.INPUT, kind: Kind.TEXT_INPUT },
+  { role: 'listbox', band: Band.INPUT, kind: Kind.CHOICE },
+  { role: 'checkbox', band: Band.INPUT, kind: Kind.CHOICE },
+  { role: 'radio', band: Band.INPUT, kind: Kind.CHOICE },
+  { role: 'switch', band: Band.INPUT, kind: Kind.CHOICE },
+  { role: 'slider', band: Band.INPUT, kind: Kind.OTHER },
+  { role: 'spinbutton', band: Band.INPUT, kind: Kind.OTHER },
   // interactive controls
-  { role: 'button', band: Band.CONTROL },
-  { role: 'tab', band: Band.CONTROL },
-  { role: 'menuitem', band: Band.CONTROL },
-  { role: 'menuitemcheckbox', band: Band.CONTROL },
-  { role: 'menuitemradio', band: Band.CONTROL },
-  { role: 'option', band: Band.CONTROL },
-  { role: 'treeitem', band: Band.CONTROL },
-  { role: 'gridcell', band: Band.CONTROL },
+  { role: 'button', band: Band.CONTROL, kind: Kind.BUTTON },
+  { role: 'tab', band: Band.CONTROL, kind: Kind.LINK },
+  { role: 'menuitem', band: Band.CONTROL, kind: Kind.BUTTON },
+  { role: 'menuitemcheckbox', band: Band.CONTROL, kind: Kind.CHOICE },
+  { role: 'menuitemradio', band: Band.CONTROL, kind: Kind.CHOICE },
+  { role: 'option', band: Band.CONTROL, kind: Kind.CHOICE },
+  { role: 'treeitem', band: Band.CONTROL, kind: Kind.LINK },
+  { role: 'gridcell', band: Band.CONTROL, kind: Kind.OTHER },
   // content navigation links
-  { role: 'link', band: Band.LINK },
+  { role: 'link', band: Band.LINK, kind: Kind.LINK },
   // static informational content
-  { role: 'heading', band: Band.STATIC },
-  { role: 'img', band: Band.STATIC },
-  { role: 'group', band: Band.STATIC },
-  { role: 'dialog', band: Band.STATIC },
-  { role: 'navigation', band: Band.STATIC },
-  { role: 'form', band: Band.STATIC },
-  { role: 'listitem', band: Band.STATIC },
-  { role: 'label', band: Band.STATIC },
-  { role: 'paragraph', band: Band.STATIC },
-  { role: 'iframe', band: Band.STATIC },
-  { role: 'generic', band: Band.STATIC },
+  { role: 'heading', band: Band.STATIC, kind: Kind.STATIC },
+  { role: 'img', band: Band.STATIC, kind: Kind.STATIC },
+  { role: 'group', band: Band.STATIC, kind: Kind.STATIC },
+  { role: 'dialog', band: Band.STATIC, kind: Kind.STATIC },
+  { role: 'navigation', band: Band.STATIC, kind: Kind.STATIC },
+  { role: 'form', band: Band.STATIC, kind: Kind.STATIC },
+  { role: 'listitem', band: Band.STATIC, kind: Kind.STATIC },
+  { role: 'label', band: Band.STATIC, kind: Kind.STATIC },
+  { role: 'paragraph', band: Band.STATIC, kind: Kind.STATIC },
+  { role: 'iframe', band: Band.STATIC, kind: Kind.STATIC },
+  { role: 'generic', band: Band.STATIC, kind: Kind.STATIC },
 ] as const;
 
 export type RoleName = (typeof ROLES)[number]['role'];

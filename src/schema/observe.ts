@@ -1,7 +1,7 @@
 // The /v1/observe contract (SPEC "Observe request", "Observe result" read, map and visual modes,
 // observe errors).
 import Type, { type Static } from 'typebox';
-import { ElementFilter, ModalGrid, Rect, Viewport } from './snapshot.ts';
+import { ElementFilter, MlRerank, ModalGrid, Rect, Viewport } from './snapshot.ts';
 
 /** Observe `options.limit`: default and maximum (DESIGN "Decisions"). */
 export const MAP_DEFAULT_LIMIT = 50;
@@ -26,6 +26,7 @@ export const ObserveOptions = Type.Object({
   })),
   screenshot_delivery: Type.Optional(Type.Union([Type.Literal('url'), Type.Literal('base64')], { description: 'visual: url (default, expiring) or base64 (inline)' })),
   annotate: Type.Optional(Type.Boolean({ description: 'visual: draw each returned element\'s box and id onto the screenshot (set-of-marks)' })),
+  goal: Type.Optional(Type.String({ maxLength: 1000, description: 'map and visual: what the agent wants to do; the goal rerank puts the elements it needs first (ml_rerank in the result)' })),
   dismiss_overlays: Type.Optional(Type.Boolean({ description: 'map and visual: click the control that closes a consent banner or dialog before collecting (default false)' })),
 }, { description: 'Options; keys that do not apply to the chosen mode are ignored.' });
 
@@ -75,6 +76,7 @@ export const MapElement = Type.Object({
   in_viewport: Type.Boolean(),
   is_occluded: Type.Boolean(),
   importance: Type.Integer({ minimum: 0, maximum: 1000 }),
+  ml_probability: Type.Optional(Type.Number({ description: 'with options.goal: how likely this is the element the goal needs' })),
   visual_cues: Type.Optional(VisualCues),
   attributes: Type.Optional(ElementAttributes),
 });
@@ -117,6 +119,7 @@ export const MapResult = Type.Object({
   modal_detected: Type.Boolean({ description: 'a modal, dialog or consent banner covers part of the page' }),
   modal_grids: Type.Array(ModalGrid),
   overlays: Type.Array(Overlay),
+  ml_rerank: Type.Optional(MlRerank),
   warnings: Type.Array(Type.String()),
   timings_ms: MapTimings,
 });

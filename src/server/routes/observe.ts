@@ -103,7 +103,7 @@ async function map(deps: ObserveDeps, req: HttpRequest, body: ObserveRequest, vi
   const o = body.options ?? {};
   const shape = o.element_shape ?? 'common';
   const page = await mapPage(await deps.browser(), deps.fetch.guard, deps.ranker, {
-    url: body.url.trim(), engine, limit: o.limit ?? MAP_DEFAULT_LIMIT, filter: o.filter, selectors: shape === 'dom',
+    url: body.url.trim(), engine, limit: o.limit ?? MAP_DEFAULT_LIMIT, filter: o.filter, goal: o.goal, selectors: shape === 'dom',
     screenshot: visual, annotate: visual && o.annotate === true, dismissOverlays: o.dismiss_overlays === true, deadlineMs: deps.fetch.deadlineMs,
   });
   const result: MapResult = {
@@ -112,6 +112,7 @@ async function map(deps: ObserveDeps, req: HttpRequest, body: ObserveRequest, vi
     credits_used: cost, credits_remaining: remaining, engine, elements_total: page.elementsTotal,
     modal_detected: page.ranked.modal_detected || page.overlays.some((v) => !v.dismissed && v.kind !== 'layer'),
     modal_grids: page.ranked.modal_grids ?? [], overlays: page.overlays,
+    ...(o.goal?.trim() && page.ranked.ml_rerank ? { ml_rerank: page.ranked.ml_rerank } : {}),
     warnings: [...page.warnings, ...blockedWarnings(page.blocked)], timings_ms: page.timings,
   };
   if (!visual || !page.screenshot) return result;

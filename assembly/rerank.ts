@@ -1,0 +1,190 @@
+// Goal-aware rerank: features per element from the goal's word and trigram hashes (overlap with the
+// element's own words, its context, its trigrams), the goal's intent against the kind of control, the
+// position the goal names against the element's place in its list, and the heuristic signals; a logistic model
+// over them (weights in WEIGHTS, trained by `npm run train`); the fused score orders the result when
+// the best candidate is confident enough. Only + - * / and floor: identical in Wasm and JS.
+import { F64In, F64Out, I32In, I32Out, Flag, OutFlag, Param, Feature, Intent, Kind } from "./layout";
+import { count, f64In, i32In, i32Out, setI32Out, f64Out, setF64Out, param, setParam, tokens, goal, weights, features } from "./state";
+import { sortByKey, tableSize, hash3 } from "./sort";
+import { passes } from "./select";
+import { sigmoid } from "./mathdet";
+
+/** An open-addressing set of i32 hashes (0 is stored out of band). */
+class HashSet {
+  slots: Int32Array;
+  used: Int32Array;
+  mask: i32;
+  constructor(n: i32) {
+    const size = tableSize(n);
+    this.slots = new Int32Array(size);
+    this.used = new Int32Array(size);
+    this.mask = size - 1;
+  }
+  add(h: i32): void {
+    let at = h & this.mask;
+    while (unchecked(this.used[at]) != 0) {
+      if (unchecked(this.slots[at]) == h) return;
+      at = (at + 1) & this.mask;
+    }
+    unchecked(this.used[at] = 1);
+    unchecked(this.slots[at] = h);
+  }
+  has(h: i32): bool {
+    let at = h & this.mask;
+    while (unchecked(this.used[at]) != 0) {
+      if (unchecked(this.slots[at]) == h) return true;
+      at = (at + 1) & this.mask;
+    }
+    return false;
+  }
+}
+
+/** How many of tokens[start, start + len) the set holds (the encoder writes each hash once). */
+function hits(set: HashSet, start: i32, len: i32): i32 {
+  let n = 0;
+  for (let k = start; k < start + len; k++) if (set.has(unchecked(tokens[k]))) n++;
+  return n;
+}
+
+/** Goal words in the context that the element's own words lack: what only the context explains. */
+function contextHits(set: HashSet, ctxStart: i32, ctxLen: i32, ownStart: i32, ownLen: i32): i32 {
+  let n = 0;
+  for (let k = ctxStart; k < ctxStart + ctxLen; k++) {
+    const h = unchecked(tokens[k]);
+    if (!set.has(h)) continue;
+    let own = false;
+    for (let j = ownStart; j < ownStart + ownLen; j++) if (unchecked(tokens[j]) == h) { own = true; break; }
+    if (!own) n++;
+  }
+  return n;
+}
+
+function ratio(a: i32, b: i32): f64 {
+  return b > 0 ? f64(a) / f64(b) : 0;
+}
+
+function intentFor(kind: i32): i32 {
+  if (kind == Kind.TEXT_INPUT) return Intent.TYPE;
+  if (kind == Kind.BUTTON) return Intent.PRESS;
+  if (kind == Kind.LINK) return Intent.OPEN;
+  if (kind == Kind.CHOICE) return Intent.CHOOSE;
+  return 0;
+}
+
+/** Share of the widest member's width an element needs to count as an item of its list. */
+const ITEM_WIDTH_SHARE: f64 = 0.4;
+/** A list has at least this many items. */
+const MIN_ITEMS = 3;
+
+/**
+ * Lists, for "the second result": elements of one kind in one aligned column (the same group key) that
+ * are at least ITEM_WIDTH_SHARE as wide as the widest of them (a logo or a page number in the same
+ * column is not an item). Writes each item's 0-based position top to bottom into `position`, -1 for
+ * the rest, and the list's size into `size`.
+ */
+function listPositions(position: Int32Array, size: Int32Array): void {
+  const idx = new Int32Array(count), tmp = new Int32Array(count), key = new Float64Array(count);
+  for (let i = 0; i < count; i++) { unchecked(idx[i] = i); unchecked(key[i] = f64Out(F64Out.DOC_Y, i)); }
+  sortByKey(idx, count, key, tmp);
+  for (let i = 0; i < count; i++) unchecked(key[i] = f64(hash3(i32Out(I32Out.GROUP_A, i), i32Out(I32Out.GROUP_B, i), i32In(I32In.KIND, i))));
+  sortByKey(idx, count, key, tmp); // stable: each column stays in top-to-bottom order
+  let start = 0;
+  while (start < count) {
+    const h = unchecked(key[unchecked(idx[start])]);
+    let end = start;
+    let widest: f64 = 0;
+    while (end < count && unchecked(key[unchecked(idx[end])]) == h) { widest = max(widest, f64In(F64In.W, unchecked(idx[end]))); end++; }
+    let items = 0;
+    for (let k = start; k < end; k++) {
+      const i = unchecked(idx[k]);
+      unchecked(position[i] = -1);
+      if (i32In(I32In.KIND, i) != Kind.STATIC && f64In(F64In.W, i) >= ITEM_WIDTH_SHARE * widest) unchecked(position[i] = items++);
+    }
+    for (let k = start; k < end; k++) unchecked(size[unchecked(idx[k])] = items);
+    start = end;
+  }
+}
+
+export function computeRerank(): void {
+  const nWords = i32(param(Param.GOAL_WORDS)), nTri = i32(param(Param.GOAL_TRIGRAMS));
+  const goalWords = new HashSet(nWords), goalTri = new HashSet(nTri);
+  for (let k = 0; k < nWords; k++) goalWords.add(unchecked(goal[k]));
+  for (let k = 0; k < nTri; k++) goalTri.add(unchecked(goal[nWords + k]));
+  const intent = i32(param(Param.INTENT)), ordinal = i32(param(Param.ORDINAL));
+  const fusion = param(Param.FUSION);
+  const emit = features.length > 0;
+  const f = new Float64Array(Feature.COUNT);
+
+  const position = new Int32Array(count), listSize = new Int32Array(count);
+  if (ordinal != 0) listPositions(position, listSize);
+
+  for (let i = 0; i < count; i++) {
+    const ownLen = i32In(I32In.OWN_LEN, i), ctxLen = i32In(I32In.CTX_LEN, i), triLen = i32In(I32In.TRI_LEN, i);
+    const own = hits(goalWords, i32In(I32In.OWN_START, i), ownLen);
+    const ctx = contextHits(goalWords, i32In(I32In.CTX_START, i), ctxLen, i32In(I32In.OWN_START, i), ownLen);
+    const tri = hits(goalTri, i32In(I32In.TRI_START, i), triLen);
+    const kind = i32In(I32In.KIND, i);
+    const out = i32Out(I32Out.FLAGS, i);
+    const kindIntent = intentFor(kind);
+
+    f.fill(0);
+    unchecked(f[Feature.BIAS] = 1);
+    unchecked(f[Feature.OWN_RECALL] = ratio(own, nWords));
+    unchecked(f[Feature.OWN_PRECISION] = ratio(own, ownLen));
+    unchecked(f[Feature.CTX_RECALL] = ratio(ctx, nWords));
+    unchecked(f[Feature.TRI_RECALL] = ratio(tri, nTri));
+    unchecked(f[Feature.TRI_PRECISION] = ratio(tri, triLen));
+    if (intent != 0 && kindIntent != 0) {
+      if ((intent & kindIntent) != 0) unchecked(f[Feature.INTENT_MATCH] = 1);
+      else unchecked(f[Feature.INTENT_OTHER] = 1);
+    }
+    if (kind == Kind.TEXT_INPUT) unchecked(f[Feature.KIND_TEXT_INPUT] = 1);
+    else if (kind == Kind.BUTTON) unchecked(f[Feature.KIND_BUTTON] = 1);
+    else if (kind == Kind.LINK) unchecked(f[Feature.KIND_LINK] = 1);
+    else if (kind == Kind.CHOICE) unchecked(f[Feature.KIND_CHOICE] = 1);
+    else if (kind == Kind.STATIC) unchecked(f[Feature.KIND_STATIC] = 1);
+    if (ordinal != 0 && unchecked(position[i]) >= 0 && unchecked(listSize[i]) >= MIN_ITEMS) {
+      unchecked(f[Feature.ORDINAL_GROUP] = 1);
+      const want = ordinal > 0 ? ordinal - 1 : unchecked(listSize[i]) - 1;
+      if (unchecked(position[i]) == want) unchecked(f[Feature.ORDINAL_MATCH] = 1);
+    }
+    unchecked(f[Feature.IMPORTANCE] = f64(i32Out(I32Out.IMPORTANCE, i)) / 1000);
+    if ((out & OutFlag.IN_VIEWPORT) != 0) unchecked(f[Feature.IN_VIEWPORT] = 1);
+    if ((out & OutFlag.OCCLUDED) != 0) unchecked(f[Feature.OCCLUDED] = 1);
+    if ((i32In(I32In.FLAGS, i) & Flag.DISABLED) != 0) unchecked(f[Feature.DISABLED] = 1);
+    if (ownLen == 0) unchecked(f[Feature.NO_WORDS] = 1);
+
+    let score: f64 = 0;
+    for (let k = 0; k < Feature.COUNT; k++) score += unchecked(f[k]) * unchecked(weights[k]);
+    if (emit) for (let k = 0; k < Feature.COUNT; k++) unchecked(features[i * Feature.COUNT + k] = unchecked(f[k]));
+    const p = sigmoid(score);
+    setF64Out(F64Out.ML_SCORE, i, score);
+    setF64Out(F64Out.ML_PROB, i, p);
+    // Fused in logit space: probabilities saturate near 1, where a share of importance would decide alone.
+    setF64Out(F64Out.FUSED, i, score + fusion * f64(i32Out(I32Out.IMPORTANCE, i)) / 1000);
+  }
+
+  // Ranks among the elements that pass the filters, by importance and by the fused score; the fused
+  // order applies when the best probability reaches the confidence floor.
+  const minArea = param(Param.MIN_AREA);
+  const byRole = param(Param.FILTER_ROLES) != 0, byTag = param(Param.FILTER_TAGS) != 0;
+  const idx = new Int32Array(count), tmp = new Int32Array(count), key = new Float64Array(count);
+  let m = 0;
+  let top: f64 = 0;
+  for (let i = 0; i < count; i++) {
+    setI32Out(I32Out.HEURISTIC_INDEX, i, -1);
+    setI32Out(I32Out.FUSED_INDEX, i, -1);
+    if (!passes(i, minArea, byRole, byTag)) continue;
+    unchecked(idx[m++] = i);
+    top = max(top, f64Out(F64Out.ML_PROB, i));
+  }
+  // Ties: higher on the page first, as the heuristic order does (sort is stable in document order).
+  for (let k = 0; k < m; k++) { const i = unchecked(idx[k]); unchecked(key[i] = -f64(i32Out(I32Out.IMPORTANCE, i)) * 1e7 + f64Out(F64Out.DOC_Y, i) / 1e3); }
+  sortByKey(idx, m, key, tmp);
+  for (let k = 0; k < m; k++) setI32Out(I32Out.HEURISTIC_INDEX, unchecked(idx[k]), k);
+  for (let k = 0; k < m; k++) { const i = unchecked(idx[k]); unchecked(key[i] = -f64Out(F64Out.FUSED, i)); }
+  sortByKey(idx, m, key, tmp);
+  for (let k = 0; k < m; k++) setI32Out(I32Out.FUSED_INDEX, unchecked(idx[k]), k);
+  setParam(Param.OUT_TOP_PROB, top);
+  setParam(Param.OUT_RERANK_APPLIED, m > 0 && top >= param(Param.MIN_CONFIDENCE) ? 1 : 0);
+}

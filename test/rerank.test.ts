@@ -1,0 +1,129 @@
+// The goal rerank: pinned behaviour on the fixture pages through every door (the client library's local
+// core, /v1/snapshot, observe map), identical probabilities from the Wasm and JS builds, and no change
+// at all without a goal.
+import { test, before, after, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import type { Browser, Page } from 'playwright-core';
+import { launch } from './helpers/browser.ts';
+import { serveFixtures, type FixtureServer } from './helpers/fixtures.ts';
+import { startServer, createKey, removeDataDir, type ServerProcess } from './helpers/server.ts';
+import { snapshot, collectPage, waitForStable } from '../src/client/page.ts';
+import { loadWasmCore } from '../src/rank/load-node.ts';
+import { jsBackend } from '../src/rank/core-js.ts';
+import { Ranker } from '../src/rank/ranker.ts';
+import { parseGoal, words } from '../src/rank/goal.ts';
+import { Intent } from '../assembly/layout.ts';
+
+let fx: FixtureServer;
+let browser: Browser;
+let page: Page;
+let server: ServerProcess;
+let key: string;
+
+before(async () => {
+  [fx, browser, server] = await Promise.all([serveFixtures(), launch(), startServer(['--egress-allow', '127.0.0.1/32', '--rate-limit', '1000', '--rate-burst', '1000'])]);
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  key = createKey(server.dataDir, 1000);
+});
+after(async () => {
+  await Promise.all([browser.close(), fx.close(), server.stop()]);
+  removeDataDir(server.dataDir);
+});
+
+async function open(name: string) {
+  await page.goto(`${fx.url}/${name}.html`);
+  await waitForStable(page, { quietMs: 100 });
+}
+
+const label = (e: { text: string; name?: string | null }) => e.text || e.name || '';
+
+/** [page, goal, role, text of the element that must come first] */
+const PINS: [string, string, string, string][] = [
+  ['search', 'search for wireless headphones', 'searchbox', 'Search'],
+  ['search', 'open the second result', 'link', 'NC700 noise-cancelling wireless headphones'],
+  ['search', 'go to the next page', 'link', 'Next'],
+  ['login', 'log in', 'button', 'Sign in'],
+  ['login', 'I forgot my password', 'link', 'Forgot password?'],
+  ['login', 'enter my email', 'textbox', 'Email'],
+];
+
+describe('goal behaviour on the fixture pages', () => {
+  for (const [name, goal, role, text] of PINS) {
+    test(`${name}: "${goal}" puts the ${role} "${text}" first (locally and through /v1/snapshot)`, async () => {
+      await open(name);
+      const local = await snapshot(page, { goal, limit: 10 });
+      assert.equal(local.ml_rerank!.enabled, true);
+      assert.equal(local.ml_rerank!.applied, true, local.ml_rerank!.reason);
+      assert.deepEqual([local.elements[0].role, label(local.elements[0])], [role, text], JSON.stringify(local.elements.slice(0, 3).map((e) => [e.role, label(e), e.ml_probability])));
+      assert.equal(local.elements[0].fused_rank_index, 0);
+      assert.ok(local.elements.every((e, i) => i === 0 || e.fused_rank_index! > local.elements[i - 1].fused_rank_index!), 'result in fused order');
+      assert.ok(local.elements[0].ml_probability! >= local.ml_rerank!.min_confidence);
+      const res = await fetch(`${server.url}/v1/snapshot`, {
+        method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ url: page.url(), viewport: { width: 1280, height: 800 }, raw_elements: (await collectPage(page)).raw_elements, goal, options: { limit: 10 } }),
+      });
+      const remote = await res.json() as any;
+      assert.equal(res.status, 200, JSON.stringify(remote));
+      assert.deepEqual([remote.elements[0].role, label(remote.elements[0])], [role, text]);
+    });
+  }
+
+  test('without a goal nothing changes and ml_rerank says why', async () => {
+    await open('search');
+    const plain = await snapshot(page, { limit: 10 });
+    assert.deepEqual({ enabled: plain.ml_rerank!.enabled, applied: plain.ml_rerank!.applied, reason: plain.ml_rerank!.reason }, { enabled: false, applied: false, reason: 'no goal given' });
+    assert.ok(plain.elements.every((e) => e.ml_probability === undefined && e.fused_rank_index === undefined));
+    for (let i = 1; i < plain.elements.length; i++) assert.ok(plain.elements[i - 1].importance >= plain.elements[i].importance);
+    const goal = await snapshot(page, { limit: 10, goal: 'open the second result' });
+    assert.deepEqual(goal.elements.map((e) => e.importance).sort(), goal.elements.map((e) => e.importance).sort(), 'importance itself is untouched');
+    const byId = new Map(plain.elements.map((e) => [e.id, e.importance]));
+    for (const e of goal.elements) if (byId.has(e.id)) assert.equal(e.importance, byId.get(e.id));
+    assert.ok(goal.elements.every((e) => e.heuristic_index! >= 0), 'heuristic_index says where the element was without the goal');
+  });
+
+  test('observe map takes options.goal and answers ml_rerank', async () => {
+    const r = await fetch(`${server.url}/v1/observe`, {
+      method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: `${fx.url}/search.html`, mode: 'map', options: { goal: 'open the second result', limit: 5 } }),
+    });
+    const body = await r.json() as any;
+    assert.equal(r.status, 200, JSON.stringify(body));
+    assert.equal(body.ml_rerank.applied, true);
+    assert.equal(body.interactable_elements[0].text, 'NC700 noise-cancelling wireless headphones');
+    assert.equal(typeof body.interactable_elements[0].ml_probability, 'number');
+  });
+});
+
+describe('the model in the core', () => {
+  test('the Wasm and JS builds give identical scores, probabilities and orders on every training page', async () => {
+    const wasm = new Ranker(await loadWasmCore(), { limitCap: 1000 });
+    const js = new Ranker(jsBackend(), { limitCap: 1000 });
+    const data = JSON.parse(gunzipSync(readFileSync(new URL('../train/data/pages.json.gz', import.meta.url))).toString());
+    let compared = 0;
+    for (const p of data.pages.slice(0, 40)) {
+      for (const ex of p.examples.slice(0, 3)) {
+        const request = { ...p.request, goal: ex.goal, options: { limit: 1000 } };
+        const a = wasm.rank(request), b = js.rank(request);
+        assert.deepEqual(a.elements.map((e) => [e.id, e.ml_score, e.ml_probability, e.fused_rank_index, e.heuristic_index]),
+          b.elements.map((e) => [e.id, e.ml_score, e.ml_probability, e.fused_rank_index, e.heuristic_index]), `${p.id}: ${ex.goal}`);
+        assert.deepEqual(a.ml_rerank, b.ml_rerank);
+        compared += a.elements.length;
+      }
+    }
+    assert.ok(compared > 1000, `compared ${compared} elements`);
+  });
+
+  test('goal parsing: words are normalised, stemmed, stop words out; intent verbs and positions', () => {
+    assert.deepEqual(words('Searching for the Wireless Headphones!'), ['search', 'wireless', 'headphone']);
+    assert.deepEqual(words('Café crème'), ['cafe', 'creme']);
+    const g = parseGoal('open the third result');
+    assert.equal(g.ordinal, 3);
+    assert.ok(g.intent & Intent.OPEN);
+    assert.equal(parseGoal('buy the last one').ordinal, -1);
+    assert.ok(parseGoal('log in').intent & Intent.PRESS);
+    assert.ok(parseGoal('type my email').intent & Intent.TYPE);
+    assert.equal(parseGoal('hello').intent, 0);
+  });
+});

@@ -3,7 +3,12 @@
 // at all without a goal.
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, mkdtempSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { RERANK_MODEL } from '../src/rank/rerank-model.ts';
 import { gunzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { launch } from './helpers/browser.ts';
@@ -13,7 +18,7 @@ import { snapshot, collectPage, waitForStable } from '../src/client/page.ts';
 import { loadWasmCore } from '../src/rank/load-node.ts';
 import { jsBackend } from '../src/rank/core-js.ts';
 import { Ranker } from '../src/rank/ranker.ts';
-import { parseGoal, words } from '../src/rank/goal.ts';
+import { parseGoal, words, wordHashes, trigramHashes, textHashes } from '../src/rank/goal.ts';
 import { Intent } from '../assembly/layout.ts';
 
 let fx: FixtureServer;
@@ -113,6 +118,30 @@ describe('the model in the core', () => {
       }
     }
     assert.ok(compared > 1000, `compared ${compared} elements`);
+  });
+
+  test('the fast element tokeniser gives exactly the hashes of the plain one, on every training page', () => {
+    const data = JSON.parse(gunzipSync(readFileSync(new URL('../train/data/pages.json.gz', import.meta.url))).toString());
+    const texts = new Set<string>(['Ünïcödé Straße — café', 'boxes classes churches wishes stories headphones running stopped', 'x'.repeat(80), '']);
+    for (const p of data.pages) for (const e of p.request.raw_elements) { texts.add(e.text ?? ''); texts.add(e.attributes?.nearby_text ?? ''); }
+    const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
+    for (const text of texts) {
+      const w: number[] = [], t: number[] = [];
+      textHashes(text, w, t);
+      assert.deepEqual(sorted(w), sorted(wordHashes(text)), text);
+      assert.deepEqual(sorted(t), sorted(trigramHashes(text)), text);
+    }
+    assert.ok(texts.size > 300, `${texts.size} texts`);
+  });
+
+  test('npm run train is deterministic: it rebuilds the shipped model exactly, and prints its evaluation', () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'sightline-train-')), 'model.ts');
+    const printed = execFileSync(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../train/train.ts', import.meta.url))], { env: { ...process.env, TRAIN_OUT: out }, encoding: 'utf8' });
+    assert.equal(readFileSync(out, 'utf8'), readFileSync(new URL('../src/rank/rerank-model.ts', import.meta.url), 'utf8'));
+    assert.match(printed, /\| held-out \| fused \(goal rerank\) \| 0\.\d{3} \| 0\.\d{3} \| 0\.\d{3} \|/);
+    const { heldOut } = RERANK_MODEL.evaluation;
+    assert.ok(heldOut.fused.r1 >= 0.6 && heldOut.fused.r10 >= 0.9, JSON.stringify(heldOut));
+    assert.ok(heldOut.fused.r1 > heldOut.heuristic.r1 + 0.3, 'clearly better than heuristic-only');
   });
 
   test('goal parsing: words are normalised, stemmed, stop words out; intent verbs and positions', () => {

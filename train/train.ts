@@ -4,7 +4,7 @@
 // and the fusion weight and confidence floor are picked on the training pages. Pages are split into
 // training and held-out sets by a seeded hash of their id, never by element. Prints recall@1/5/10 of
 // heuristic-only and fused ranking on the held-out pages and writes src/rank/rerank-model.ts.
-// Run: npm run train (the data: npm run train:data).
+// Run: npm run train (the data: npm run train:data). TRAIN_OUT=<file> writes the model elsewhere.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { Buf, Feature, I32Out } from '../assembly/layout.ts';
@@ -12,6 +12,8 @@ import { jsBackend } from '../src/rank/core-js.ts';
 import { encode } from '../src/rank/encode.ts';
 import { hash } from '../src/rank/goal.ts';
 import type { DataPage } from './build-data.ts';
+import { join } from 'node:path';
+import { SHARED_DATA } from '../bench/payloads.ts';
 
 const SEED = Number(process.env.TRAIN_SEED ?? 7);
 const HELD_OUT = 0.25;
@@ -20,31 +22,47 @@ const L2 = 1e-3;
 const K = Feature.COUNT;
 const NAMES = Array.from({ length: K }, (_, k) => Feature[k]);
 
-interface Example { page: string; template: string; goal: string; x: Float64Array[]; importance: Float64Array; heuristicRank: number; target: number }
+/** One goal on one page. `target` is what training fits; a goal on a real page may be met by several
+ *  elements (the same link in the header and the footer): `targets` holds them all. */
+interface Example { page: string; template: string; goal: string; x: Float64Array[]; importance: Float64Array; heuristicRank: number; target: number; targets: number[] }
 
 const data = JSON.parse(gunzipSync(readFileSync(new URL('./data/pages.json.gz', import.meta.url))).toString()) as { pages: DataPage[] };
 const core = jsBackend();
 
-/** Features of every element for one goal, and where the heuristic order puts the target. */
-function featurize(page: DataPage, goal: string, targetId: number): Example | null {
-  const enc = encode({ ...page.request, goal, options: { limit: 1 } }, core, { emitFeatures: true, limitCap: 1 });
+/** Features of every element for one goal, and where the heuristic order puts the (best) target. */
+function featurize(id: string, template: string, request: object, goal: string, isTarget: (e: { id: number; text?: string | null; attributes?: Record<string, unknown> | null }) => boolean): Example | null {
+  const enc = encode({ ...request, goal, options: { limit: 1 } }, core, { emitFeatures: true, limitCap: 1 });
   core.run();
   const n = enc.elements.length;
   const feats = core.f64(Buf.FEATURES);
   const out = core.i32(Buf.OUT_I32);
-  const target = enc.elements.findIndex((e) => e.id === targetId);
-  if (target < 0) return null;
+  const targets = enc.elements.flatMap((e, i) => (isTarget(e) ? [i] : []));
+  if (!targets.length) return null;
   const x = Array.from({ length: n }, (_, i) => feats.slice(i * K, (i + 1) * K));
   const importance = Float64Array.from({ length: n }, (_, i) => out[I32Out.IMPORTANCE * n + i] / 1000);
-  return { page: page.id, template: page.template, goal, x, importance, heuristicRank: out[I32Out.HEURISTIC_INDEX * n + target], target };
+  const heuristicRank = Math.min(...targets.map((t) => out[I32Out.HEURISTIC_INDEX * n + t]));
+  return { page: id, template, goal, x, importance, heuristicRank, target: targets[0], targets };
 }
 
 const heldOut = (id: string) => ((hash(`${SEED}:${id}`) >>> 0) % 1000) / 1000 < HELD_OUT;
 const train: Example[] = [], test: Example[] = [];
 for (const page of data.pages) {
   for (const ex of page.examples) {
-    const e = featurize(page, ex.goal, ex.target);
+    const e = featurize(page.id, page.template, page.request, ex.goal, (el) => el.id === ex.target);
     if (e) (heldOut(page.id) ? test : train).push(e);
+  }
+}
+
+// Real pages, evaluation only: the real-client payloads with goals written by hand.
+const realGoals = JSON.parse(readFileSync(new URL('./data/real-goals.json', import.meta.url), 'utf8')) as { pages: Record<string, [string, string][]> };
+const real: Example[] = [];
+const labelOf = (e: { text?: string | null; attributes?: Record<string, unknown> | null }) =>
+  String(e.text || e.attributes?.aria_label || e.attributes?.name || '').replace(/\s+/g, ' ').trim();
+for (const [file, goals] of Object.entries(realGoals.pages)) {
+  const request = JSON.parse(readFileSync(join(SHARED_DATA, 'real-client-payloads', file), 'utf8'));
+  for (const [goal, label] of goals) {
+    const e = featurize(file, 'real', request, goal, (el) => labelOf(el).startsWith(label));
+    if (e) real.push(e); else console.error(`${file}: no element labelled "${label}"`);
   }
 }
 
@@ -100,8 +118,9 @@ function fusedRank(e: Example, fusion: number, minConfidence: number): number {
   const p = e.x.map(prob);
   if (Math.max(...p) < minConfidence) return e.heuristicRank;
   const score = e.x.map((x, i) => dot(weights, x) + fusion * e.importance[i]);
+  const best = Math.max(...e.targets.map((t) => score[t]));
   let rank = 0;
-  for (let i = 0; i < score.length; i++) if (score[i] > score[e.target]) rank++;
+  for (let i = 0; i < score.length; i++) if (score[i] > best) rank++;
   return rank;
 }
 const recall = (ranks: number[], k: number) => ranks.filter((r) => r < k).length / ranks.length;
@@ -124,12 +143,12 @@ function report(set: Example[]) {
     fused: { r1: recall(f, 1), r5: recall(f, 5), r10: recall(f, 10) },
   };
 }
-const evaluation = { train: report(train), heldOut: report(test) };
+const evaluation = { train: report(train), heldOut: report(test), realPages: report(real) };
 const fmt = (x: number) => x.toFixed(3);
 console.log(`seed ${SEED}; ${evaluation.train.pages} training pages (${evaluation.train.goals} goals), ${evaluation.heldOut.pages} held-out pages (${evaluation.heldOut.goals} goals)`);
 console.log(`fusion ${best.fusion}, min_confidence ${best.minConfidence}\n`);
 console.log('| set | ranking | recall@1 | recall@5 | recall@10 |\n|---|---|---|---|---|');
-for (const [name, r] of [['training', evaluation.train], ['held-out', evaluation.heldOut]] as const) {
+for (const [name, r] of [['training', evaluation.train], ['held-out', evaluation.heldOut], ['real pages (held out)', evaluation.realPages]] as const) {
   console.log(`| ${name} | heuristic only | ${fmt(r.heuristic.r1)} | ${fmt(r.heuristic.r5)} | ${fmt(r.heuristic.r10)} |`);
   console.log(`| ${name} | fused (goal rerank) | ${fmt(r.fused.r1)} | ${fmt(r.fused.r5)} | ${fmt(r.fused.r10)} |`);
 }
@@ -141,7 +160,8 @@ console.log(`\nheld-out recall@1 by template: ${byTemplate.join(', ')}`);
 console.log(`weights: ${NAMES.map((n, k) => `${n} ${weights[k].toFixed(3)}`).join(', ')}`);
 
 const round = (x: number) => Math.round(x * 1e6) / 1e6;
-writeFileSync(new URL('../src/rank/rerank-model.ts', import.meta.url), `// The goal rerank model the core evaluates (assembly/rerank.ts). Written by \`npm run train\`
+const OUT = process.env.TRAIN_OUT ?? new URL('../src/rank/rerank-model.ts', import.meta.url);
+writeFileSync(OUT, `// The goal rerank model the core evaluates (assembly/rerank.ts). Written by \`npm run train\`
 // (train/train.ts) from the labelled data in train/data; do not edit by hand.
 export const RERANK_MODEL = {
   version: 1,
@@ -150,7 +170,7 @@ export const RERANK_MODEL = {
   weights: ${JSON.stringify(Array.from(weights, round))},
   fusion: ${best.fusion},
   minConfidence: ${best.minConfidence},
-  evaluation: ${JSON.stringify({ heldOut: evaluation.heldOut })},
+  evaluation: ${JSON.stringify({ heldOut: evaluation.heldOut, realPages: evaluation.realPages })},
 };
 `);
 

@@ -4,26 +4,34 @@
 // the request has a goal.
 import { Buf, Feature, I32In, Param } from '../../assembly/layout.ts';
 import type { RawElement } from '../schema/snapshot.ts';
-import { parseGoal, trigramHashes, wordHashes, type GoalParts } from './goal.ts';
+import { parseGoal, textHashes, type GoalParts } from './goal.ts';
 import { RERANK_MODEL } from './rerank-model.ts';
 import type { CoreBackend } from './backend.ts';
 
 export interface GoalTokens { goal: GoalParts; own: number[][]; ctx: number[][]; tri: number[][]; total: number }
 
+/** Text, name, aria label, placeholder, value (unless redacted), inferred label: each once (a button's
+ *  name usually repeats its text). */
 function ownText(e: RawElement): string {
   const a = e.attributes;
-  const redacted = a?.value_redacted === true || a?.value_redacted === 'true';
-  return [e.text, a?.name, a?.aria_label, (a as { placeholder?: string } | null | undefined)?.placeholder, redacted ? '' : a?.value, a?.inferred_label]
-    .filter((t): t is string => !!t).join(' ');
+  let out = e.text ?? '';
+  if (!a) return out;
+  const redacted = a.value_redacted === true || a.value_redacted === 'true';
+  for (const t of [a.name, a.aria_label, (a as { placeholder?: string | null }).placeholder, redacted ? null : a.value, a.inferred_label]) {
+    if (t && !out.includes(t)) out = out ? `${out} ${t}` : t;
+  }
+  return out;
 }
 
+/** The path and query of a link: "https://shop.example/cart?step=2" -> "/cart?step=2" (the tokeniser
+ *  splits on the punctuation). The host names the site, not the link. */
 function hrefWords(href: string): string {
-  try {
-    const url = new URL(href, 'http://x.invalid/');
-    return decodeURIComponent(url.pathname + ' ' + url.search).replace(/[/_.=&?+-]+/g, ' ');
-  } catch {
-    return '';
-  }
+  const scheme = href.indexOf('://');
+  const path = scheme >= 0 ? href.indexOf('/', scheme + 3) : 0;
+  if (path < 0) return '';
+  const rest = href.slice(path);
+  if (!rest.includes('%')) return rest;
+  try { return decodeURIComponent(rest); } catch { return rest; }
 }
 
 export function goalTokens(elements: RawElement[], goal: string): GoalTokens {
@@ -31,10 +39,10 @@ export function goalTokens(elements: RawElement[], goal: string): GoalTokens {
   const own: number[][] = [], ctx: number[][] = [], tri: number[][] = [];
   let total = 0;
   for (const e of elements) {
-    const text = ownText(e);
-    const o = wordHashes(text);
-    const c = wordHashes(`${e.attributes?.href ? hrefWords(e.attributes.href) : ''} ${e.attributes?.nearby_text ?? ''}`);
-    const t = trigramHashes(text);
+    const o: number[] = [], c: number[] = [], t: number[] = [];
+    textHashes(ownText(e), o, t);
+    const href = e.attributes?.href;
+    textHashes(`${href ? hrefWords(href) : ''} ${e.attributes?.nearby_text ?? ''}`, c);
     own.push(o); ctx.push(c); tri.push(t);
     total += o.length + c.length + t.length;
   }

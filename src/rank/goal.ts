@@ -31,11 +31,21 @@ export function normalise(text: string): string {
   return text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
 }
 
-/** Words of a text: split on anything not a letter or digit, stop words out, stemmed. */
+/** Longer words are cut to this many characters (tokens, hashes, data URLs). */
+const WORD_MAX = 64;
+/** Words after this many in one text are not read: labels are short, and a paragraph's tail does not
+ *  tell which control a goal wants (it bounds the work per element too). */
+export const TEXT_WORDS = 32;
+
+/** Words of a text: split on anything not a letter or digit, cut to WORD_MAX, stop words out, stemmed. */
 export function words(text: string): string[] {
   const out: string[] = [];
-  for (const w of normalise(text).split(/[^\p{L}\p{N}]+/u)) {
-    if (!w || STOP.has(w)) continue;
+  let seen = 0;
+  for (const whole of normalise(text).split(/[^\p{L}\p{N}]+/u)) {
+    if (!whole) continue;
+    if (seen++ >= TEXT_WORDS) break;
+    const w = whole.slice(0, WORD_MAX);
+    if (STOP.has(w)) continue;
     out.push(stem(w));
   }
   return out;
@@ -46,14 +56,103 @@ export function wordHashes(text: string): number[] {
   return [...new Set(words(text).map(hash))];
 }
 
-/** Distinct hashes of the character trigrams of the words (each word padded with spaces). */
+/** Trigrams come from the first words only: they match a goal to a label, not to a paragraph. */
+export const TRIGRAM_WORDS = 16;
+
+/** Distinct hashes of the character trigrams of the first TRIGRAM_WORDS words (each padded with spaces). */
 export function trigramHashes(text: string): number[] {
   const out = new Set<number>();
-  for (const w of words(text)) {
+  for (const w of words(text).slice(0, TRIGRAM_WORDS)) {
     const padded = ` ${w} `;
     for (let i = 0; i + 3 <= padded.length; i++) out.add(hash(padded.slice(i, i + 3)));
   }
   return [...out];
+}
+
+// The fast path for element text (thousands of strings per request): one pass over the characters,
+// each word kept in a reusable buffer at word[1..end) (word[0] and word[end] pad its trigrams), stop
+// words recognised by hash, stemming and hashing on the buffer. It gives exactly the hashes of
+// wordHashes and trigramHashes above (a test checks it on every page of the training data).
+const STOP_HASHES = new Set([...STOP].map(hash));
+const word = new Uint16Array(WORD_MAX + 2);
+const LETTER = new Uint8Array(65536); // per UTF-16 unit: 0 not yet known, 1 letter or digit, 2 neither
+const NON_ASCII = /[^\x00-\x7f]/;
+/** Distinct-hash filters for one text: open addressing over a reused table, cleared by generation. */
+class Seen {
+  private static readonly SIZE = 4096; // more than TRIGRAM_WORDS x (WORD_MAX + 1): never full
+  private keys = new Int32Array(Seen.SIZE);
+  private marks = new Uint32Array(Seen.SIZE);
+  private generation = 1;
+  clear(): void { this.generation++; }
+  /** Adds h; false when it was there already. */
+  add(h: number): boolean {
+    const mask = Seen.SIZE - 1;
+    for (let at = (h ^ (h >>> 15)) & mask; ; at = (at + 1) & mask) {
+      if (this.marks[at] !== this.generation) { this.marks[at] = this.generation; this.keys[at] = h; return true; }
+      if (this.keys[at] === h) return false;
+    }
+  }
+}
+const seenWords = new Seen();
+const seenTrigrams = new Seen();
+
+function isWordChar(c: number): boolean {
+  if (c < 128) return (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
+  if (!LETTER[c]) LETTER[c] = /[\p{L}\p{N}]/u.test(String.fromCharCode(c)) ? 1 : 2;
+  return LETTER[c] === 1;
+}
+
+/** Whether the word ending before `end` ends with `suffix`. */
+function endsWith(end: number, suffix: string): boolean {
+  if (end - 1 < suffix.length) return false;
+  for (let k = 0; k < suffix.length; k++) if (word[end - suffix.length + k] !== suffix.charCodeAt(k)) return false;
+  return true;
+}
+
+/** stem() on the buffer: returns the word's new end. */
+function stemBuffer(end: number): number {
+  const len = end - 1;
+  if (len > 5 && endsWith(end, 'ing')) return end - 3;
+  if (len > 4 && endsWith(end, 'ies')) { word[end - 3] = 121; return end - 2; } // "ies" -> "y"
+  if (len > 4 && endsWith(end, 'ed')) return end - 2;
+  if (len > 3 && (endsWith(end, 'sses') || endsWith(end, 'xes') || endsWith(end, 'ches') || endsWith(end, 'shes'))) return end - 2;
+  if (len > 3 && endsWith(end, 's') && !endsWith(end, 'ss')) return end - 1;
+  return end;
+}
+
+function hashRange(from: number, to: number): number {
+  let h = 0x811c9dc5;
+  for (let k = from; k < to; k++) { h ^= word[k]; h = Math.imul(h, 0x01000193); }
+  return h | 0;
+}
+
+/** The distinct word hashes of `text`, and (with `trigrams`) the distinct hashes of its trigrams. */
+export function textHashes(text: string, words: number[], trigrams?: number[]): void {
+  seenWords.clear();
+  seenTrigrams.clear();
+  if (!text) return;
+  const source = NON_ASCII.test(text) ? normalise(text) : text;
+  let end = 1, kept = 0, seen = 0;
+  for (let i = 0; i <= source.length && seen < TEXT_WORDS; i++) {
+    let c = i < source.length ? source.charCodeAt(i) : 32;
+    if (c >= 65 && c <= 90) c += 32;
+    if (isWordChar(c)) { if (end <= WORD_MAX) word[end++] = c; continue; }
+    if (end === 1) continue;
+    seen++;
+    if (!STOP_HASHES.has(hashRange(1, end))) {
+      end = stemBuffer(end);
+      const h = hashRange(1, end);
+      if (seenWords.add(h)) words.push(h);
+      if (trigrams && kept++ < TRIGRAM_WORDS) {
+        word[0] = 32; word[end] = 32;
+        for (let k = 0; k + 3 <= end + 1; k++) {
+          const t = hashRange(k, k + 3);
+          if (seenTrigrams.add(t)) trigrams.push(t);
+        }
+      }
+    }
+    end = 1;
+  }
 }
 
 const INTENTS: [Intent, RegExp][] = [

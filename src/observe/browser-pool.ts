@@ -70,6 +70,16 @@ export class BrowserPool {
     if (next) next(); else this.active--;
   }
 
+  /** The running browser; one that died (killed, crashed) before its disconnect event is replaced. */
+  private async liveBrowser(): Promise<Browser> {
+    this.browser ??= this.launch();
+    const current = this.browser;
+    const browser = await current;
+    if (browser.isConnected()) return browser;
+    if (this.browser === current) this.browser = this.launch();
+    return this.browser;
+  }
+
   private async create(browser: Browser): Promise<Fresh> {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, serviceWorkers: 'block' });
     try {
@@ -97,8 +107,7 @@ export class BrowserPool {
     let context: BrowserContext | undefined;
     let timer: NodeJS.Timeout | undefined;
     try {
-      this.browser ??= this.launch();
-      const browser = await this.browser;
+      const browser = await this.liveBrowser();
       const got = await this.fresh(browser);
       context = got.context;
       this.contexts.add(context);
@@ -126,7 +135,7 @@ export class BrowserPool {
   private prepareSpare(): void {
     const browser = this.browser;
     if (this.closed || this.spare || !browser || this.waiting.length) return; // a waiting request makes its own
-    this.spare = browser.then((b) => this.create(b)).catch(() => undefined);
+    this.spare = browser.then((b) => (b.isConnected() ? this.create(b) : undefined)).catch(() => undefined);
   }
 
   /** Closes a context; if that hangs, the browser is killed (and relaunched on the next request). */

@@ -5,6 +5,7 @@ import { writeFileSync, mkdirSync } from 'node:fs';
 import { launch } from '../test/helpers/browser.ts';
 import { serveFixtures } from '../test/helpers/fixtures.ts';
 import { collectPage, waitForStable } from '../src/playwright/collect-page.ts';
+import { barChart } from './chart.ts';
 
 const PAGES = ['search', 'login', 'shop', 'shadow', 'frames', 'long', 'captcha', 'big'];
 const RUNS = Number(process.env.BENCH_COLLECT_RUNS ?? 30);
@@ -45,4 +46,8 @@ const md = [
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
 writeFileSync(new URL('./results/collect.json', import.meta.url), JSON.stringify({ date: new Date().toISOString(), runs: RUNS, rows }, null, 2) + '\n');
 writeFileSync(new URL('./results/collect.md', import.meta.url), md.join('\n') + '\n');
+writeFileSync(new URL('./results/collect.svg', import.meta.url), barChart('Collector: ms in the page and round trip, per fixture page', rows.flatMap((r) => [
+  { label: `${r.page} (${r.elements} elements): in the page`, value: r.inPageMs, group: 'in page' },
+  { label: `${r.page}: round trip`, value: r.roundTripMs, group: 'round trip' },
+]), ' ms'));
 console.log(md.join('\n'));

@@ -15,6 +15,7 @@ import { createLogger } from '../src/server/logger.ts';
 import { Ranker } from '../src/rank/ranker.ts';
 import { loadWasmCore } from '../src/rank/load-node.ts';
 import { payload } from './payloads.ts';
+import { barChart } from './chart.ts';
 
 const CLI = fileURLToPath(new URL('../build/cli.js', import.meta.url));
 const DURATION_S = Number(process.env.BENCH_HTTP_SECONDS ?? 6);
@@ -138,4 +139,5 @@ md.push('', 'Handler cost in process (benchmark.js, no sockets), ms per request:
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
 writeFileSync(new URL('./results/http.json', import.meta.url), JSON.stringify({ date: new Date().toISOString(), node: process.version, cpus: cpus().length, connections: CONNECTIONS, seconds: DURATION_S, rounds: ROUNDS, rows, costs }, null, 2) + '\n');
 writeFileSync(new URL('./results/http.md', import.meta.url), md.join('\n') + '\n');
+writeFileSync(new URL('./results/http.svg', import.meta.url), barChart('/v1/snapshot over HTTP, requests per second', rows.map((r) => ({ label: `${r.elements} elements: ${r.setup}`, value: r.samples.reduce((a, s) => a + s.rps, 0) / r.samples.length, group: r.setup })), ' req/s'));
 console.log(md.join('\n'));

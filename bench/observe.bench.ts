@@ -6,6 +6,7 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { serveFixtures } from '../test/helpers/fixtures.ts';
 import { startServer, createKey, removeDataDir } from '../test/helpers/server.ts';
+import { barChart } from './chart.ts';
 
 const PAGES = ['search', 'login', 'shop', 'shadow', 'frames', 'long', 'captcha', 'consent', 'big'];
 const RUNS = Number(process.env.BENCH_OBSERVE_RUNS ?? 12);
@@ -82,4 +83,8 @@ const md = [
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
 writeFileSync(new URL('./results/observe.json', import.meta.url), JSON.stringify({ date: new Date().toISOString(), runs: RUNS, pages: PAGES, results }, null, 2) + '\n');
 writeFileSync(new URL('./results/observe.md', import.meta.url), md.join('\n'));
+writeFileSync(new URL('./results/observe.svg', import.meta.url), barChart('Observe latency on a warm pool, ms (p50 and p95)', results.flatMap((r) => [
+  { label: `${r.mode}: p50`, value: r.p50, group: 'p50' },
+  { label: `${r.mode}: p95`, value: r.p95, group: 'p95' },
+]), ' ms'));
 console.log(md.join('\n'));

@@ -11,6 +11,7 @@ import type { CoreBackend } from '../src/rank/backend.ts';
 import { ROLES } from '../src/rank/roles.ts';
 import { Buf } from '../assembly/layout.ts';
 import { payload } from './payloads.ts';
+import { barChart } from './chart.ts';
 
 const SIZES = (process.env.BENCH_SIZES ?? '100,1000,5000,20000').split(',').map(Number);
 const wasm = new Ranker(await loadWasmCore());
@@ -85,4 +86,9 @@ const md = [
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
 writeFileSync(new URL('./results/rank.json', import.meta.url), JSON.stringify({ node: process.version, date: new Date().toISOString(), rows, ratios }, null, 2));
 writeFileSync(new URL('./results/rank.md', import.meta.url), md);
+writeFileSync(new URL('./results/rank.svg', import.meta.url), barChart('Rank core: speed ratios in one run (higher is faster)', ratios.flatMap((r) => [
+  { label: `n=${r.n}: rank() wasm / js build`, value: r.rank_wasm_vs_js, group: 'rank' },
+  { label: `n=${r.n}: core wasm / js build`, value: r.core_wasm_vs_js, group: 'core' },
+  { label: `n=${r.n}: rank() vs JSON.parse`, value: r.rank_wasm_vs_json_parse, group: 'parse' },
+])));
 console.log('\n' + md);

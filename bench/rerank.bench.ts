@@ -8,6 +8,7 @@ import { Ranker } from '../src/rank/ranker.ts';
 import { loadWasmCore } from '../src/rank/load-node.ts';
 import { jsBackend } from '../src/rank/core-js.ts';
 import { payload } from './payloads.ts';
+import { barChart } from './chart.ts';
 
 const SIZES = (process.env.BENCH_SIZES ?? '1000,5000').split(',').map(Number);
 const GOAL = 'open the second article about the election results';
@@ -47,4 +48,5 @@ const md = [
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
 writeFileSync(new URL('./results/rerank.json', import.meta.url), JSON.stringify({ node: process.version, date: new Date().toISOString(), goal: GOAL, rows, ratios }, null, 2) + '\n');
 writeFileSync(new URL('./results/rerank.md', import.meta.url), md);
+writeFileSync(new URL('./results/rerank.svg', import.meta.url), barChart('rank() with and without a goal, ms per call', rows.map((r) => ({ label: `n=${r.n}: ${r.case}`, value: 1000 / r.hz, group: r.case.includes('goal') && !r.case.includes('no goal') ? 'goal' : 'no goal' })), ' ms'));
 console.log('\n' + md);

@@ -1,0 +1,154 @@
+// The regression gate: each guarded ratio is measured against its reference in this process, the two
+// interleaved round by round (alternating which goes first), until the spread of the rounds is known;
+// it fails when a ratio's median falls below its floor in bench/baseline.json by more than that spread.
+// Ratios, not times: the machine is shared and noisy, but both sides of a ratio see the same noise.
+//   npm run bench:check              check against the floors (CI runs this after the tests)
+//   npm run bench:check -- --record  measure and raise each floor to 80% of its median (never lowers one)
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { join } from 'node:path';
+import { JSDOM, VirtualConsole } from 'jsdom';
+import { Readability } from '@mozilla/readability';
+import TurndownService from 'turndown';
+import { Ranker } from '../src/rank/ranker.ts';
+import { loadWasmCore } from '../src/rank/load-node.ts';
+import { jsBackend } from '../src/rank/core-js.ts';
+import { encode } from '../src/rank/encode.ts';
+import { readPage } from '../src/observe/read.ts';
+import { Buf } from '../assembly/layout.ts';
+import { ROLES } from '../src/rank/roles.ts';
+import type { CoreBackend } from '../src/rank/backend.ts';
+import { payload, SHARED_DATA } from './payloads.ts';
+import { barChart } from './chart.ts';
+
+/** A guarded ratio: how many times faster `subject` is than `reference` (higher is better). */
+interface Guard { name: string; what: string; subject: () => unknown; reference: () => unknown }
+
+const MIN_ROUNDS = 7;
+const MAX_ROUNDS = 25;
+/** Time per side per round, ms: long enough to swamp timer noise, short enough for many rounds. */
+const SLICE_MS = 60;
+/** Stop when the median is known to within this share (95% interval of the median). */
+const TARGET_PRECISION = 0.03;
+const RECORD_SHARE = 0.8;
+
+const record = process.argv.includes('--record');
+const BASELINE = new URL('./baseline.json', import.meta.url);
+
+/** The core alone (prepare, copy the encoded columns in, run), as in the rank benchmark. */
+function coreOnly(core: CoreBackend, body: unknown): () => number {
+  const enc = encode(body, core);
+  const n = enc.elements.length, nPrev = enc.previous.length;
+  const tagCount = core.i32(Buf.TAG_ALLOW).length;
+  const f64Bufs = [Buf.IN_F64, Buf.PARAMS, Buf.PREV_F64].map((b) => [b, core.f64(b).slice()] as const);
+  const i32Bufs = [Buf.IN_I32, Buf.ROLE_ALLOW, Buf.TAG_ALLOW, Buf.PREV_I32].map((b) => [b, core.i32(b).slice()] as const);
+  return () => {
+    core.prepare(n, nPrev, ROLES.length, tagCount, 0, 0, 0);
+    for (const [b, data] of f64Bufs) core.f64(b).set(data);
+    for (const [b, data] of i32Bufs) core.i32(b).set(data);
+    return core.run();
+  };
+}
+
+async function guards(): Promise<Guard[]> {
+  const wasmCore = await loadWasmCore(), jsCore = jsBackend();
+  const wasm = new Ranker(wasmCore);
+  const p1k = payload(1000), p5k = payload(5000);
+  const t1k = JSON.stringify(p1k), t5k = JSON.stringify(p5k);
+  const goal1k = { ...p1k, goal: 'open the second article about the election results' };
+  const articles = JSON.parse(readFileSync(join(SHARED_DATA, 'article-extraction-benchmark', 'ground-truth.json'), 'utf8')) as Record<string, { url: string }>;
+  const pages = Object.entries(articles).slice(0, 12).map(([id, t]) => ({ url: t.url, html: gunzipSync(readFileSync(join(SHARED_DATA, 'article-extraction-benchmark', 'html', `${id}.html.gz`))).toString('utf8') }));
+  const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced' });
+  const quiet = new VirtualConsole();
+  return [
+    { name: 'rank-vs-parse-1k', what: 'rank() on the Wasm core vs JSON.parse of the same 1,000-element payload', subject: () => wasm.rank(p1k), reference: () => JSON.parse(t1k) },
+    { name: 'rank-vs-parse-5k', what: 'rank() on the Wasm core vs JSON.parse of the same 5,000-element payload', subject: () => wasm.rank(p5k), reference: () => JSON.parse(t5k) },
+    { name: 'core-wasm-vs-js-5k', what: 'the core alone at 5,000 elements: Wasm vs the JS build of the same source', subject: coreOnly(wasmCore, p5k), reference: coreOnly(jsCore, p5k) },
+    { name: 'goal-cost-1k', what: 'rank() at 1,000 elements with a goal vs without one (below 1: the goal\'s cost)', subject: () => wasm.rank(goal1k), reference: () => wasm.rank(p1k) },
+    {
+      name: 'read-vs-readability', what: 'read mode (linkedom + extraction + turndown) vs jsdom + Readability + turndown on 12 real articles',
+      subject: () => pages.forEach((p) => readPage(p.html, p.url, { contentLimit: 500_000 })),
+      reference: () => pages.forEach((p) => {
+        const dom = new JSDOM(p.html, { url: p.url, virtualConsole: quiet });
+        const article = new Readability(dom.window.document).parse();
+        dom.window.close();
+        return article?.content ? turndown.turndown(article.content) : '';
+      }),
+    },
+  ];
+}
+
+/** ms per call of `fn`, over about SLICE_MS (at least one call). */
+function timeSlice(fn: () => unknown): number {
+  let calls = 0;
+  const t0 = performance.now();
+  let t = t0;
+  do { fn(); calls++; t = performance.now(); } while (t - t0 < SLICE_MS);
+  return (t - t0) / calls;
+}
+
+const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
+
+interface Measured { median: number; noise: number; rounds: number }
+
+/** Ratio reference/subject per round, interleaved; noise: the relative 95% band of the median. */
+function measure(g: Guard): Measured {
+  for (let i = 0; i < 3; i++) { g.subject(); g.reference(); } // warm up the JIT on both sides
+  const ratios: number[] = [];
+  let noise = Infinity;
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    let s: number, r: number;
+    if (round % 2) { s = timeSlice(g.subject); r = timeSlice(g.reference); } else { r = timeSlice(g.reference); s = timeSlice(g.subject); }
+    ratios.push(r / s);
+    process.stderr.write(`\r  ${g.name}: round ${round + 1}, ratio ${(r / s).toFixed(3)}   `);
+    if (ratios.length >= MIN_ROUNDS) {
+      const m = median(ratios);
+      const mad = median(ratios.map((x) => Math.abs(x - m)));
+      noise = (1.96 * 1.4826 * mad) / Math.sqrt(ratios.length) / m;
+      if (noise <= TARGET_PRECISION) break;
+    }
+  }
+  process.stderr.write('\n');
+  return { median: median(ratios), noise, rounds: ratios.length };
+}
+
+interface Baseline { command: string; recorded: string; node: string; guards: Record<string, { floor: number; measured: number; what: string }> }
+const baseline: Baseline = (() => {
+  try { return JSON.parse(readFileSync(BASELINE, 'utf8')); } catch { return { command: 'npm run bench:check -- --record', recorded: '', node: '', guards: {} }; }
+})();
+
+const t0 = performance.now();
+const results: { name: string; what: string; measured: Measured; floor: number | undefined; ok: boolean }[] = [];
+for (const g of await guards()) {
+  const m = measure(g);
+  const floor = baseline.guards[g.name]?.floor;
+  // Fail only when the ratio is below its floor by more than this run's own noise.
+  const ok = floor === undefined || m.median >= floor * (1 - m.noise);
+  results.push({ name: g.name, what: g.what, measured: m, floor, ok });
+  if (record) {
+    const raised = Math.max(floor ?? 0, Math.round(m.median * RECORD_SHARE * 1000) / 1000);
+    baseline.guards[g.name] = { floor: raised, measured: Math.round(m.median * 1000) / 1000, what: g.what };
+  }
+}
+
+const rows = results.map((r) => `| ${r.name} | ${r.measured.median.toFixed(3)}x | ±${(r.measured.noise * 100).toFixed(1)}% (${r.measured.rounds} rounds) | ${r.floor?.toFixed(3) ?? '-'}x | ${r.ok ? 'ok' : '**FAIL**'} |`);
+const md = ['| guarded ratio | median | noise | floor | |', '|---|---|---|---|---|', ...rows, ''].join('\n');
+console.log(`\n${md}\n(${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
+writeFileSync(new URL('./results/check.md', import.meta.url), md);
+writeFileSync(new URL('./results/check.json', import.meta.url), JSON.stringify({ date: new Date().toISOString(), node: process.version, results }, null, 2) + '\n');
+writeFileSync(new URL('./results/check.svg', import.meta.url), barChart('Guarded ratios (higher is faster) and their floors', results.map((r) => ({ label: r.name, value: r.measured.median, mark: r.floor }))));
+if (record) {
+  baseline.recorded = new Date().toISOString();
+  baseline.node = process.version;
+  writeFileSync(BASELINE, JSON.stringify(baseline, null, 2) + '\n');
+  console.log(`floors written to bench/baseline.json (${RECORD_SHARE * 100}% of each median, never lowered)`);
+}
+const failed = results.filter((r) => !r.ok);
+if (failed.length) {
+  for (const f of failed) {
+    console.error(`bench:check: ${f.name} fell to ${f.measured.median.toFixed(3)}x, below its floor ${f.floor!.toFixed(3)}x by more than the measured noise (±${(f.measured.noise * 100).toFixed(1)}%): ${f.what}`);
+  }
+  process.exit(1);
+}
+console.log('bench:check: every guarded ratio is at or above its floor');

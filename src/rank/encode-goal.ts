@@ -4,11 +4,25 @@
 // the request has a goal.
 import { Buf, Feature, I32In, Param } from '../../assembly/layout.ts';
 import type { RawElement } from '../schema/snapshot.ts';
-import { parseGoal, textHashes, type GoalParts } from './goal.ts';
+import { parseGoal, textHashes, type GoalParts, type HashSink } from './goal.ts';
 import { RERANK_MODEL } from './rerank-model.ts';
 import type { CoreBackend } from './backend.ts';
 
-export interface GoalTokens { goal: GoalParts; own: number[][]; ctx: number[][]; tri: number[][]; total: number }
+/** A growable i32 buffer reused across requests (encoding is synchronous): no array per element. */
+class Hashes implements HashSink {
+  data = new Int32Array(4096);
+  length = 0;
+  push(h: number): void {
+    if (this.length === this.data.length) { const grown = new Int32Array(this.data.length * 2); grown.set(this.data); this.data = grown; }
+    this.data[this.length++] = h;
+  }
+  view(): Int32Array { return this.data.subarray(0, this.length); }
+}
+
+/** Per element, where its hashes start in each buffer; element i's span ends where i + 1's starts. */
+export interface GoalTokens { goal: GoalParts; own: Hashes; ctx: Hashes; tri: Hashes; starts: Int32Array; total: number }
+
+const own = new Hashes(), ctx = new Hashes(), tri = new Hashes();
 
 /** Text, name, aria label, placeholder, value (unless redacted), inferred label: each once (a button's
  *  name usually repeats its text). */
@@ -35,18 +49,20 @@ function hrefWords(href: string): string {
 }
 
 export function goalTokens(elements: RawElement[], goal: string): GoalTokens {
-  const parts = parseGoal(goal);
-  const own: number[][] = [], ctx: number[][] = [], tri: number[][] = [];
-  let total = 0;
-  for (const e of elements) {
-    const o: number[] = [], c: number[] = [], t: number[] = [];
-    textHashes(ownText(e), o, t);
+  const n = elements.length;
+  own.length = ctx.length = tri.length = 0;
+  // starts[3i], [3i+1], [3i+2]: own, context and trigram starts of element i; entry 3n closes the spans.
+  const starts = new Int32Array(3 * n + 3);
+  for (let i = 0; i < n; i++) {
+    const e = elements[i];
+    starts[3 * i] = own.length; starts[3 * i + 1] = ctx.length; starts[3 * i + 2] = tri.length;
+    textHashes(ownText(e), own, tri);
     const href = e.attributes?.href;
-    textHashes(`${href ? hrefWords(href) : ''} ${e.attributes?.nearby_text ?? ''}`, c);
-    own.push(o); ctx.push(c); tri.push(t);
-    total += o.length + c.length + t.length;
+    const nearby = e.attributes?.nearby_text;
+    if (href || nearby) textHashes(href ? `${hrefWords(href)} ${nearby ?? ''}` : nearby!, ctx);
   }
-  return { goal: parts, own, ctx, tri, total };
+  starts[3 * n] = own.length; starts[3 * n + 1] = ctx.length; starts[3 * n + 2] = tri.length;
+  return { goal: parseGoal(goal), own, ctx, tri, starts, total: own.length + ctx.length + tri.length };
 }
 
 /** The model's weights in Feature order (by name, so a reordered enum cannot misalign them). */
@@ -68,16 +84,18 @@ export function goalCount(t: GoalTokens): number {
 export function writeGoal(core: CoreBackend, n: number, t: GoalTokens): void {
   const c = core.i32(Buf.IN_I32);
   const tokens = core.i32(Buf.TOKENS);
-  let at = 0;
-  const put = (list: number[], start: I32In, len: I32In, i: number) => {
-    c[start * n + i] = at;
-    c[len * n + i] = list.length;
-    for (const h of list) tokens[at++] = h;
-  };
+  // TOKENS holds every element's own words, then every context, then every trigram list.
+  const base = [0, t.own.length, t.own.length + t.ctx.length];
+  tokens.set(t.own.view(), base[0]);
+  tokens.set(t.ctx.view(), base[1]);
+  tokens.set(t.tri.view(), base[2]);
+  const columns = [[I32In.OWN_START, I32In.OWN_LEN], [I32In.CTX_START, I32In.CTX_LEN], [I32In.TRI_START, I32In.TRI_LEN]] as const;
+  const { starts } = t;
   for (let i = 0; i < n; i++) {
-    put(t.own[i], I32In.OWN_START, I32In.OWN_LEN, i);
-    put(t.ctx[i], I32In.CTX_START, I32In.CTX_LEN, i);
-    put(t.tri[i], I32In.TRI_START, I32In.TRI_LEN, i);
+    for (let k = 0; k < 3; k++) {
+      c[columns[k][0] * n + i] = base[k] + starts[3 * i + k];
+      c[columns[k][1] * n + i] = starts[3 * (i + 1) + k] - starts[3 * i + k];
+    }
   }
   const goal = core.i32(Buf.GOAL);
   goal.set(t.goal.words, 0);

@@ -126,8 +126,11 @@ function hashRange(from: number, to: number): number {
   return h | 0;
 }
 
+/** Where hashes go: an array, or the encoder's reusable buffer. */
+export interface HashSink { push(h: number): unknown }
+
 /** The distinct word hashes of `text`, and (with `trigrams`) the distinct hashes of its trigrams. */
-export function textHashes(text: string, words: number[], trigrams?: number[]): void {
+export function textHashes(text: string, words: HashSink, trigrams?: HashSink): void {
   seenWords.clear();
   seenTrigrams.clear();
   if (!text) return;

@@ -33,6 +33,8 @@ function specialRoute(path: string, res: import('node:http').ServerResponse): vo
       <script>fetch('http://192.168.1.1/steal').catch(() => {}); try { new WebSocket('ws://10.1.1.1/socket'); } catch {}</script></body></html>`);
     return;
   }
+  if (path === '/pdf') { res.writeHead(200, { 'content-type': 'application/pdf' }); res.end('%PDF-1.4\n%%EOF\n'); return; }
+  if (path === '/zip') { res.writeHead(200, { 'content-type': 'application/zip', 'content-disposition': 'attachment; filename="a.zip"' }); res.end('PK'); return; }
   if (path === '/hang') { res.writeHead(200, { 'content-type': 'text/html' }); res.write('<html><body><button>Wait'); return; }
   res.writeHead(404, { 'content-type': 'text/html' }); res.end('<h1>Not found</h1>');
 }
@@ -220,8 +222,13 @@ describe('map mode', () => {
     });
   });
 
-  test('failed loads cost nothing: 404, an unreachable port, a page that never finishes (504, its context closed)', async () => {
+  test('failed loads cost nothing: 404, an unreachable port, a PDF, a download, a page that never finishes (504, its context closed)', async () => {
     const before = balance(server.dataDir, key);
+    for (const path of ['/pdf', '/zip']) {
+      const r = await observe(server, key, { url: `${specialUrl}${path}`, mode: 'map' });
+      assert.equal(r.status, 422, JSON.stringify(r.body));
+      assert.equal(r.body.error, 'unsupported_content_type');
+    }
     const missing = await map('no-such-page.html');
     assert.equal(missing.status, 502, JSON.stringify(missing.body));
     assert.equal(missing.body.error, 'http_error');

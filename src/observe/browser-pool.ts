@@ -81,7 +81,8 @@ export class BrowserPool {
   }
 
   private async create(browser: Browser): Promise<Fresh> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, serviceWorkers: 'block' });
+    // No downloads: a page that starts one must not fill our disk.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, serviceWorkers: 'block', acceptDownloads: false });
     try {
       return { browser, context, page: await context.newPage() };
     } catch (err) {

@@ -27,9 +27,12 @@ export async function navigate(page: Page, url: string, waitUntil: 'domcontentlo
   page.on('requestfailed', (r) => { if (/TUNNEL_CONNECTION_FAILED|ERR_PROXY/.test(r.failure()?.errorText ?? '')) blocked.push(r.url()); });
   const response = await page.goto(url, { waitUntil, timeout: timeoutMs }).catch((err: Error) => {
     if (blocked.includes(url) || /TUNNEL_CONNECTION_FAILED/.test(err.message)) throw new SightlineError('blocked_url', `${url} was refused by the egress guard`);
+    if (/Download is starting/i.test(err.message)) throw new SightlineError('unsupported_content_type', `${url} is a download, not a web page`);
     throw new SightlineError(/Timeout/i.test(err.name + err.message) ? 'timeout' : 'unreachable', `Cannot load ${url} in the browser: ${err.message.split('\n')[0]}`);
   });
   if (response?.headers()[BLOCKED_HEADER]) throw new SightlineError('blocked_url', `${url} was refused by the egress guard`);
   if (response && response.status() >= 400) throw new SightlineError('http_error', `The page answered HTTP ${response.status()}`);
+  const type = response?.headers()['content-type'] ?? '';
+  if (type && !/html|xml|text\/plain|image\/svg/i.test(type)) throw new SightlineError('unsupported_content_type', `The page is ${type.split(';')[0]}, not a web page`);
   return { blocked };
 }

@@ -1,0 +1,26 @@
+// npm run bench: every suite in turn, each in its own process (a fresh heap and JIT), with a header
+// line per suite and the time each took. Suites print their own progress; results go to bench/results/.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const SUITES = [
+  ['rank', 'rank core: Wasm vs JS build, rank() vs JSON.parse'],
+  ['rerank', 'the goal rerank\'s cost'],
+  ['http', '/v1/snapshot over HTTP: uWS vs node:http, 1 vs 2 workers'],
+  ['collect', 'the collector on every fixture page'],
+  ['observe', 'observe map and visual latency on a warm pool'],
+  ['read', 'read-mode extraction vs Readability (about five minutes)'],
+] as const;
+const only = process.argv.slice(2);
+const suites = only.length ? SUITES.filter(([name]) => only.includes(name)) : SUITES;
+const t0 = performance.now();
+const failed: string[] = [];
+suites.forEach(([name, what], i) => {
+  const started = performance.now();
+  console.log(`\n== [${i + 1}/${suites.length}] ${name}: ${what}`);
+  const run = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(new URL(`./${name}.bench.ts`, import.meta.url))], { stdio: 'inherit' });
+  if (run.status !== 0) failed.push(name);
+  console.log(`== ${name}: ${run.status === 0 ? 'done' : 'FAILED'} in ${((performance.now() - started) / 1000).toFixed(0)} s (total ${((performance.now() - t0) / 60000).toFixed(1)} min)`);
+});
+console.log(`\nResults: bench/results/*.md, *.json, *.svg${failed.length ? `\nFailed: ${failed.join(', ')}` : ''}`);
+process.exit(failed.length ? 1 : 0);

@@ -90,7 +90,7 @@ const OVERLAYS = '[role=dialog], [role=alertdialog], [aria-modal="true"]';
 const NOSCRIPT_CONTENT = 500;
 
 /** Removes what is never content, anywhere in the page. */
-function strip(doc: Document, mainOnly: boolean, attempt: Attempt): void {
+function strip(doc: Document, mainOnly: boolean): void {
   for (const el of [...doc.querySelectorAll('noscript')]) {
     if (textOf(el).length >= NOSCRIPT_CONTENT && el.childElementCount > 0) el.replaceWith(...el.childNodes);
   }
@@ -105,13 +105,30 @@ function strip(doc: Document, mainOnly: boolean, attempt: Attempt): void {
     // Keep a nav or aside that holds most of the page's prose (some docs sites wrap content oddly).
     if (textOf(el).length < 2000 || linkDensity(el, textOf(el).length) > 0.3) el.remove();
   }
-  if (!attempt.unlikely) return;
-  for (const el of [...doc.querySelectorAll('body *')]) {
+}
+
+/** Removes blocks whose class or id says they are boilerplate (the first attempt only). */
+function stripUnlikely(root: El): void {
+  for (const el of [...root.querySelectorAll('*')]) {
     if (!el.isConnected || el.tagName === 'BODY' || el.tagName === 'ARTICLE' || el.tagName === 'MAIN') continue;
     const hint = `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''} ${el.getAttribute('role') ?? ''}`;
     // "comment-content" is still a comment: the content hint does not rescue comment threads.
     if (hint.trim() && UNLIKELY.test(hint) && (!MAYBE.test(hint) || COMMENTS.test(hint)) && !el.querySelector('article, main')) el.remove();
   }
+}
+
+/**
+ * The element holding the page's content. Broken markup (elements before <body>, a second <body>)
+ * leaves the parser's body empty or partial: then the whole document, without its head.
+ */
+function pageRoot(doc: Document): El {
+  const html = doc.documentElement as El;
+  const body = doc.body as El | null;
+  const head = doc.head as El | null;
+  const pageText = textOf(html).length - (head ? textOf(head).length : 0);
+  if (body && textOf(body).length >= 0.9 * pageText) return body;
+  head?.remove();
+  return html;
 }
 
 /** Readability-style scoring: prose paragraphs lend their score to their parent and grandparents. */
@@ -282,8 +299,9 @@ function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Atte
   const title = meta(doc, ['og:title', 'twitter:title']) || textOf(doc.querySelector('title') ?? doc.createElement('i')) || textOf(doc.querySelector('h1') ?? doc.createElement('i'));
   const description = meta(doc, ['description', 'og:description', 'twitter:description']);
   const lang = doc.documentElement?.getAttribute('lang') ?? '';
-  strip(doc, mainOnly, attempt);
-  const body = (doc.body ?? doc.documentElement) as El;
+  strip(doc, mainOnly);
+  const body = pageRoot(doc);
+  if (mainOnly && attempt.unlikely) stripUnlikely(body);
   const root = !mainOnly ? body : attempt.prose ? bestContainer(body, attempt) : dominantRegion(body);
   if (mainOnly) {
     if (attempt.prose) tidy(root);

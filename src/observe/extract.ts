@@ -89,13 +89,21 @@ const OVERLAYS = '[role=dialog], [role=alertdialog], [aria-modal="true"]';
 /** A <noscript> holding this much text is the page's server-rendered content (forums, apps): keep it. */
 const NOSCRIPT_CONTENT = 500;
 
+/** Share of the page's text a hidden block must hold to be kept as content revealed by script. */
+const HIDDEN_CONTENT = 0.4;
+
 /** Removes what is never content, anywhere in the page. */
 function strip(doc: Document, mainOnly: boolean): void {
   for (const el of [...doc.querySelectorAll('noscript')]) {
     if (textOf(el).length >= NOSCRIPT_CONTENT && el.childElementCount > 0) el.replaceWith(...el.childNodes);
   }
   for (const el of [...doc.querySelectorAll(DROP)]) el.remove();
-  for (const el of [...doc.querySelectorAll(HIDDEN)]) el.remove();
+  const pageText = textOf(doc.documentElement as El).length;
+  for (const el of [...doc.querySelectorAll(HIDDEN)]) {
+    // A hidden block holding much of the page is the content waiting for a script to reveal it
+    // (streamed server rendering, anti-flicker wrappers): keep it.
+    if (textOf(el).length < HIDDEN_CONTENT * pageText) el.remove();
+  }
   if (!mainOnly) return;
   for (const el of [...doc.querySelectorAll(OVERLAYS)]) el.remove();
   for (const el of [...doc.querySelectorAll('[class], [id]')]) {

@@ -69,7 +69,7 @@ function tagWeight(el: El): number {
 
 /** How hard an attempt strips: the first drops likely boilerplate by class names; later ones, when the
  *  first found too little, trust the page's structure only (as Readability retries). */
-interface Attempt { unlikely: boolean; weights: boolean; prose: boolean }
+interface Attempt { unlikely: boolean; weights: boolean; prose: boolean; comments?: boolean }
 const ATTEMPTS: Attempt[] = [
   { unlikely: true, weights: true, prose: true }, { unlikely: false, weights: true, prose: true }, { unlikely: false, weights: false, prose: true },
   // Listings, catalogues and link-heavy pages have no prose to find: take the region holding most text.
@@ -79,6 +79,8 @@ const ATTEMPTS: Attempt[] = [
 const DOMINANT_SHARE = 0.6;
 /** An attempt that yields less text than this tries the next. */
 const ENOUGH_TEXT = 500;
+/** Comment text this many times the content found without it makes a page a discussion (forum thread). */
+const DISCUSSION_RATIO = 4;
 /** Prose this long, even if short of ENOUGH_TEXT, is a short article rather than a listing. */
 const SOME_PROSE = 400;
 
@@ -115,15 +117,26 @@ function strip(doc: Document, mainOnly: boolean): void {
   }
 }
 
-/** Removes blocks whose class or id says they are boilerplate (the first attempt only). */
-function stripUnlikely(root: El): void {
+/**
+ * Removes blocks whose class or id says they are boilerplate (the first attempt only). Comment threads
+ * go too unless `keepComments` (a discussion page); returns how much comment text was removed.
+ */
+function stripUnlikely(root: El, keepComments: boolean): number {
+  let commentText = 0;
   for (const el of [...root.querySelectorAll('*')]) {
     if (!el.isConnected || el.tagName === 'BODY' || el.tagName === 'ARTICLE' || el.tagName === 'MAIN') continue;
-    const hint = `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''} ${el.getAttribute('role') ?? ''}`;
+    let hint = `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''} ${el.getAttribute('role') ?? ''}`;
+    const comment = COMMENTS.test(hint);
+    if (keepComments && comment) hint = hint.replace(COMMENT_WORDS, '');
     // "comment-content" is still a comment: the content hint does not rescue comment threads.
-    if (hint.trim() && UNLIKELY.test(hint) && (!MAYBE.test(hint) || COMMENTS.test(hint)) && !el.querySelector('article, main')) el.remove();
+    if (hint.trim() && UNLIKELY.test(hint) && (!MAYBE.test(hint) || (!keepComments && comment)) && !el.querySelector('article, main')) {
+      if (comment) commentText += textOf(el).length;
+      el.remove();
+    }
   }
+  return commentText;
 }
+const COMMENT_WORDS = /comment|replies|respond/gi;
 
 /**
  * The element holding the page's content. Broken markup (elements before <body>, a second <body>)
@@ -243,6 +256,15 @@ function tidy(root: El): void {
   }
 }
 
+/** Whether the element, an ancestor or a descendant is named as an article's body. */
+function inArticleBody(root: El): boolean {
+  const named = (el: El) => ARTICLE_BODY.test(`${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''} ${el.getAttribute('itemprop') ?? ''}`);
+  for (let el: El | null = root; el; el = el.parentElement) if (named(el)) return true;
+  return [...root.querySelectorAll('[class], [id], [itemprop]')].some(named);
+}
+/** An article's body by name (a page-wide "main-content" wrapper is not one). */
+const ARTICLE_BODY = /(?:^|[\s_-])(?:article|entry|story)[-_]?(?:body|content|text)(?:$|[\s_-])|articleBody/i;
+
 function absolutize(root: El, base: string): void {
   const abs = (v: string | null) => {
     if (!v) return v;
@@ -290,7 +312,10 @@ export function extract(html: string, url: string, options: { mainContent?: bool
   if (!mainOnly) return extractOnce(html, url, false, ATTEMPTS[0]);
   let prose: Extracted | undefined;
   for (const attempt of ATTEMPTS.filter((a) => a.prose)) {
-    const result = extractOnce(html, url, true, attempt);
+    let result = extractOnce(html, url, true, attempt);
+    // Comment threads holding far more text than the rest: a discussion page, where the posts are the content.
+    // An article body with comments below it stays an article.
+    if (!result.articleBody && result.commentText >= DISCUSSION_RATIO * Math.max(result.text.length, 1)) result = extractOnce(html, url, true, { ...attempt, comments: true });
     if (!prose || result.text.length > prose.text.length) prose = result;
     if (result.text.length >= ENOUGH_TEXT) return result;
   }
@@ -299,7 +324,14 @@ export function extract(html: string, url: string, options: { mainContent?: bool
   return prose!.text.length >= SOME_PROSE || region.text.length <= prose!.text.length ? prose! : region;
 }
 
-function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Attempt): Extracted {
+interface Found extends Extracted {
+  /** Characters of comment threads stripped. */
+  commentText: number;
+  /** The content sits in a block named as an article body (entry-content, articleBody…). */
+  articleBody: boolean;
+}
+
+function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Attempt): Found {
   const { document: doc } = parseHTML(html);
   const base = doc.querySelector('base[href]')?.getAttribute('href');
   let baseUrl = url;
@@ -309,7 +341,7 @@ function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Atte
   const lang = doc.documentElement?.getAttribute('lang') ?? '';
   strip(doc, mainOnly);
   const body = pageRoot(doc);
-  if (mainOnly && attempt.unlikely) stripUnlikely(body);
+  const commentText = mainOnly && attempt.unlikely ? stripUnlikely(body, !!attempt.comments) : 0;
   const root = !mainOnly ? body : attempt.prose ? bestContainer(body, attempt) : dominantRegion(body);
   if (mainOnly) {
     if (attempt.prose) tidy(root);
@@ -317,5 +349,5 @@ function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Atte
     for (const el of [...root.querySelectorAll('figcaption, figure > :not(img, picture, a)')]) el.remove();
   }
   absolutize(root, baseUrl);
-  return { title, description, html: root.innerHTML, text: blockText(root), lang };
+  return { title, description, html: root.innerHTML, text: blockText(root), lang, commentText, articleBody: commentText > 0 && inArticleBody(root) };
 }

@@ -310,19 +310,35 @@ export function blockText(root: El): string {
 export function extract(html: string, url: string, options: { mainContent?: boolean } = {}): Extracted {
   const mainOnly = options.mainContent !== false;
   if (!mainOnly) return extractOnce(html, url, false, ATTEMPTS[0]);
-  let prose: Extracted | undefined;
+  let prose: Found | undefined;
   for (const attempt of ATTEMPTS.filter((a) => a.prose)) {
     let result = extractOnce(html, url, true, attempt);
     // Comment threads holding far more text than the rest: a discussion page, where the posts are the content.
     // An article body with comments below it stays an article.
     if (!result.articleBody && result.commentText >= DISCUSSION_RATIO * Math.max(result.text.length, 1)) result = extractOnce(html, url, true, { ...attempt, comments: true });
     if (!prose || result.text.length > prose.text.length) prose = result;
-    if (result.text.length >= ENOUGH_TEXT) return result;
+    if (result.text.length >= ENOUGH_TEXT) return result.text.length < PIECE_MAX ? wholeRegion(html, url, result) : result;
   }
   // Little prose anywhere: a listing or catalogue, unless even the whole region says no more.
+  if (prose!.text.length >= SOME_PROSE) return wholeRegion(html, url, prose);
   const region = extractOnce(html, url, true, ATTEMPTS.find((a) => !a.prose)!);
-  return prose!.text.length >= SOME_PROSE || region.text.length <= prose!.text.length ? prose! : region;
+  return region.text.length <= prose!.text.length ? prose! : region;
 }
+
+/**
+ * Some prose, but little: it may be one piece (an intro, a promo, one card) of a listing or a landing
+ * page. When the region holding most of the page's text holds that prose and several times more,
+ * the region is the content.
+ */
+function wholeRegion(html: string, url: string, prose: Found): Found {
+  const region = extractOnce(html, url, true, ATTEMPTS.find((a) => !a.prose)!);
+  const contains = region.text.includes(prose.text.slice(0, 200));
+  return contains && region.text.length >= PIECE_RATIO * prose.text.length ? region : prose;
+}
+/** Prose shorter than this may be a piece of a bigger region. */
+const PIECE_MAX = 3000;
+/** How many times more text the region must hold than the prose to replace it. */
+const PIECE_RATIO = 3;
 
 interface Found extends Extracted {
   /** Characters of comment threads stripped. */

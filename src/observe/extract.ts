@@ -40,11 +40,14 @@ function meta(doc: Document, names: string[]): string {
   return '';
 }
 
-function linkDensity(el: El, textLength: number): number {
-  if (!textLength) return 0;
+function linkedText(el: El): number {
   let linked = 0;
   for (const a of el.querySelectorAll('a')) linked += textOf(a).length;
-  return linked / textLength;
+  return linked;
+}
+
+function linkDensity(el: El, textLength: number): number {
+  return textLength ? linkedText(el) / textLength : 0;
 }
 
 function classWeight(el: El): number {
@@ -212,8 +215,11 @@ function unmarkedMain(best: El, body: El): El | null {
 /** Share of the page's text an ancestor must hold to stand in for an unmarked main region. */
 const UNMARKED_SHARE = 0.6;
 
-/** Most of a page's links a region may hold and still count as content when widening to it. */
+/** Share of its text in links that what widening adds may have and still count as content. */
 const WIDEN_LINK_DENSITY = 0.4;
+/** The same next to long prose, and how long that is. */
+const WIDEN_LINK_DENSITY_ARTICLE = 0.25;
+const LONG_PROSE = 1500;
 /** Widen when the best block holds less than this share of the marked main region's text. */
 const WIDEN_SHARE = 0.6;
 
@@ -226,9 +232,15 @@ const WIDEN_SHARE = 0.6;
 function widen(best: El, body: El): El | null {
   const main = body.querySelector('main, [role=main]') ?? unmarkedMain(best, body);
   if (!main || main === best || !main.contains(best)) return null;
-  const text = textOf(main);
-  if (textOf(best).length >= WIDEN_SHARE * text.length) return null;
-  return linkDensity(main, text.length) < WIDEN_LINK_DENSITY ? main : null;
+  const text = textOf(main).length;
+  const own = textOf(best).length;
+  if (own >= WIDEN_SHARE * text) return null;
+  // Judge what widening adds: teasers and link lists around an article do not join it. Next to a
+  // long piece of prose (an article) only prose does; next to a short block (one section of a
+  // service or docs page) the rest of the region may hold more links.
+  const linked = linkedText(main) - linkedText(best);
+  const limit = own >= LONG_PROSE ? WIDEN_LINK_DENSITY_ARTICLE : WIDEN_LINK_DENSITY;
+  return linked / (text - own) < limit ? main : null;
 }
 
 /** The deepest element that still holds most of the page's remaining text. */

@@ -277,6 +277,29 @@ function inArticleBody(root: El): boolean {
 /** An article's body by name (a page-wide "main-content" wrapper is not one). */
 const ARTICLE_BODY = /(?:^|[\s_-])(?:article|entry|story)[-_]?(?:body|content|text)(?:$|[\s_-])|articleBody/i;
 
+/**
+ * Alt text that says again what the page says (the card's title beside its picture, the headline, the
+ * same words on every image) adds nothing to the text: drop it. Informative alt text stays.
+ */
+function dropRedundantAlt(root: El, title: string): void {
+  const norm = (s: string) => (s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join(' ');
+  // Numbered variants ("Shoe 0", "Shoe 1": one product's photos) count as the same words.
+  const key = (alt: string) => alt.replace(/\d+/g, '#');
+  const seen = new Map<string, number>();
+  const images = [...root.querySelectorAll('img[alt]')];
+  for (const img of images) { const k = key(norm(img.getAttribute('alt')!)); seen.set(k, (seen.get(k) ?? 0) + 1); }
+  const heading = norm(title);
+  for (const img of images) {
+    const alt = norm(img.getAttribute('alt')!);
+    if (!alt) continue;
+    let near = img.parentElement;
+    for (let level = 0; near && near !== root && level < ALT_CONTEXT_LEVELS; level++) near = near.parentElement;
+    if (seen.get(key(alt))! > 1 || heading.includes(alt) || norm(textOf(near ?? root)).includes(alt)) img.setAttribute('alt', '');
+  }
+}
+/** How many levels up from an image its context (a card, a figure) reaches. */
+const ALT_CONTEXT_LEVELS = 5;
+
 function absolutize(root: El, base: string): void {
   const abs = (v: string | null) => {
     if (!v) return v;
@@ -377,5 +400,6 @@ function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Atte
     for (const el of [...root.querySelectorAll('figcaption, figure > :not(img, picture, a)')]) el.remove();
   }
   absolutize(root, baseUrl);
+  if (mainOnly) dropRedundantAlt(root, title);
   return { title, description, html: root.innerHTML, text: blockText(root), lang, commentText, articleBody: commentText > 0 && inArticleBody(root) };
 }

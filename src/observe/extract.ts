@@ -155,6 +155,33 @@ function pageRoot(doc: Document): El {
   return html;
 }
 
+const BLOCK_TAGS = new Set(['P', 'DIV', 'SECTION', 'ARTICLE', 'MAIN', 'HEADER', 'FOOTER', 'NAV', 'ASIDE', 'UL', 'OL', 'DL', 'TABLE', 'PRE', 'BLOCKQUOTE', 'FIGURE', 'FORM', 'HR', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6']);
+
+/**
+ * Text written straight into a container beside block children (old CMSes put the story between
+ * <br>s in a div that also holds a title <p>) is a paragraph the scoring would not see: wrap each
+ * such run of text and inline elements in a <p>.
+ */
+function wrapLooseText(root: El): void {
+  for (const div of [...root.querySelectorAll('div, section, article, main, td')]) {
+    if (![...div.children].some((c) => BLOCK_TAGS.has(c.tagName))) continue;
+    let run: Node[] = [];
+    const flush = () => {
+      if (run.some((n) => n.nodeType === 3 && (n.textContent ?? '').trim().length >= 25)) {
+        const p = div.ownerDocument.createElement('p');
+        run[0].parentNode!.insertBefore(p, run[0]);
+        for (const n of run) p.appendChild(n);
+      }
+      run = [];
+    };
+    for (const node of [...div.childNodes]) {
+      if (node.nodeType === 1 && BLOCK_TAGS.has((node as El).tagName)) flush();
+      else run.push(node);
+    }
+    flush();
+  }
+}
+
 /** Readability-style scoring: prose paragraphs lend their score to their parent and grandparents. */
 function bestContainer(body: El, attempt: Attempt): El {
   const scores = new Map<El, number>();
@@ -393,6 +420,7 @@ function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Atte
   strip(doc, mainOnly);
   const body = pageRoot(doc);
   const commentText = mainOnly && attempt.unlikely ? stripUnlikely(body, !!attempt.comments) : 0;
+  if (mainOnly && attempt.prose) wrapLooseText(body);
   const root = !mainOnly ? body : attempt.prose ? bestContainer(body, attempt) : dominantRegion(body);
   if (mainOnly) {
     if (attempt.prose) tidy(root);

@@ -327,6 +327,26 @@ function dropRedundantAlt(root: El, title: string): void {
 /** How many levels up from an image its context (a card, a figure) reaches. */
 const ALT_CONTEXT_LEVELS = 5;
 
+/**
+ * A long block whose text already appeared word for word says nothing new: the mobile and desktop
+ * copies of a responsive page, a post quoted in full by the replies. Short ones (a spec line on each
+ * card, a notice under each offer) repeat legitimately and stay.
+ */
+function dropRepeatedBlocks(root: El): void {
+  const seen = new Map<string, El>();
+  for (const el of [...root.querySelectorAll('p, li, h1, h2, h3, h4, h5, h6, dd, blockquote, div, section')]) {
+    if (!el.isConnected || ((el.tagName === 'DIV' || el.tagName === 'SECTION') && [...el.children].some((c) => BLOCK_TAGS.has(c.tagName)))) continue;
+    const text = textOf(el);
+    if (text.length < REPEAT_MIN) continue;
+    const first = seen.get(text);
+    // The same text one level down (<li><p>…</p></li>) is the same block, not a copy.
+    if (first && !first.contains(el)) el.remove();
+    else if (!first) seen.set(text, el);
+  }
+}
+/** Blocks shorter than this (characters) may repeat. */
+const REPEAT_MIN = 80;
+
 function absolutize(root: El, base: string): void {
   const abs = (v: string | null) => {
     if (!v) return v;
@@ -428,6 +448,6 @@ function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Atte
     for (const el of [...root.querySelectorAll('figcaption, figure > :not(img, picture, a)')]) el.remove();
   }
   absolutize(root, baseUrl);
-  if (mainOnly) dropRedundantAlt(root, title);
+  if (mainOnly) { dropRepeatedBlocks(root); dropRedundantAlt(root, title); }
   return { title, description, html: root.innerHTML, text: blockText(root), lang, commentText, articleBody: commentText > 0 && inArticleBody(root) };
 }

@@ -402,9 +402,10 @@ export function extract(html: string, url: string, options: { mainContent?: bool
     if (result.text.length >= ENOUGH_TEXT) return result.text.length < PIECE_MAX ? wholeRegion(html, url, result) : result;
   }
   // Little prose anywhere: a listing or catalogue, unless even the whole region says no more.
-  if (prose!.text.length >= SOME_PROSE) return wholeRegion(html, url, prose);
+  const found = prose!;
+  if (found.text.length >= SOME_PROSE) return wholeRegion(html, url, found);
   const region = extractOnce(html, url, true, ATTEMPTS.find((a) => !a.prose)!);
-  return region.text.length <= prose!.text.length ? prose! : region;
+  return region.text.length <= found.text.length ? found : region;
 }
 
 /**

@@ -410,18 +410,20 @@ export function extract(html: string, url: string, options: { mainContent?: bool
 
 /**
  * Some prose, but little: it may be one piece (an intro, a promo, one card) of a listing or a landing
- * page. When the region holding most of the page's text holds that prose and several times more,
- * the region is the content.
+ * page. When the region holding most of the page's text holds that prose and several times more, or
+ * so much more that the prose is a blurb beside it, the region is the content.
  */
 function wholeRegion(html: string, url: string, prose: Found): Found {
   const region = extractOnce(html, url, true, ATTEMPTS.find((a) => !a.prose)!);
+  const ratio = region.text.length / Math.max(prose.text.length, 1);
   const contains = region.text.includes(prose.text.slice(0, 200));
-  return contains && region.text.length >= PIECE_RATIO * prose.text.length ? region : prose;
+  return (contains && ratio >= PIECE_RATIO) || ratio >= BLURB_RATIO ? region : prose;
 }
 /** Prose shorter than this may be a piece of a bigger region. */
 const PIECE_MAX = 3000;
-/** How many times more text the region must hold than the prose to replace it. */
+/** How many times more text the region must hold than the prose to replace it, or without holding it. */
 const PIECE_RATIO = 3;
+const BLURB_RATIO = 8;
 
 interface Found extends Extracted {
   /** Characters of comment threads stripped. */

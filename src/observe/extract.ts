@@ -281,6 +281,9 @@ function dominantRegion(body: El): El {
   }
 }
 
+/** A block saying only "Advertisement" marks an ad slot in the story (common languages). */
+const AD_LABEL = /^(?:advertisement|advertising|advert|ad|sponsored|anzeige|werbung|publicidad|publicité|pubblicità|iklan|реклама)$/i;
+
 /** Drops blocks inside the content that are link lists or empty shells. */
 function tidy(root: El): void {
   for (const el of [...root.querySelectorAll('ul, ol, div, section, table, p')]) {
@@ -288,6 +291,7 @@ function tidy(root: El): void {
     const text = textOf(el);
     const images = el.querySelectorAll('img').length;
     if (!text.length && !images && !el.querySelector('pre, code, table')) { el.remove(); continue; }
+    if (AD_LABEL.test(text)) { el.remove(); continue; }
     const density = linkDensity(el, text.length);
     // Link lists, and short paragraphs that are mostly a link ("Related: …", "Read more …").
     const limit = el.tagName === 'P' ? 200 : 1000;

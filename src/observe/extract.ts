@@ -87,6 +87,7 @@ const DISCUSSION_RATIO = 4;
 /** Prose this long, even if short of ENOUGH_TEXT, is a short article rather than a listing. */
 const SOME_PROSE = 400;
 
+const SCREEN_READER_ONLY = /(?:^|\s)(?:sr-only|sr-only-focusable|visually-?hidden|screen-?reader-(?:text|only)|a11y-(?:hidden|only))(?:$|\s)/i;
 /** Consent walls and overlays: never content, whatever the attempt. */
 const CONSENT = /cookie|consent|gdpr|onetrust|cookiebot|didomi|truste|usercentrics|privacy-?banner/i;
 const OVERLAYS = '[role=dialog], [role=alertdialog], [aria-modal="true"]';
@@ -111,6 +112,11 @@ function strip(doc: Document, mainOnly: boolean): void {
   }
   if (!mainOnly) return;
   for (const el of [...doc.querySelectorAll(OVERLAYS)]) el.remove();
+  // Text for screen readers only repeats what the page shows ("Price: $5" beside "$5") or
+  // describes controls ("opens in a new window"): the page as seen leaves it out.
+  for (const el of [...doc.querySelectorAll('[class]')]) {
+    if (el.isConnected && SCREEN_READER_ONLY.test(el.getAttribute('class')!)) el.remove();
+  }
   for (const el of [...doc.querySelectorAll('[class], [id]')]) {
     if (el.isConnected && el.tagName !== 'BODY' && el.tagName !== 'HTML' && CONSENT.test(`${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`)) el.remove();
   }

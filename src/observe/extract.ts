@@ -290,6 +290,9 @@ function dominantRegion(body: El): El {
 /** A block saying only "Advertisement" marks an ad slot in the story (common languages). */
 const AD_LABEL = /^(?:advertisement|advertising|advert|ad|sponsored|anzeige|werbung|publicidad|publicité|pubblicità|iklan|реклама)$/i;
 
+/** Link density up to which a paragraph ending like a sentence stays. */
+const LINKED_SENTENCE = 0.8;
+
 /** Drops blocks inside the content that are link lists or empty shells. */
 function tidy(root: El): void {
   for (const el of [...root.querySelectorAll('ul, ol, div, section, table, p')]) {
@@ -299,9 +302,11 @@ function tidy(root: El): void {
     if (!text.length && !images && !el.querySelector('pre, code, table')) { el.remove(); continue; }
     if (AD_LABEL.test(text)) { el.remove(); continue; }
     const density = linkDensity(el, text.length);
-    // Link lists, and short paragraphs that are mostly a link ("Related: …", "Read more …").
+    // Link lists, and short paragraphs that are mostly a link ("Related: …", "Read more …"); a
+    // sentence with a link in it (it ends like one) is prose.
     const limit = el.tagName === 'P' ? 200 : 1000;
-    if (density > 0.5 && text.length < limit && !el.querySelector('pre, code')) el.remove();
+    const sentence = el.tagName === 'P' && /[.!?]["”’)]?$/.test(text) && density < LINKED_SENTENCE;
+    if (density > 0.5 && text.length < limit && !sentence && !el.querySelector('pre, code')) el.remove();
   }
 }
 

@@ -9,7 +9,7 @@ type El = Element;
 const DROP = 'script, style, noscript, template, svg, canvas, iframe, object, embed, link, meta, input, button, select, textarea, dialog';
 const HIDDEN = '[hidden], [aria-hidden="true"], [style*="display:none"], [style*="display: none"], [style*="visibility:hidden"], [style*="visibility: hidden"]';
 /** Elements whose class or id says "not the content" (unless they also say "content"). */
-const UNLIKELY = /-ad-|ai2html|banner|breadcrumbs?|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|\bpager\b|popup|yom-remote|cookie|consent|modal|newsletter|subscribe|share|promo|outbrain|taboola|masthead|toolbar|skip-?link|navbar|signup|login|search|gallery|slideshow|carousel|lightbox/i;
+const UNLIKELY = /-ad-|reviews|recommend|upsell|cross-?sell|recently-?viewed|also-?(?:bought|viewed|like)|ai2html|banner|breadcrumbs?|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|\bpager\b|popup|yom-remote|cookie|consent|modal|newsletter|subscribe|share|promo|outbrain|taboola|masthead|toolbar|skip-?link|navbar|signup|login|search|gallery|slideshow|carousel|lightbox/i;
 const COMMENTS = /comment|replies|respond/i;
 const MAYBE = /and|article|body|column|content|main|shadow|post|entry|story|text|prose|markdown|documentation|docs/i;
 const POSITIVE = /article|body|content|entry|hentry|h-entry|main|page|pagination|post|text|blog|story|prose|markdown|documentation/i;

@@ -88,6 +88,8 @@ const DISCUSSION_RATIO = 4;
 const SOME_PROSE = 400;
 
 const SCREEN_READER_ONLY = /(?:^|\s)(?:sr-only|sr-only-focusable|visually-?hidden|screen-?reader-(?:text|only)|a11y-(?:hidden|only))(?:$|\s)/i;
+/** A class naming an image caption or credit ("wp-caption-text", "photo-credit"). */
+const CAPTION = /(?:^|\s|[-_])(?:caption|credits?)(?:$|\s|[-_]text)/i;
 /** Consent walls and overlays: never content, whatever the attempt. */
 const CONSENT = /cookie|consent|gdpr|onetrust|cookiebot|didomi|truste|usercentrics|privacy-?banner/i;
 const OVERLAYS = '[role=dialog], [role=alertdialog], [aria-modal="true"]';
@@ -464,6 +466,7 @@ function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Atte
     if (attempt.prose) tidy(root);
     // Captions and credits repeat what the images show; article bodies leave them out.
     for (const el of [...root.querySelectorAll('figcaption, figure > :not(img, picture, a)')]) el.remove();
+    for (const el of [...root.querySelectorAll('[class]')]) if (CAPTION.test(el.getAttribute('class')!) && !el.querySelector('a')) el.remove();
   }
   absolutize(root, baseUrl);
   if (mainOnly) { dropRepeatedBlocks(root); dropRedundantAlt(root, title); }

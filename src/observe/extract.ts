@@ -100,6 +100,9 @@ const NOSCRIPT_CONTENT = 500;
 /** Share of the page's text a hidden block must hold to be kept as content revealed by script. */
 const HIDDEN_CONTENT = 0.4;
 
+/** A tab panel by role or class name. */
+const TAB_PANEL = /tabpanel|tab-?pane|tab-panel|tabs?-content/i;
+
 /** Removes what is never content, anywhere in the page. */
 function strip(doc: Document, mainOnly: boolean): void {
   for (const el of [...doc.querySelectorAll('noscript')]) {
@@ -109,8 +112,9 @@ function strip(doc: Document, mainOnly: boolean): void {
   const pageText = textOf(doc.documentElement as El).length;
   for (const el of [...doc.querySelectorAll(HIDDEN)]) {
     // A hidden block holding much of the page is the content waiting for a script to reveal it
-    // (streamed server rendering, anti-flicker wrappers): keep it.
-    if (textOf(el).length < HIDDEN_CONTENT * pageText) el.remove();
+    // (streamed server rendering, anti-flicker wrappers): keep it. So are the other panels of a
+    // set of tabs (the same example in other languages, a product's specifications).
+    if (textOf(el).length < HIDDEN_CONTENT * pageText && !TAB_PANEL.test(`${el.getAttribute('role') ?? ''} ${el.getAttribute('class') ?? ''}`)) el.remove();
   }
   if (!mainOnly) return;
   for (const el of [...doc.querySelectorAll(OVERLAYS)]) el.remove();

@@ -78,6 +78,7 @@ const ATTEMPTS: Attempt[] = [
   // Listings, catalogues and link-heavy pages have no prose to find: take the region holding most text.
   { unlikely: true, weights: true, prose: false },
 ];
+const LISTING = ATTEMPTS.find((a) => !a.prose)!;
 /** A child holding this share of its parent's text is where the content is (listing attempt). */
 const DOMINANT_SHARE = 0.6;
 /** An attempt that yields less text than this tries the next. */
@@ -120,11 +121,10 @@ function strip(doc: Document, mainOnly: boolean): void {
   for (const el of [...doc.querySelectorAll(OVERLAYS)]) el.remove();
   // Text for screen readers only repeats what the page shows ("Price: $5" beside "$5") or
   // describes controls ("opens in a new window"): the page as seen leaves it out.
-  for (const el of [...doc.querySelectorAll('[class]')]) {
-    if (el.isConnected && SCREEN_READER_ONLY.test(el.getAttribute('class')!)) el.remove();
-  }
   for (const el of [...doc.querySelectorAll('[class], [id]')]) {
-    if (el.isConnected && el.tagName !== 'BODY' && el.tagName !== 'HTML' && CONSENT.test(`${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`)) el.remove();
+    if (!el.isConnected || el.tagName === 'BODY' || el.tagName === 'HTML') continue;
+    const cls = el.getAttribute('class') ?? '';
+    if (SCREEN_READER_ONLY.test(cls) || CONSENT.test(`${cls} ${el.getAttribute('id') ?? ''}`)) el.remove();
   }
   for (const el of [...doc.querySelectorAll(BOILERPLATE_TAGS)]) {
     // Keep a nav or aside that holds most of the page's prose (some docs sites wrap content oddly).
@@ -414,18 +414,20 @@ export function extract(html: string, url: string, options: { mainContent?: bool
   const mainOnly = options.mainContent !== false;
   if (!mainOnly) return extractOnce(html, url, false, ATTEMPTS[0]);
   let prose: Found | undefined;
+  let regionText = '';
   for (const attempt of ATTEMPTS.filter((a) => a.prose)) {
     let result = extractOnce(html, url, true, attempt);
+    if (attempt === ATTEMPTS[0]) regionText = result.regionText;
     // Comment threads holding far more text than the rest: a discussion page, where the posts are the content.
     // An article body with comments below it stays an article.
     if (!result.articleBody && result.commentText >= DISCUSSION_RATIO * Math.max(result.text.length, 1)) result = extractOnce(html, url, true, { ...attempt, comments: true });
     if (!prose || result.text.length > prose.text.length) prose = result;
-    if (result.text.length >= ENOUGH_TEXT) return result.text.length < PIECE_MAX ? wholeRegion(html, url, result) : result;
+    if (result.text.length >= ENOUGH_TEXT) return result.text.length < PIECE_MAX ? wholeRegion(html, url, result, regionText) : result;
   }
   // Little prose anywhere: a listing or catalogue, unless even the whole region says no more.
   const found = prose!;
-  if (found.text.length >= SOME_PROSE) return wholeRegion(html, url, found);
-  const region = extractOnce(html, url, true, ATTEMPTS.find((a) => !a.prose)!);
+  if (found.text.length >= SOME_PROSE) return wholeRegion(html, url, found, regionText);
+  const region = extractOnce(html, url, true, LISTING);
   return region.text.length <= found.text.length ? found : region;
 }
 
@@ -434,11 +436,10 @@ export function extract(html: string, url: string, options: { mainContent?: bool
  * page. When the region holding most of the page's text holds that prose and several times more, or
  * so much more that the prose is a blurb beside it, the region is the content.
  */
-function wholeRegion(html: string, url: string, prose: Found): Found {
-  const region = extractOnce(html, url, true, ATTEMPTS.find((a) => !a.prose)!);
-  const ratio = region.text.length / Math.max(prose.text.length, 1);
-  const contains = region.text.includes(prose.text.slice(0, 200));
-  return (contains && ratio >= PIECE_RATIO) || ratio >= BLURB_RATIO ? region : prose;
+function wholeRegion(html: string, url: string, prose: Found, regionText: string): Found {
+  const ratio = regionText.length / Math.max(prose.text.length, 1);
+  const contains = regionText.includes(prose.text.slice(0, 200));
+  return (contains && ratio >= PIECE_RATIO) || ratio >= BLURB_RATIO ? extractOnce(html, url, true, LISTING) : prose;
 }
 /** Prose shorter than this may be a piece of a bigger region. */
 const PIECE_MAX = 3000;
@@ -451,6 +452,8 @@ interface Found extends Extracted {
   commentText: number;
   /** The content sits in a block named as an article body (entry-content, articleBody…). */
   articleBody: boolean;
+  /** The first attempt only: text of the region the listing attempt would take (it strips alike). */
+  regionText: string;
 }
 
 function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Attempt): Found {
@@ -464,6 +467,7 @@ function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Atte
   strip(doc, mainOnly);
   const body = pageRoot(doc);
   const commentText = mainOnly && attempt.unlikely ? stripUnlikely(body, !!attempt.comments) : 0;
+  const regionText = mainOnly && attempt === ATTEMPTS[0] ? blockText(dominantRegion(body)) : '';
   if (mainOnly && attempt.prose) wrapLooseText(body);
   const root = !mainOnly ? body : attempt.prose ? bestContainer(body, attempt) : dominantRegion(body);
   if (mainOnly) {
@@ -474,5 +478,5 @@ function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Atte
   }
   absolutize(root, baseUrl);
   if (mainOnly) { dropRepeatedBlocks(root); dropRedundantAlt(root, title); }
-  return { title, description, html: root.innerHTML, text: blockText(root), lang, commentText, articleBody: commentText > 0 && inArticleBody(root) };
+  return { title, description, html: root.innerHTML, text: blockText(root), lang, commentText, articleBody: commentText > 0 && inArticleBody(root), regionText };
 }

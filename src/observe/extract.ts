@@ -1,10 +1,12 @@
 // Main-content extraction on a linkedom document: drop what is never content (scripts, hidden nodes,
 // navigation, cookie banners), score blocks by their prose (text length, commas, link density, class
-// hints), take the best container and the siblings that belong with it. General by design: no site
-// rules. Also the title, description, absolute links and lazy images.
+// hints), take the best container and the siblings that belong with it, or the page's main region
+// when the block is one part of it (a docs section, one card of a listing); keep the posts of a
+// discussion. General by design: no site rules. Also the title, description, absolute links and lazy
+// images. Clean-up of the chosen content lives in extract-tidy.ts.
 import { parseHTML } from 'linkedom';
-
-type El = Element;
+import { type El, textOf, linkedText, linkDensity, BLOCK_TAGS } from './extract-dom.ts';
+import { tidy, dropCaptions, dropRepeatedBlocks, dropRedundantAlt, absolutize } from './extract-tidy.ts';
 
 const DROP = 'script, style, noscript, template, svg, canvas, iframe, object, embed, link, meta, input, button, select, textarea, dialog';
 const HIDDEN = '[hidden], [aria-hidden="true"], [style*="display:none"], [style*="display: none"], [style*="visibility:hidden"], [style*="visibility: hidden"]';
@@ -29,8 +31,6 @@ export interface Extracted {
   lang: string;
 }
 
-const textOf = (el: El) => (el.textContent ?? '').replace(/\s+/g, ' ').trim();
-
 function meta(doc: Document, names: string[]): string {
   for (const n of names) {
     const el = doc.querySelector(`meta[name="${n}"], meta[property="${n}"]`);
@@ -38,16 +38,6 @@ function meta(doc: Document, names: string[]): string {
     if (v) return v;
   }
   return '';
-}
-
-function linkedText(el: El): number {
-  let linked = 0;
-  for (const a of el.querySelectorAll('a')) linked += textOf(a).length;
-  return linked;
-}
-
-function linkDensity(el: El, textLength: number): number {
-  return textLength ? linkedText(el) / textLength : 0;
 }
 
 function classWeight(el: El): number {
@@ -89,8 +79,6 @@ const DISCUSSION_RATIO = 4;
 const SOME_PROSE = 400;
 
 const SCREEN_READER_ONLY = /(?:^|\s)(?:sr-only|sr-only-focusable|visually-?hidden|screen-?reader-(?:text|only)|a11y-(?:hidden|only))(?:$|\s)/i;
-/** A class naming an image caption or credit ("wp-caption-text", "photo-credit"). */
-const CAPTION = /(?:^|\s|[-_])(?:caption|credits?)(?:$|\s|[-_]text)/i;
 /** Consent walls and overlays: never content, whatever the attempt. */
 const CONSENT = /cookie|consent|gdpr|onetrust|cookiebot|didomi|truste|usercentrics|privacy-?banner/i;
 const OVERLAYS = '[role=dialog], [role=alertdialog], [aria-modal="true"]';
@@ -166,8 +154,6 @@ function pageRoot(doc: Document): El {
   head?.remove();
   return html;
 }
-
-const BLOCK_TAGS = new Set(['P', 'DIV', 'SECTION', 'ARTICLE', 'MAIN', 'HEADER', 'FOOTER', 'NAV', 'ASIDE', 'UL', 'OL', 'DL', 'TABLE', 'PRE', 'BLOCKQUOTE', 'FIGURE', 'FORM', 'HR', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6']);
 
 /**
  * Text written straight into a container beside block children (old CMSes put the story between
@@ -293,29 +279,6 @@ function dominantRegion(body: El): El {
   }
 }
 
-/** A block saying only "Advertisement" marks an ad slot in the story (common languages). */
-const AD_LABEL = /^(?:advertisement|advertising|advert|ad|sponsored|anzeige|werbung|publicidad|publicité|pubblicità|iklan|реклама)$/i;
-
-/** Link density up to which a paragraph ending like a sentence stays. */
-const LINKED_SENTENCE = 0.8;
-
-/** Drops blocks inside the content that are link lists or empty shells. */
-function tidy(root: El): void {
-  for (const el of [...root.querySelectorAll('ul, ol, div, section, table, p')]) {
-    if (!el.isConnected) continue;
-    const text = textOf(el);
-    const images = el.querySelectorAll('img').length;
-    if (!text.length && !images && !el.querySelector('pre, code, table')) { el.remove(); continue; }
-    if (AD_LABEL.test(text)) { el.remove(); continue; }
-    const density = linkDensity(el, text.length);
-    // Link lists, and short paragraphs that are mostly a link ("Related: …", "Read more …"); a
-    // sentence with a link in it (it ends like one) is prose.
-    const limit = el.tagName === 'P' ? 200 : 1000;
-    const sentence = el.tagName === 'P' && /[.!?]["”’)]?$/.test(text) && density < LINKED_SENTENCE;
-    if (density > 0.5 && text.length < limit && !sentence && !el.querySelector('pre, code')) el.remove();
-  }
-}
-
 /** Whether the element, an ancestor or a descendant is named as an article's body. */
 function inArticleBody(root: El): boolean {
   const named = (el: El) => ARTICLE_BODY.test(`${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''} ${el.getAttribute('itemprop') ?? ''}`);
@@ -324,70 +287,6 @@ function inArticleBody(root: El): boolean {
 }
 /** An article's body by name (a page-wide "main-content" wrapper is not one). */
 const ARTICLE_BODY = /(?:^|[\s_-])(?:article|entry|story)[-_]?(?:body|content|text)(?:$|[\s_-])|articleBody/i;
-
-/**
- * Alt text that says again what the page says (the card's title beside its picture, the headline, the
- * same words on every image) adds nothing to the text: drop it. Informative alt text stays.
- */
-function dropRedundantAlt(root: El, title: string): void {
-  const norm = (s: string) => (s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join(' ');
-  // Numbered variants ("Shoe 0", "Shoe 1": one product's photos) count as the same words.
-  const key = (alt: string) => alt.replace(/\d+/g, '#');
-  const seen = new Map<string, number>();
-  const images = [...root.querySelectorAll('img[alt]')];
-  for (const img of images) { const k = key(norm(img.getAttribute('alt')!)); seen.set(k, (seen.get(k) ?? 0) + 1); }
-  const heading = norm(title);
-  for (const img of images) {
-    const alt = norm(img.getAttribute('alt')!);
-    if (!alt) continue;
-    let near = img.parentElement;
-    for (let level = 0; near && near !== root && level < ALT_CONTEXT_LEVELS; level++) near = near.parentElement;
-    if (seen.get(key(alt))! > 1 || heading.includes(alt) || norm(textOf(near ?? root)).includes(alt)) img.setAttribute('alt', '');
-  }
-}
-/** How many levels up from an image its context (a card, a figure) reaches. */
-const ALT_CONTEXT_LEVELS = 5;
-
-/**
- * A long block whose text already appeared word for word says nothing new: the mobile and desktop
- * copies of a responsive page, a post quoted in full by the replies. Short ones (a spec line on each
- * card, a notice under each offer) repeat legitimately and stay.
- */
-function dropRepeatedBlocks(root: El): void {
-  const seen = new Map<string, El>();
-  for (const el of [...root.querySelectorAll('p, li, h1, h2, h3, h4, h5, h6, dd, blockquote, div, section')]) {
-    if (!el.isConnected || ((el.tagName === 'DIV' || el.tagName === 'SECTION') && [...el.children].some((c) => BLOCK_TAGS.has(c.tagName)))) continue;
-    const text = textOf(el);
-    if (text.length < REPEAT_MIN) continue;
-    const first = seen.get(text);
-    // The same text one level down (<li><p>…</p></li>) is the same block, not a copy.
-    if (first && !first.contains(el)) el.remove();
-    else if (!first) seen.set(text, el);
-  }
-}
-/** Blocks shorter than this (characters) may repeat. */
-const REPEAT_MIN = 80;
-
-function absolutize(root: El, base: string): void {
-  const abs = (v: string | null) => {
-    if (!v) return v;
-    try { return new URL(v.trim(), base).href; } catch { return v; }
-  };
-  for (const a of root.querySelectorAll('a[href]')) {
-    const href = a.getAttribute('href')!;
-    if (href.startsWith('javascript:')) a.removeAttribute('href');
-    else a.setAttribute('href', abs(href)!);
-  }
-  for (const img of root.querySelectorAll('img')) {
-    const lazy = img.getAttribute('data-src') ?? img.getAttribute('data-lazy-src') ?? img.getAttribute('data-original');
-    const srcset = img.getAttribute('srcset') ?? img.getAttribute('data-srcset');
-    let src = lazy ?? img.getAttribute('src');
-    if ((!src || src.startsWith('data:')) && srcset) src = srcset.split(',')[0].trim().split(/\s+/)[0];
-    if (src && !src.startsWith('data:')) img.setAttribute('src', abs(src)!);
-    else img.remove();
-    img.removeAttribute('srcset');
-  }
-}
 
 /** Plain text with block boundaries as blank lines. */
 export function blockText(root: El): string {
@@ -472,9 +371,7 @@ function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Atte
   const root = !mainOnly ? body : attempt.prose ? bestContainer(body, attempt) : dominantRegion(body);
   if (mainOnly) {
     if (attempt.prose) tidy(root);
-    // Captions and credits repeat what the images show; article bodies leave them out.
-    for (const el of [...root.querySelectorAll('figcaption, figure > :not(img, picture, a)')]) el.remove();
-    for (const el of [...root.querySelectorAll('[class]')]) if (CAPTION.test(el.getAttribute('class')!) && !el.querySelector('a')) el.remove();
+    dropCaptions(root);
   }
   absolutize(root, baseUrl);
   if (mainOnly) { dropRepeatedBlocks(root); dropRedundantAlt(root, title); }

@@ -1,15 +1,17 @@
 // Main-content extraction on a linkedom document: drop what is never content (scripts, hidden nodes,
 // navigation, cookie banners), score blocks by their prose (text length, commas, link density, class
-// hints), take the best container and the siblings that belong with it. General by design: no site
-// rules. Also the title, description, absolute links and lazy images.
+// hints), take the best container and the siblings that belong with it, or the page's main region
+// when the block is one part of it (a docs section, one card of a listing); keep the posts of a
+// discussion. General by design: no site rules. Also the title, description, absolute links and lazy
+// images. Clean-up of the chosen content lives in extract-tidy.ts.
 import { parseHTML } from 'linkedom';
-
-type El = Element;
+import { type El, textOf, linkedText, linkDensity, BLOCK_TAGS } from './extract-dom.ts';
+import { tidy, dropCaptions, dropRepeatedBlocks, dropRedundantAlt, absolutize } from './extract-tidy.ts';
 
 const DROP = 'script, style, noscript, template, svg, canvas, iframe, object, embed, link, meta, input, button, select, textarea, dialog';
 const HIDDEN = '[hidden], [aria-hidden="true"], [style*="display:none"], [style*="display: none"], [style*="visibility:hidden"], [style*="visibility: hidden"]';
 /** Elements whose class or id says "not the content" (unless they also say "content"). */
-const UNLIKELY = /-ad-|ai2html|banner|breadcrumbs?|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|\bpager\b|popup|yom-remote|cookie|consent|modal|newsletter|subscribe|share|promo|outbrain|taboola|masthead|toolbar|skip-?link|navbar|signup|login|search|gallery|slideshow|carousel|lightbox/i;
+const UNLIKELY = /-ad-|reviews|recommend|upsell|cross-?sell|recently-?viewed|also-?(?:bought|viewed|like)|ai2html|banner|breadcrumbs?|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|\bpager\b|popup|yom-remote|cookie|consent|modal|newsletter|subscribe|share|promo|outbrain|taboola|masthead|toolbar|skip-?link|navbar|signup|login|search|gallery|slideshow|carousel|lightbox/i;
 const COMMENTS = /comment|replies|respond/i;
 const MAYBE = /and|article|body|column|content|main|shadow|post|entry|story|text|prose|markdown|documentation|docs/i;
 const POSITIVE = /article|body|content|entry|hentry|h-entry|main|page|pagination|post|text|blog|story|prose|markdown|documentation/i;
@@ -29,8 +31,6 @@ export interface Extracted {
   lang: string;
 }
 
-const textOf = (el: El) => (el.textContent ?? '').replace(/\s+/g, ' ').trim();
-
 function meta(doc: Document, names: string[]): string {
   for (const n of names) {
     const el = doc.querySelector(`meta[name="${n}"], meta[property="${n}"]`);
@@ -38,13 +38,6 @@ function meta(doc: Document, names: string[]): string {
     if (v) return v;
   }
   return '';
-}
-
-function linkDensity(el: El, textLength: number): number {
-  if (!textLength) return 0;
-  let linked = 0;
-  for (const a of el.querySelectorAll('a')) linked += textOf(a).length;
-  return linked / textLength;
 }
 
 function classWeight(el: El): number {
@@ -69,19 +62,23 @@ function tagWeight(el: El): number {
 
 /** How hard an attempt strips: the first drops likely boilerplate by class names; later ones, when the
  *  first found too little, trust the page's structure only (as Readability retries). */
-interface Attempt { unlikely: boolean; weights: boolean; prose: boolean }
+interface Attempt { unlikely: boolean; weights: boolean; prose: boolean; comments?: boolean }
 const ATTEMPTS: Attempt[] = [
   { unlikely: true, weights: true, prose: true }, { unlikely: false, weights: true, prose: true }, { unlikely: false, weights: false, prose: true },
   // Listings, catalogues and link-heavy pages have no prose to find: take the region holding most text.
   { unlikely: true, weights: true, prose: false },
 ];
+const LISTING = ATTEMPTS.find((a) => !a.prose)!;
 /** A child holding this share of its parent's text is where the content is (listing attempt). */
 const DOMINANT_SHARE = 0.6;
 /** An attempt that yields less text than this tries the next. */
 const ENOUGH_TEXT = 500;
+/** Comment text this many times the content found without it makes a page a discussion (forum thread). */
+const DISCUSSION_RATIO = 4;
 /** Prose this long, even if short of ENOUGH_TEXT, is a short article rather than a listing. */
 const SOME_PROSE = 400;
 
+const SCREEN_READER_ONLY = /(?:^|\s)(?:sr-only|sr-only-focusable|visually-?hidden|screen-?reader-(?:text|only)|a11y-(?:hidden|only))(?:$|\s)/i;
 /** Consent walls and overlays: never content, whatever the attempt. */
 const CONSENT = /cookie|consent|gdpr|onetrust|cookiebot|didomi|truste|usercentrics|privacy-?banner/i;
 const OVERLAYS = '[role=dialog], [role=alertdialog], [aria-modal="true"]';
@@ -89,28 +86,97 @@ const OVERLAYS = '[role=dialog], [role=alertdialog], [aria-modal="true"]';
 /** A <noscript> holding this much text is the page's server-rendered content (forums, apps): keep it. */
 const NOSCRIPT_CONTENT = 500;
 
+/** Share of the page's text a hidden block must hold to be kept as content revealed by script. */
+const HIDDEN_CONTENT = 0.4;
+
+/** A tab panel by role or class name. */
+const TAB_PANEL = /tabpanel|tab-?pane|tab-panel|tabs?-content/i;
+
 /** Removes what is never content, anywhere in the page. */
-function strip(doc: Document, mainOnly: boolean, attempt: Attempt): void {
+function strip(doc: Document, mainOnly: boolean): void {
   for (const el of [...doc.querySelectorAll('noscript')]) {
     if (textOf(el).length >= NOSCRIPT_CONTENT && el.childElementCount > 0) el.replaceWith(...el.childNodes);
   }
   for (const el of [...doc.querySelectorAll(DROP)]) el.remove();
-  for (const el of [...doc.querySelectorAll(HIDDEN)]) el.remove();
+  const pageText = textOf(doc.documentElement as El).length;
+  for (const el of [...doc.querySelectorAll(HIDDEN)]) {
+    // A hidden block holding much of the page is the content waiting for a script to reveal it
+    // (streamed server rendering, anti-flicker wrappers): keep it. So are the other panels of a
+    // set of tabs (the same example in other languages, a product's specifications).
+    if (textOf(el).length < HIDDEN_CONTENT * pageText && !TAB_PANEL.test(`${el.getAttribute('role') ?? ''} ${el.getAttribute('class') ?? ''}`)) el.remove();
+  }
   if (!mainOnly) return;
   for (const el of [...doc.querySelectorAll(OVERLAYS)]) el.remove();
+  // Text for screen readers only repeats what the page shows ("Price: $5" beside "$5") or
+  // describes controls ("opens in a new window"): the page as seen leaves it out.
   for (const el of [...doc.querySelectorAll('[class], [id]')]) {
-    if (el.isConnected && el.tagName !== 'BODY' && el.tagName !== 'HTML' && CONSENT.test(`${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`)) el.remove();
+    if (!el.isConnected || el.tagName === 'BODY' || el.tagName === 'HTML') continue;
+    const cls = el.getAttribute('class') ?? '';
+    if (SCREEN_READER_ONLY.test(cls) || CONSENT.test(`${cls} ${el.getAttribute('id') ?? ''}`)) el.remove();
   }
   for (const el of [...doc.querySelectorAll(BOILERPLATE_TAGS)]) {
     // Keep a nav or aside that holds most of the page's prose (some docs sites wrap content oddly).
     if (textOf(el).length < 2000 || linkDensity(el, textOf(el).length) > 0.3) el.remove();
   }
-  if (!attempt.unlikely) return;
-  for (const el of [...doc.querySelectorAll('body *')]) {
+}
+
+/**
+ * Removes blocks whose class or id says they are boilerplate (the first attempt only). Comment threads
+ * go too unless `keepComments` (a discussion page); returns how much comment text was removed.
+ */
+function stripUnlikely(root: El, keepComments: boolean): number {
+  let commentText = 0;
+  for (const el of [...root.querySelectorAll('*')]) {
     if (!el.isConnected || el.tagName === 'BODY' || el.tagName === 'ARTICLE' || el.tagName === 'MAIN') continue;
-    const hint = `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''} ${el.getAttribute('role') ?? ''}`;
+    let hint = `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''} ${el.getAttribute('role') ?? ''}`;
+    const comment = COMMENTS.test(hint);
+    if (keepComments && comment) hint = hint.replace(COMMENT_WORDS, '');
     // "comment-content" is still a comment: the content hint does not rescue comment threads.
-    if (hint.trim() && UNLIKELY.test(hint) && (!MAYBE.test(hint) || COMMENTS.test(hint)) && !el.querySelector('article, main')) el.remove();
+    if (hint.trim() && UNLIKELY.test(hint) && (!MAYBE.test(hint) || (!keepComments && comment)) && !el.querySelector('article, main')) {
+      if (comment) commentText += textOf(el).length;
+      el.remove();
+    }
+  }
+  return commentText;
+}
+const COMMENT_WORDS = /comment|replies|respond/gi;
+
+/**
+ * The element holding the page's content. Broken markup (elements before <body>, a second <body>)
+ * leaves the parser's body empty or partial: then the whole document, without its head.
+ */
+function pageRoot(doc: Document): El {
+  const html = doc.documentElement as El;
+  const body = doc.body as El | null;
+  const head = doc.head as El | null;
+  const pageText = textOf(html).length - (head ? textOf(head).length : 0);
+  if (body && textOf(body).length >= 0.9 * pageText) return body;
+  head?.remove();
+  return html;
+}
+
+/**
+ * Text written straight into a container beside block children (old CMSes put the story between
+ * <br>s in a div that also holds a title <p>) is a paragraph the scoring would not see: wrap each
+ * such run of text and inline elements in a <p>.
+ */
+function wrapLooseText(root: El): void {
+  for (const div of [...root.querySelectorAll('div, section, article, main, td')]) {
+    if (![...div.children].some((c) => BLOCK_TAGS.has(c.tagName))) continue;
+    let run: Node[] = [];
+    const flush = () => {
+      if (run.some((n) => n.nodeType === 3 && (n.textContent ?? '').trim().length >= 25)) {
+        const p = div.ownerDocument.createElement('p');
+        run[0].parentNode!.insertBefore(p, run[0]);
+        for (const n of run) p.appendChild(n);
+      }
+      run = [];
+    };
+    for (const node of [...div.childNodes]) {
+      if (node.nodeType === 1 && BLOCK_TAGS.has((node as El).tagName)) flush();
+      else run.push(node);
+    }
+    flush();
   }
 }
 
@@ -174,8 +240,11 @@ function unmarkedMain(best: El, body: El): El | null {
 /** Share of the page's text an ancestor must hold to stand in for an unmarked main region. */
 const UNMARKED_SHARE = 0.6;
 
-/** Most of a page's links a region may hold and still count as content when widening to it. */
+/** Share of its text in links that what widening adds may have and still count as content. */
 const WIDEN_LINK_DENSITY = 0.4;
+/** The same next to long prose, and how long that is. */
+const WIDEN_LINK_DENSITY_ARTICLE = 0.25;
+const LONG_PROSE = 1500;
 /** Widen when the best block holds less than this share of the marked main region's text. */
 const WIDEN_SHARE = 0.6;
 
@@ -188,9 +257,15 @@ const WIDEN_SHARE = 0.6;
 function widen(best: El, body: El): El | null {
   const main = body.querySelector('main, [role=main]') ?? unmarkedMain(best, body);
   if (!main || main === best || !main.contains(best)) return null;
-  const text = textOf(main);
-  if (textOf(best).length >= WIDEN_SHARE * text.length) return null;
-  return linkDensity(main, text.length) < WIDEN_LINK_DENSITY ? main : null;
+  const text = textOf(main).length;
+  const own = textOf(best).length;
+  if (own >= WIDEN_SHARE * text) return null;
+  // Judge what widening adds: teasers and link lists around an article do not join it. Next to a
+  // long piece of prose (an article) only prose does; next to a short block (one section of a
+  // service or docs page) the rest of the region may hold more links.
+  const linked = linkedText(main) - linkedText(best);
+  const limit = own >= LONG_PROSE ? WIDEN_LINK_DENSITY_ARTICLE : WIDEN_LINK_DENSITY;
+  return linked / (text - own) < limit ? main : null;
 }
 
 /** The deepest element that still holds most of the page's remaining text. */
@@ -204,40 +279,14 @@ function dominantRegion(body: El): El {
   }
 }
 
-/** Drops blocks inside the content that are link lists or empty shells. */
-function tidy(root: El): void {
-  for (const el of [...root.querySelectorAll('ul, ol, div, section, table, p')]) {
-    if (!el.isConnected) continue;
-    const text = textOf(el);
-    const images = el.querySelectorAll('img').length;
-    if (!text.length && !images && !el.querySelector('pre, code, table')) { el.remove(); continue; }
-    const density = linkDensity(el, text.length);
-    // Link lists, and short paragraphs that are mostly a link ("Related: …", "Read more …").
-    const limit = el.tagName === 'P' ? 200 : 1000;
-    if (density > 0.5 && text.length < limit && !el.querySelector('pre, code')) el.remove();
-  }
+/** Whether the element, an ancestor or a descendant is named as an article's body. */
+function inArticleBody(root: El): boolean {
+  const named = (el: El) => ARTICLE_BODY.test(`${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''} ${el.getAttribute('itemprop') ?? ''}`);
+  for (let el: El | null = root; el; el = el.parentElement) if (named(el)) return true;
+  return [...root.querySelectorAll('[class], [id], [itemprop]')].some(named);
 }
-
-function absolutize(root: El, base: string): void {
-  const abs = (v: string | null) => {
-    if (!v) return v;
-    try { return new URL(v.trim(), base).href; } catch { return v; }
-  };
-  for (const a of root.querySelectorAll('a[href]')) {
-    const href = a.getAttribute('href')!;
-    if (href.startsWith('javascript:')) a.removeAttribute('href');
-    else a.setAttribute('href', abs(href)!);
-  }
-  for (const img of root.querySelectorAll('img')) {
-    const lazy = img.getAttribute('data-src') ?? img.getAttribute('data-lazy-src') ?? img.getAttribute('data-original');
-    const srcset = img.getAttribute('srcset') ?? img.getAttribute('data-srcset');
-    let src = lazy ?? img.getAttribute('src');
-    if ((!src || src.startsWith('data:')) && srcset) src = srcset.split(',')[0].trim().split(/\s+/)[0];
-    if (src && !src.startsWith('data:')) img.setAttribute('src', abs(src)!);
-    else img.remove();
-    img.removeAttribute('srcset');
-  }
-}
+/** An article's body by name (a page-wide "main-content" wrapper is not one). */
+const ARTICLE_BODY = /(?:^|[\s_-])(?:article|entry|story)[-_]?(?:body|content|text)(?:$|[\s_-])|articleBody/i;
 
 /** Plain text with block boundaries as blank lines. */
 export function blockText(root: El): string {
@@ -263,18 +312,50 @@ export function blockText(root: El): string {
 export function extract(html: string, url: string, options: { mainContent?: boolean } = {}): Extracted {
   const mainOnly = options.mainContent !== false;
   if (!mainOnly) return extractOnce(html, url, false, ATTEMPTS[0]);
-  let prose: Extracted | undefined;
+  let prose: Found | undefined;
+  let regionText = '';
   for (const attempt of ATTEMPTS.filter((a) => a.prose)) {
-    const result = extractOnce(html, url, true, attempt);
+    let result = extractOnce(html, url, true, attempt);
+    if (attempt === ATTEMPTS[0]) regionText = result.regionText;
+    // Comment threads holding far more text than the rest: a discussion page, where the posts are the content.
+    // An article body with comments below it stays an article.
+    if (!result.articleBody && result.commentText >= DISCUSSION_RATIO * Math.max(result.text.length, 1)) result = extractOnce(html, url, true, { ...attempt, comments: true });
     if (!prose || result.text.length > prose.text.length) prose = result;
-    if (result.text.length >= ENOUGH_TEXT) return result;
+    if (result.text.length >= ENOUGH_TEXT) return result.text.length < PIECE_MAX ? wholeRegion(html, url, result, regionText) : result;
   }
   // Little prose anywhere: a listing or catalogue, unless even the whole region says no more.
-  const region = extractOnce(html, url, true, ATTEMPTS.find((a) => !a.prose)!);
-  return prose!.text.length >= SOME_PROSE || region.text.length <= prose!.text.length ? prose! : region;
+  const found = prose!;
+  if (found.text.length >= SOME_PROSE) return wholeRegion(html, url, found, regionText);
+  const region = extractOnce(html, url, true, LISTING);
+  return region.text.length <= found.text.length ? found : region;
 }
 
-function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Attempt): Extracted {
+/**
+ * Some prose, but little: it may be one piece (an intro, a promo, one card) of a listing or a landing
+ * page. When the region holding most of the page's text holds that prose and several times more, or
+ * so much more that the prose is a blurb beside it, the region is the content.
+ */
+function wholeRegion(html: string, url: string, prose: Found, regionText: string): Found {
+  const ratio = regionText.length / Math.max(prose.text.length, 1);
+  const contains = regionText.includes(prose.text.slice(0, 200));
+  return (contains && ratio >= PIECE_RATIO) || ratio >= BLURB_RATIO ? extractOnce(html, url, true, LISTING) : prose;
+}
+/** Prose shorter than this may be a piece of a bigger region. */
+const PIECE_MAX = 3000;
+/** How many times more text the region must hold than the prose to replace it, or without holding it. */
+const PIECE_RATIO = 3;
+const BLURB_RATIO = 8;
+
+interface Found extends Extracted {
+  /** Characters of comment threads stripped. */
+  commentText: number;
+  /** The content sits in a block named as an article body (entry-content, articleBody…). */
+  articleBody: boolean;
+  /** The first attempt only: text of the region the listing attempt would take (it strips alike). */
+  regionText: string;
+}
+
+function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Attempt): Found {
   const { document: doc } = parseHTML(html);
   const base = doc.querySelector('base[href]')?.getAttribute('href');
   let baseUrl = url;
@@ -282,14 +363,17 @@ function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Atte
   const title = meta(doc, ['og:title', 'twitter:title']) || textOf(doc.querySelector('title') ?? doc.createElement('i')) || textOf(doc.querySelector('h1') ?? doc.createElement('i'));
   const description = meta(doc, ['description', 'og:description', 'twitter:description']);
   const lang = doc.documentElement?.getAttribute('lang') ?? '';
-  strip(doc, mainOnly, attempt);
-  const body = (doc.body ?? doc.documentElement) as El;
+  strip(doc, mainOnly);
+  const body = pageRoot(doc);
+  const commentText = mainOnly && attempt.unlikely ? stripUnlikely(body, !!attempt.comments) : 0;
+  const regionText = mainOnly && attempt === ATTEMPTS[0] ? blockText(dominantRegion(body)) : '';
+  if (mainOnly && attempt.prose) wrapLooseText(body);
   const root = !mainOnly ? body : attempt.prose ? bestContainer(body, attempt) : dominantRegion(body);
   if (mainOnly) {
     if (attempt.prose) tidy(root);
-    // Captions and credits repeat what the images show; article bodies leave them out.
-    for (const el of [...root.querySelectorAll('figcaption, figure > :not(img, picture, a)')]) el.remove();
+    dropCaptions(root);
   }
   absolutize(root, baseUrl);
-  return { title, description, html: root.innerHTML, text: blockText(root), lang };
+  if (mainOnly) { dropRepeatedBlocks(root); dropRedundantAlt(root, title); }
+  return { title, description, html: root.innerHTML, text: blockText(root), lang, commentText, articleBody: commentText > 0 && inArticleBody(root), regionText };
 }

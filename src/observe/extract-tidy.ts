@@ -1,0 +1,99 @@
+// Clean-up of the chosen content: link lists, ad labels, captions, repeated blocks, redundant alt
+// text; links and lazy images made absolute.
+import { type El, textOf, linkDensity, BLOCK_TAGS } from './extract-dom.ts';
+
+/** A block saying only "Advertisement" marks an ad slot in the story (common languages). */
+const AD_LABEL = /^(?:advertisement|advertising|advert|ad|sponsored|anzeige|werbung|publicidad|publicité|pubblicità|iklan|реклама)$/i;
+
+/** Link density up to which a paragraph ending like a sentence stays. */
+const LINKED_SENTENCE = 0.8;
+
+/** Drops blocks inside the content that are link lists or empty shells. */
+export function tidy(root: El): void {
+  for (const el of [...root.querySelectorAll('ul, ol, div, section, table, p')]) {
+    if (!el.isConnected) continue;
+    const text = textOf(el);
+    const images = el.querySelectorAll('img').length;
+    if (!text.length && !images && !el.querySelector('pre, code, table')) { el.remove(); continue; }
+    if (AD_LABEL.test(text)) { el.remove(); continue; }
+    const density = linkDensity(el, text.length);
+    // Link lists, and short paragraphs that are mostly a link ("Related: …", "Read more …"); a
+    // sentence with a link in it (it ends like one) is prose.
+    const limit = el.tagName === 'P' ? 200 : 1000;
+    const sentence = el.tagName === 'P' && /[.!?]["”’)]?$/.test(text) && density < LINKED_SENTENCE;
+    if (density > 0.5 && text.length < limit && !sentence && !el.querySelector('pre, code')) el.remove();
+  }
+}
+
+/** Captions and credits repeat what the images show; article bodies leave them out. */
+export function dropCaptions(root: El): void {
+  for (const el of [...root.querySelectorAll('figcaption, figure > :not(img, picture, a)')]) el.remove();
+  for (const el of [...root.querySelectorAll('[class]')]) if (CAPTION.test(el.getAttribute('class')!) && !el.querySelector('a')) el.remove();
+}
+/** A class naming an image caption or credit ("wp-caption-text", "photo-credit"). */
+const CAPTION = /(?:^|\s|[-_])(?:caption|credits?)(?:$|\s|[-_]text)/i;
+
+/**
+ * Alt text that says again what the page says (the card's title beside its picture, the headline, the
+ * same words on every image) adds nothing to the text: drop it. Informative alt text stays.
+ */
+export function dropRedundantAlt(root: El, title: string): void {
+  const norm = (s: string) => (s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join(' ');
+  // Numbered variants ("Shoe 0", "Shoe 1": one product's photos) count as the same words.
+  const key = (alt: string) => alt.replace(/\d+/g, '#');
+  const seen = new Map<string, number>();
+  const images = [...root.querySelectorAll('img[alt]')];
+  for (const img of images) { const k = key(norm(img.getAttribute('alt')!)); seen.set(k, (seen.get(k) ?? 0) + 1); }
+  const heading = norm(title);
+  for (const img of images) {
+    const alt = norm(img.getAttribute('alt')!);
+    if (!alt) continue;
+    let near = img.parentElement;
+    for (let level = 0; near && near !== root && level < ALT_CONTEXT_LEVELS; level++) near = near.parentElement;
+    if (seen.get(key(alt))! > 1 || heading.includes(alt) || norm(textOf(near ?? root)).includes(alt)) img.setAttribute('alt', '');
+  }
+}
+/** How many levels up from an image its context (a card, a figure) reaches. */
+const ALT_CONTEXT_LEVELS = 5;
+
+/**
+ * A long block whose text already appeared word for word says nothing new: the mobile and desktop
+ * copies of a responsive page, a post quoted in full by the replies. Short ones (a spec line on each
+ * card, a notice under each offer) repeat legitimately and stay.
+ */
+export function dropRepeatedBlocks(root: El): void {
+  const seen = new Map<string, El>();
+  for (const el of [...root.querySelectorAll('p, li, h1, h2, h3, h4, h5, h6, dd, blockquote, div, section')]) {
+    if (!el.isConnected || ((el.tagName === 'DIV' || el.tagName === 'SECTION') && [...el.children].some((c) => BLOCK_TAGS.has(c.tagName)))) continue;
+    const text = textOf(el);
+    if (text.length < REPEAT_MIN) continue;
+    const first = seen.get(text);
+    // The same text one level down (<li><p>…</p></li>) is the same block, not a copy.
+    if (first && !first.contains(el)) el.remove();
+    else if (!first) seen.set(text, el);
+  }
+}
+/** Blocks shorter than this (characters) may repeat. */
+const REPEAT_MIN = 80;
+
+/** Links and images with absolute addresses; lazy images get their real source. */
+export function absolutize(root: El, base: string): void {
+  const abs = (v: string | null) => {
+    if (!v) return v;
+    try { return new URL(v.trim(), base).href; } catch { return v; }
+  };
+  for (const a of root.querySelectorAll('a[href]')) {
+    const href = a.getAttribute('href')!;
+    if (href.startsWith('javascript:')) a.removeAttribute('href');
+    else a.setAttribute('href', abs(href)!);
+  }
+  for (const img of root.querySelectorAll('img')) {
+    const lazy = img.getAttribute('data-src') ?? img.getAttribute('data-lazy-src') ?? img.getAttribute('data-original');
+    const srcset = img.getAttribute('srcset') ?? img.getAttribute('data-srcset');
+    let src = lazy ?? img.getAttribute('src');
+    if ((!src || src.startsWith('data:')) && srcset) src = srcset.split(',')[0].trim().split(/\s+/)[0];
+    if (src && !src.startsWith('data:')) img.setAttribute('src', abs(src)!);
+    else img.remove();
+    img.removeAttribute('srcset');
+  }
+}

@@ -11,6 +11,7 @@ import TurndownService from 'turndown';
 import { readPage } from '../src/observe/read.ts';
 import { SHARED_DATA } from './payloads.ts';
 import { markdownText, shingleScores, aggregate, wordF1 } from './read/metrics.ts';
+import { barChart, type Bar } from './chart.ts';
 
 interface Page { id: string; url: string; html: string; truth: string; type: string }
 
@@ -62,6 +63,7 @@ const only = process.env.BENCH_READ_ONLY; // "ours" to skip Readability while tu
 const articles = articlePages();
 const wcxb = wcxbPages();
 const results: Record<string, unknown> = {};
+const bars: Bar[] = [];
 const md: string[] = [];
 
 for (const [set, pages] of [['article-extraction-benchmark', articles], ['wcxb-dev-sample', wcxb]] as const) {
@@ -71,6 +73,7 @@ for (const [set, pages] of [['article-extraction-benchmark', articles], ['wcxb-d
     const mine = aggregate(pages.map((p, i) => shingleScores(a.texts[i], p.truth)));
     const theirs = b && aggregate(pages.map((p, i) => shingleScores(b.texts[i], p.truth)));
     results[set] = { ours: { ...mine, pagesPerSecond: a.pagesPerSecond }, readability: theirs && { ...theirs, pagesPerSecond: b!.pagesPerSecond } };
+    bars.push({ label: 'articles: Sightline', value: mine.f1, group: 'ours' }, ...(theirs ? [{ label: 'articles: Readability', value: theirs.f1, group: 'readability' }] : []));
     md.push(`### ${set} (${pages.length} articles; 4-token shingles)`, '', '| extractor | precision | recall | F1 | pages/s |', '|---|---|---|---|---|',
       `| Sightline read (linkedom + turndown) | ${mine.precision.toFixed(3)} | ${mine.recall.toFixed(3)} | **${mine.f1.toFixed(3)}** | ${a.pagesPerSecond.toFixed(1)} |`,
       ...(theirs ? [`| Readability 0.6 (jsdom + turndown) | ${theirs.precision.toFixed(3)} | ${theirs.recall.toFixed(3)} | ${theirs.f1.toFixed(3)} | ${b!.pagesPerSecond.toFixed(1)} |`] : []), '');
@@ -82,6 +85,10 @@ for (const [set, pages] of [['article-extraction-benchmark', articles], ['wcxb-d
       return { overall: mean(f), byType: Object.fromEntries(types.map((t) => [t, mean(f.filter((_, i) => pages[i].type === t))])) };
     };
     const mine = score(a.texts), theirs = b && score(b.texts);
+    for (const t of ['overall', ...types]) {
+      const pick = (r: typeof mine) => (t === 'overall' ? r.overall : r.byType[t]);
+      bars.push({ label: `WCXB ${t}: Sightline`, value: pick(mine), group: 'ours' }, ...(theirs ? [{ label: `WCXB ${t}: Readability`, value: pick(theirs), group: 'readability' }] : []));
+    }
     results[set] = { ours: { ...mine, pagesPerSecond: a.pagesPerSecond }, readability: theirs && { ...theirs, pagesPerSecond: b!.pagesPerSecond } };
     md.push(`### ${set} (${pages.length} pages; word F1)`, '', `| extractor | overall | ${types.join(' | ')} | pages/s |`, `|---|---|${types.map(() => '---|').join('')}---|`,
       `| Sightline read | **${mine.overall.toFixed(3)}** | ${types.map((t) => mine.byType[t].toFixed(3)).join(' | ')} | ${a.pagesPerSecond.toFixed(1)} |`,
@@ -92,5 +99,6 @@ mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
 if (only !== 'ours') {
   writeFileSync(new URL('./results/read.json', import.meta.url), JSON.stringify({ date: new Date().toISOString(), results }, null, 2) + '\n');
   writeFileSync(new URL('./results/read.md', import.meta.url), md.join('\n'));
+  writeFileSync(new URL('./results/read.svg', import.meta.url), barChart('Read-mode extraction F1, same pages, same run', bars, ''));
 }
 console.log(md.join('\n'));

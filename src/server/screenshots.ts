@@ -47,7 +47,9 @@ export function openScreenshotStore(dataDir: string, ttlSeconds: number): Screen
   function sweep(): number {
     const now = Date.now() / 1000;
     let deleted = 0;
-    for (const name of readdirSync(dir)) {
+    let names: string[];
+    try { names = readdirSync(dir); } catch { return 0; } // the folder went away: nothing to sweep (save recreates it)
+    for (const name of names) {
       const expires = Number(/-(\d+)\.png$/.exec(name)?.[1]);
       if (expires && expires <= now) {
         try { unlinkSync(join(dir, name)); deleted++; } catch { /* another worker swept it */ }
@@ -63,6 +65,7 @@ export function openScreenshotStore(dataDir: string, ttlSeconds: number): Screen
     save(png, origin) {
       const id = randomBytes(24).toString('base64url');
       const expires = Math.ceil(Date.now() / 1000) + ttlSeconds;
+      mkdirSync(dir, { recursive: true });
       writeFileSync(fileOf(id, expires), png);
       return { url: `${origin}${SCREENSHOT_PATH}${id}.png?expires=${expires}&sig=${sign(id, expires)}`, expires_at: new Date(expires * 1000).toISOString() };
     },

@@ -13,12 +13,9 @@ import TurndownService from 'turndown';
 import { Ranker } from '../src/rank/ranker.ts';
 import { loadWasmCore } from '../src/rank/load-node.ts';
 import { jsBackend } from '../src/rank/core-js.ts';
-import { encode } from '../src/rank/encode.ts';
 import { readPage } from '../src/observe/read.ts';
-import { Buf } from '../assembly/layout.ts';
-import { ROLES } from '../src/rank/roles.ts';
-import type { CoreBackend } from '../src/rank/backend.ts';
 import { payload, SHARED_DATA } from './payloads.ts';
+import { coreOnly } from './core-only.ts';
 import { barChart } from './chart.ts';
 
 /** A guarded ratio: how many times faster `subject` is than `reference` (higher is better). */
@@ -34,21 +31,6 @@ const RECORD_SHARE = 0.7;
 
 const record = process.argv.includes('--record');
 const BASELINE = new URL('./baseline.json', import.meta.url);
-
-/** The core alone (prepare, copy the encoded columns in, run), as in the rank benchmark. */
-function coreOnly(core: CoreBackend, body: unknown): () => number {
-  const enc = encode(body, core);
-  const n = enc.elements.length, nPrev = enc.previous.length;
-  const tagCount = core.i32(Buf.TAG_ALLOW).length;
-  const f64Bufs = [Buf.IN_F64, Buf.PARAMS, Buf.PREV_F64].map((b) => [b, core.f64(b).slice()] as const);
-  const i32Bufs = [Buf.IN_I32, Buf.ROLE_ALLOW, Buf.TAG_ALLOW, Buf.PREV_I32].map((b) => [b, core.i32(b).slice()] as const);
-  return () => {
-    core.prepare(n, nPrev, ROLES.length, tagCount, 0, 0, 0);
-    for (const [b, data] of f64Bufs) core.f64(b).set(data);
-    for (const [b, data] of i32Bufs) core.i32(b).set(data);
-    return core.run();
-  };
-}
 
 async function guards(): Promise<Guard[]> {
   const wasmCore = await loadWasmCore(), jsCore = jsBackend();

@@ -4,34 +4,15 @@
 import Benchmark from 'benchmark';
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { Ranker } from '../src/rank/ranker.ts';
-import { encode } from '../src/rank/encode.ts';
 import { loadWasmCore } from '../src/rank/load-node.ts';
 import { jsBackend } from '../src/rank/core-js.ts';
-import type { CoreBackend } from '../src/rank/backend.ts';
-import { ROLES } from '../src/rank/roles.ts';
-import { Buf } from '../assembly/layout.ts';
 import { payload } from './payloads.ts';
+import { coreOnly } from './core-only.ts';
 import { barChart } from './chart.ts';
 
 const SIZES = (process.env.BENCH_SIZES ?? '100,1000,5000,20000').split(',').map(Number);
 const wasm = new Ranker(await loadWasmCore());
 const js = new Ranker(jsBackend());
-
-/** The core alone: encode once, then per call `prepare` + copy the encoded columns back + `run`
- *  (a core call always starts with `prepare`, which releases the previous call's memory). */
-function coreOnly(core: CoreBackend, body: unknown): () => number {
-  const enc = encode(body, core);
-  const n = enc.elements.length, nPrev = enc.previous.length;
-  const tagCount = core.i32(Buf.TAG_ALLOW).length;
-  const f64Bufs = [Buf.IN_F64, Buf.PARAMS, Buf.PREV_F64].map((b) => [b, core.f64(b).slice()] as const);
-  const i32Bufs = [Buf.IN_I32, Buf.ROLE_ALLOW, Buf.TAG_ALLOW, Buf.PREV_I32].map((b) => [b, core.i32(b).slice()] as const);
-  return () => {
-    core.prepare(n, nPrev, ROLES.length, tagCount, 0, 0, 0);
-    for (const [b, data] of f64Bufs) core.f64(b).set(data);
-    for (const [b, data] of i32Bufs) core.i32(b).set(data);
-    return core.run();
-  };
-}
 
 interface Row { n: number; bytes: number; case: string; hz: number; meanMs: number; rme: number; samples: number }
 const rows: Row[] = [];

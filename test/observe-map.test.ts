@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execSync } from 'node:child_process';
 import type { Browser, Page } from 'playwright-core';
-import { startServer, createKey, balance, removeDataDir, type ServerProcess } from './helpers/server.ts';
+import { startServer, createKey, balance, removeDataDir, observe, type ServerProcess } from './helpers/server.ts';
 import { serveFixtures, type FixtureServer } from './helpers/fixtures.ts';
 import { launch } from './helpers/browser.ts';
 import { readPng, isPng } from './helpers/png.ts';
@@ -59,10 +59,6 @@ after(async () => {
   special.close();
 });
 
-async function observe(target: ServerProcess, apiKey: string, body: unknown) {
-  const res = await fetch(`${target.url}/v1/observe`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return { status: res.status, body: await res.json() as any };
-}
 
 const map = (page: string, options: object = {}, mode = 'map') => observe(server, key, { url: `${site.url}/${page}`, mode, options });
 

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { gzipSync, brotliCompressSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
-import { startServer, createKey, balance, removeDataDir, type ServerProcess } from './helpers/server.ts';
+import { startServer, createKey, balance, removeDataDir, observe, type ServerProcess } from './helpers/server.ts';
 import { REFUSED_URLS } from './helpers/guard-cases.ts';
 
 const ARTICLE = readFileSync(new URL('./fixtures/read/article.html', import.meta.url), 'utf8');
@@ -66,10 +66,6 @@ after(async () => {
   pages.close();
 });
 
-async function observe(target: ServerProcess, apiKey: string, body: unknown) {
-  const res = await fetch(`${target.url}/v1/observe`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return { status: res.status, body: await res.json() as any, retryAfter: res.headers.get('retry-after') };
-}
 
 describe('reading pages', () => {
   test('an article: main content as Markdown with a GFM table, fenced code, absolute links and lazy images', async () => {

@@ -24,6 +24,9 @@ export interface PoolStats { launches: number; open: number; queued: number; con
 
 interface Fresh { browser: Browser; context: BrowserContext; page: Page }
 
+/** What Playwright says when the browser (or the page with it) is gone. */
+const GONE = /closed|crash|disconnected|Target page/i;
+
 export class BrowserPool {
   private browser: Promise<Browser> | undefined;
   private active = 0;
@@ -108,8 +111,17 @@ export class BrowserPool {
     let context: BrowserContext | undefined;
     let timer: NodeJS.Timeout | undefined;
     try {
-      const browser = await this.liveBrowser();
-      const got = await this.fresh(browser);
+      let browser = await this.liveBrowser();
+      let got: Fresh;
+      try {
+        got = await this.fresh(browser);
+      } catch (err) {
+        // The browser died and its disconnect event has not arrived yet: replace it, once.
+        if (!GONE.test((err as Error).message ?? '')) throw err;
+        await this.kill();
+        browser = await this.liveBrowser();
+        got = await this.create(browser);
+      }
       context = got.context;
       this.contexts.add(context);
       const page = got.page;
@@ -120,7 +132,7 @@ export class BrowserPool {
     } catch (err) {
       if (err instanceof SightlineError) throw err;
       const message = (err as Error).message ?? String(err);
-      if (/closed|crash|disconnected|Target page/i.test(message)) {
+      if (GONE.test(message)) {
         throw new SightlineError('internal_error', 'The browser stopped while loading the page; retry the request');
       }
       throw err;

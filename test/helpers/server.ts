@@ -123,3 +123,8 @@ export function elements(n: number, y0 = 0) {
   }));
 }
 
+/** POST /v1/observe with a key; the status, the parsed body and Retry-After. */
+export async function observe(target: { url: string }, apiKey: string, body: unknown): Promise<{ status: number; body: any; retryAfter: string | null }> {
+  const res = await fetch(`${target.url}/v1/observe`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: res.status, body: await res.json(), retryAfter: res.headers.get('retry-after') };
+}

@@ -7,15 +7,13 @@
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
-import { JSDOM, VirtualConsole } from 'jsdom';
-import { Readability } from '@mozilla/readability';
-import TurndownService from 'turndown';
 import { Ranker } from '../src/rank/ranker.ts';
 import { loadWasmCore } from '../src/rank/load-node.ts';
 import { jsBackend } from '../src/rank/core-js.ts';
 import { readPage } from '../src/observe/read.ts';
 import { payload, SHARED_DATA } from './payloads.ts';
 import { coreOnly } from './core-only.ts';
+import { readabilityMarkdown } from './read/readability.ts';
 import { barChart } from './chart.ts';
 
 /** A guarded ratio: how many times faster `subject` is than `reference` (higher is better). */
@@ -40,8 +38,6 @@ async function guards(): Promise<Guard[]> {
   const goal1k = { ...p1k, goal: 'open the second article about the election results' };
   const articles = JSON.parse(readFileSync(join(SHARED_DATA, 'article-extraction-benchmark', 'ground-truth.json'), 'utf8')) as Record<string, { url: string }>;
   const pages = Object.entries(articles).slice(0, 12).map(([id, t]) => ({ url: t.url, html: gunzipSync(readFileSync(join(SHARED_DATA, 'article-extraction-benchmark', 'html', `${id}.html.gz`))).toString('utf8') }));
-  const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced' });
-  const quiet = new VirtualConsole();
   return [
     { name: 'rank-vs-parse-1k', what: 'rank() on the Wasm core vs JSON.parse of the same 1,000-element payload', subject: () => wasm.rank(p1k), reference: () => JSON.parse(t1k) },
     { name: 'rank-vs-parse-5k', what: 'rank() on the Wasm core vs JSON.parse of the same 5,000-element payload', subject: () => wasm.rank(p5k), reference: () => JSON.parse(t5k) },
@@ -50,12 +46,7 @@ async function guards(): Promise<Guard[]> {
     {
       name: 'read-vs-readability', what: 'read mode (linkedom + extraction + turndown) vs jsdom + Readability + turndown on 12 real articles',
       subject: () => pages.forEach((p) => readPage(p.html, p.url, { contentLimit: 500_000 })),
-      reference: () => pages.forEach((p) => {
-        const dom = new JSDOM(p.html, { url: p.url, virtualConsole: quiet });
-        const article = new Readability(dom.window.document).parse();
-        dom.window.close();
-        return article?.content ? turndown.turndown(article.content) : '';
-      }),
+      reference: () => pages.forEach((p) => readabilityMarkdown(p.html, p.url)),
     },
   ];
 }

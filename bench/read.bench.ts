@@ -5,13 +5,11 @@
 import { readFileSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
-import { JSDOM, VirtualConsole } from 'jsdom';
-import { Readability } from '@mozilla/readability';
-import TurndownService from 'turndown';
 import { readPage } from '../src/observe/read.ts';
 import { SHARED_DATA } from './payloads.ts';
 import { markdownText, shingleScores, aggregate, wordF1 } from './read/metrics.ts';
 import { barChart, type Bar } from './chart.ts';
+import { readabilityMarkdown } from './read/readability.ts';
 
 interface Page { id: string; url: string; html: string; truth: string; type: string }
 
@@ -30,22 +28,13 @@ function wcxbPages(): Page[] {
   });
 }
 
-const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced' });
-const quiet = new VirtualConsole();
 
 function ours(p: Page): string {
   return markdownText(readPage(p.html, p.url, { format: 'markdown', contentLimit: 500_000 }).content);
 }
 
 function readability(p: Page): string {
-  try {
-    const dom = new JSDOM(p.html, { url: p.url, virtualConsole: quiet });
-    const article = new Readability(dom.window.document).parse();
-    dom.window.close();
-    return article?.content ? markdownText(turndown.turndown(article.content)) : '';
-  } catch {
-    return '';
-  }
+  return markdownText(readabilityMarkdown(p.html, p.url));
 }
 
 function run(name: string, pages: Page[], extract: (p: Page) => string) {

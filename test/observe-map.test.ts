@@ -8,7 +8,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execSync } from 'node:child_process';
 import type { Browser, Page } from 'playwright-core';
-import { startServer, createKey, balance, removeDataDir, observe, type ServerProcess } from './helpers/server.ts';
+import { startServer, createKey, balance, removeDataDir, observe, tempDataDir, type ServerProcess } from './helpers/server.ts';
+import { openScreenshotStore } from '../src/server/screenshots.ts';
 import { serveFixtures, type FixtureServer } from './helpers/fixtures.ts';
 import { launch } from './helpers/browser.ts';
 import { readPng, isPng } from './helpers/png.ts';
@@ -124,6 +125,8 @@ describe('map mode', () => {
     assert.ok(big.every((e: any) => e.bbox.width * e.bbox.height >= 5000));
     const plain = (await map('shop.html', { include_visual_cues: false, limit: 5 })).body.interactable_elements;
     assert.ok(plain.every((e: any) => e.visual_cues === undefined));
+    const withAttributes = (await map('login.html', { include_attributes: true })).body.interactable_elements;
+    assert.deepEqual(withAttributes.find((e: any) => e.text === 'Email').attributes, { type: 'email', placeholder: 'you@example.com', name: 'Email' });
     const before = balance(server.dataDir, key);
     for (const options of [{ limit: 501 }, { limit: 0 }, { filter: { min_area: 'big' } }, { render_quality: 'ultra' }, { element_shape: 'tree' }]) {
       const r = await map('shop.html', options);
@@ -204,6 +207,8 @@ describe('map mode', () => {
     assert.equal(find(bar, 'Continue shopping').is_occluded, false);
     const barGone = (await map('cookie-bar.html', { dismiss_overlays: true })).body;
     assert.equal(find(barGone, 'Checkout').is_occluded, false);
+    const sticky = (await map('long.html')).body;
+    assert.deepEqual([sticky.overlays, sticky.modal_detected], [[], false], 'a sticky header is part of the page, not a layer over it');
   });
 
   test('the client library: observe() returns the map result, and a refused URL throws with the error code', async () => {
@@ -275,6 +280,38 @@ describe('visual mode', () => {
     assert.equal(late.status, 404);
     assert.equal((await late.json() as any).error_code, 'not_found');
     assert.equal(files().length, 0, 'the expired file is deleted');
+  });
+
+  test('--public-url sets the origin of screenshot URLs', async () => {
+    const behindProxy = await startServer(['--egress-allow', '127.0.0.1/32', '--rate-limit', '1000', '--public-url', 'https://api.example.test/']);
+    try {
+      const r = await observe(behindProxy, createKey(behindProxy.dataDir, 20), { url: `${site.url}/login.html`, mode: 'visual', options: { limit: 1 } });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      assert.match(r.body.screenshot.url, /^https:\/\/api\.example\.test\/v1\/screenshots\/[\w-]{32}\.png\?expires=\d+&sig=[\w-]+$/);
+      // The same path and query on this server still serve the image.
+      const res = await fetch(`${behindProxy.url}${new URL(r.body.screenshot.url).pathname}${new URL(r.body.screenshot.url).search}`);
+      assert.equal(res.status, 200);
+    } finally {
+      await behindProxy.stop();
+      removeDataDir(behindProxy.dataDir);
+    }
+  });
+
+  test('the sweep deletes expired screenshots nobody asked for, and keeps live ones', async () => {
+    const dir = tempDataDir();
+    const store = openScreenshotStore(dir, 1);
+    try {
+      const png = readFileSync(new URL('./fixtures/pic.svg', import.meta.url)); // any bytes: the store does not parse them
+      store.save(png, 'http://x');
+      const live = openScreenshotStore(dir, 3600).save(png, 'http://x');
+      assert.equal(readdirSync(join(dir, 'screenshots')).length, 2);
+      await new Promise((res) => setTimeout(res, 2100));
+      assert.equal(store.sweep(), 1);
+      assert.deepEqual(readdirSync(join(dir, 'screenshots')).map((f) => f.split('-')[0]), [new URL(live.url).pathname.split('/').pop()!.replace('.png', '')]);
+    } finally {
+      store.close();
+      removeDataDir(dir);
+    }
   });
 
   test('base64 delivery, and annotate draws each element\'s box and id (set-of-marks)', async () => {

@@ -273,7 +273,7 @@ describe('visual mode', () => {
     const tampered = shot.url.replace(/sig=./, (m: string) => m.endsWith('A') ? 'sig=B' : 'sig=A');
     assert.equal((await fetch(tampered)).status, 404);
     assert.equal((await fetch(shot.url.replace(/expires=\d+/, `expires=${Math.floor(expires / 1000) + 3600}`))).status, 404, 'the expiry is signed');
-    const files = () => readdirSync(join(server.dataDir, 'screenshots')).filter((f) => shot.url.includes(f.split('-')[0]));
+    const files = () => readdirSync(join(server.dataDir, 'screenshots')).filter((f) => shot.url.includes(`/${f.replace(/-\d+\.png$/, '')}.png?`));
     assert.equal(files().length, 1);
     await new Promise((res) => setTimeout(res, expires - Date.now() + 300));
     const late = await fetch(shot.url);
@@ -307,7 +307,7 @@ describe('visual mode', () => {
       assert.equal(readdirSync(join(dir, 'screenshots')).length, 2);
       await new Promise((res) => setTimeout(res, 2100));
       assert.equal(store.sweep(), 1);
-      assert.deepEqual(readdirSync(join(dir, 'screenshots')).map((f) => f.split('-')[0]), [new URL(live.url).pathname.split('/').pop()!.replace('.png', '')]);
+      assert.deepEqual(readdirSync(join(dir, 'screenshots')).map((f) => f.replace(/-\d+\.png$/, '')), [new URL(live.url).pathname.split('/').pop()!.replace('.png', '')]);
     } finally {
       store.close();
       removeDataDir(dir);

@@ -13,7 +13,7 @@ import { openScreenshotStore } from '../src/server/screenshots.ts';
 import { serveFixtures, type FixtureServer } from './helpers/fixtures.ts';
 import { launch } from './helpers/browser.ts';
 import { readPng, isPng } from './helpers/png.ts';
-import { REFUSED_URLS } from './helpers/guard-cases.ts';
+import { GUARD_CASES } from './helpers/guard-cases.ts';
 import { SightlineApi, SightlineApiError } from '../src/client/api.ts';
 
 const TTL_S = 2;
@@ -339,16 +339,30 @@ describe('visual mode', () => {
 
 describe('the egress guard in map and visual modes', () => {
   for (const mode of ['map', 'visual']) {
-    test(`${mode}: every private address and non-http scheme is refused, without a charge`, async () => {
+    test(`${mode}: every private address is refused (403) and every non-http scheme is invalid (400), without a charge`, async () => {
       const k = createKey(closed.dataDir, 50);
-      for (const url of [...REFUSED_URLS, `${site.url}/login.html`]) {
-        const r = await observe(closed, k, { url, mode });
-        assert.equal(r.status, 403, JSON.stringify([url, r.body]));
-        assert.equal(r.body.error, 'blocked_url');
+      for (const c of [...GUARD_CASES, { url: `${site.url}/login.html`, status: 403, error: 'blocked_url' }]) {
+        const r = await observe(closed, k, { url: c.url, mode });
+        assert.equal(r.status, c.status, JSON.stringify([c.url, r.body]));
+        assert.equal(r.body.error, c.error, c.url);
       }
       assert.equal(balance(closed.dataDir, k), 50);
     });
   }
+
+  test('the client library gets the same refusals as typed errors, without a charge', async () => {
+    const k = createKey(closed.dataDir, 20);
+    const api = new SightlineApi({ baseUrl: closed.url, apiKey: k, retries: 0 });
+    for (const c of GUARD_CASES) {
+      await assert.rejects(api.observe({ url: c.url, mode: 'map' }), (err: unknown) => {
+        assert.ok(err instanceof SightlineApiError, c.url);
+        assert.equal(err.status, c.status, c.url);
+        assert.equal(err.errorCode, c.error, c.url);
+        return true;
+      });
+    }
+    assert.equal(balance(closed.dataDir, k), 20);
+  });
 
   test('a redirect to the metadata address is refused; a page\'s private image, iframe, fetch and WebSocket are not loaded', async () => {
     const before = balance(server.dataDir, key);

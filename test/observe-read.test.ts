@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import { gzipSync, brotliCompressSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import { startServer, createKey, balance, removeDataDir, observe, type ServerProcess } from './helpers/server.ts';
-import { REFUSED_URLS } from './helpers/guard-cases.ts';
+import { GUARD_CASES } from './helpers/guard-cases.ts';
 
 const ARTICLE = readFileSync(new URL('./fixtures/read/article.html', import.meta.url), 'utf8');
 let pages: Server;
@@ -226,12 +226,14 @@ describe('the browser pool under load', () => {
 });
 
 describe('the egress guard (no loopback allowed on this server)', () => {
-  for (const url of REFUSED_URLS) {
-    test(`refuses ${url}`, async () => {
+  for (const c of GUARD_CASES) {
+    test(`refuses ${c.url} (${c.status} ${c.error}), rendered or not`, async () => {
       const k = createKey(closed.dataDir, 5);
-      const r = await observe(closed, k, { url });
-      assert.equal(r.status, 403, JSON.stringify(r.body));
-      assert.equal(r.body.error, 'blocked_url');
+      for (const render of ['auto', 'always']) {
+        const r = await observe(closed, k, { url: c.url, options: { render } });
+        assert.equal(r.status, c.status, JSON.stringify(r.body));
+        assert.equal(r.body.error, c.error);
+      }
       assert.equal(balance(closed.dataDir, k), 5, 'not charged');
     });
   }

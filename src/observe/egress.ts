@@ -5,18 +5,74 @@ import { BlockList, isIP } from 'node:net';
 import { lookup } from 'node:dns/promises';
 import { SightlineError } from '../schema/errors.ts';
 
-/** Ranges nobody may reach through us, with the reason a refusal gives. */
-const BLOCKED: [string, number, 'ipv4' | 'ipv6', string][] = [
-  ['0.0.0.0', 8, 'ipv4', 'unspecified'], ['10.0.0.0', 8, 'ipv4', 'private'], ['100.64.0.0', 10, 'ipv4', 'carrier-grade NAT'],
-  ['127.0.0.0', 8, 'ipv4', 'loopback'], ['169.254.0.0', 16, 'ipv4', 'link-local / cloud metadata'], ['172.16.0.0', 12, 'ipv4', 'private'],
-  ['192.0.0.0', 24, 'ipv4', 'reserved'], ['192.0.2.0', 24, 'ipv4', 'documentation'], ['192.88.99.0', 24, 'ipv4', 'reserved'],
-  ['192.168.0.0', 16, 'ipv4', 'private'], ['198.18.0.0', 15, 'ipv4', 'benchmarking'], ['198.51.100.0', 24, 'ipv4', 'documentation'],
-  ['203.0.113.0', 24, 'ipv4', 'documentation'], ['224.0.0.0', 4, 'ipv4', 'multicast'], ['240.0.0.0', 4, 'ipv4', 'reserved'],
-  ['::', 128, 'ipv6', 'unspecified'], ['::1', 128, 'ipv6', 'loopback'], ['fc00::', 7, 'ipv6', 'private (unique local)'],
-  ['fe80::', 10, 'ipv6', 'link-local'], ['fec0::', 10, 'ipv6', 'site-local'], ['ff00::', 8, 'ipv6', 'multicast'],
-  ['2001:db8::', 32, 'ipv6', 'documentation'], ['100::', 64, 'ipv6', 'discard'], ['2001::', 32, 'ipv6', 'Teredo'],
-  ['2002::', 16, 'ipv6', '6to4'],
+/** IPv4 ranges nobody may reach through us, with the reason a refusal gives (IANA special-purpose registry). */
+const BLOCKED_V4: [string, number, string][] = [
+  ['0.0.0.0', 8, 'unspecified'], ['10.0.0.0', 8, 'private'], ['100.64.0.0', 10, 'carrier-grade NAT'],
+  ['127.0.0.0', 8, 'loopback'], ['169.254.0.0', 16, 'link-local / cloud metadata'], ['172.16.0.0', 12, 'private'],
+  ['192.0.0.0', 24, 'reserved'], ['192.0.2.0', 24, 'documentation'], ['192.88.99.0', 24, 'reserved'],
+  ['192.168.0.0', 16, 'private'], ['198.18.0.0', 15, 'benchmarking'], ['198.51.100.0', 24, 'documentation'],
+  ['203.0.113.0', 24, 'documentation'], ['224.0.0.0', 4, 'multicast'], ['240.0.0.0', 4, 'reserved'],
 ];
+
+/**
+ * IPv6 is an allow-list: only global unicast (2000::/3) may be reached, less these special-purpose
+ * ranges inside it. Everything outside 2000::/3 is refused by name below (loopback, unique local,
+ * link-local, multicast, IPv4-compatible, SIIT, local-use NAT64...) or as "not global unicast".
+ */
+const BLOCKED_GLOBAL_V6: [string, number, string][] = [
+  ['2001::', 23, 'IETF protocol assignment (Teredo, benchmarking, ORCHID)'], ['2001:db8::', 32, 'documentation'],
+  ['2002::', 16, '6to4'], ['3fff::', 20, 'documentation'],
+];
+
+/** 16 bytes of an IPv6 address in any text form Node accepts (::, embedded dotted quad, zone ids). */
+function ipv6Bytes(address: string): Uint8Array {
+  const bare = address.replace(/%.*$/, '').toLowerCase();
+  const words: number[] = [];
+  const parse = (part: string) => {
+    const out: number[] = [];
+    for (const piece of part ? part.split(':') : []) {
+      if (piece.includes('.')) {
+        const [a, b, c, d] = piece.split('.').map(Number);
+        out.push((a << 8) | b, (c << 8) | d);
+      } else out.push(parseInt(piece, 16));
+    }
+    return out;
+  };
+  const gap = bare.indexOf('::');
+  if (gap < 0) words.push(...parse(bare));
+  else {
+    const head = parse(bare.slice(0, gap)), tail = parse(bare.slice(gap + 2));
+    words.push(...head, ...new Array(8 - head.length - tail.length).fill(0), ...tail);
+  }
+  const bytes = new Uint8Array(16);
+  words.forEach((w, i) => { bytes[2 * i] = w >> 8; bytes[2 * i + 1] = w & 255; });
+  return bytes;
+}
+
+const startsWith = (bytes: Uint8Array, prefix: number[]) => prefix.every((b, i) => bytes[i] === b);
+const zeros = (n: number) => new Array<number>(n).fill(0);
+const v4Of = (bytes: Uint8Array) => `${bytes[12]}.${bytes[13]}.${bytes[14]}.${bytes[15]}`;
+
+/**
+ * Classifies an IPv6 address: an IPv4 it carries that must be judged as IPv4 (IPv4-mapped and the
+ * well-known NAT64 prefix, which a NAT64 gateway would forward to that IPv4), a refusal, or null
+ * when it is global unicast outside the special-purpose ranges (checked by the caller).
+ */
+function classifyV6(bytes: Uint8Array): { v4: string } | { why: string } | null {
+  if (startsWith(bytes, [...zeros(10), 0xff, 0xff])) return { v4: v4Of(bytes) }; // ::ffff:a.b.c.d
+  if (startsWith(bytes, [0, 0x64, 0xff, 0x9b, ...zeros(8)])) return { v4: v4Of(bytes) }; // 64:ff9b::a.b.c.d
+  if (bytes.every((b) => b === 0)) return { why: 'unspecified' };
+  if (startsWith(bytes, zeros(15)) && bytes[15] === 1) return { why: 'loopback' };
+  if (startsWith(bytes, zeros(12))) return { why: 'IPv4-compatible (deprecated)' }; // ::a.b.c.d, e.g. [::127.0.0.1]
+  if (startsWith(bytes, [...zeros(8), 0xff, 0xff, 0, 0])) return { why: 'IPv4-translated (SIIT)' }; // ::ffff:0:a.b.c.d
+  if (startsWith(bytes, [0, 0x64, 0xff, 0x9b, 0, 1])) return { why: 'local-use NAT64' }; // 64:ff9b:1::/48
+  if ((bytes[0] & 0xfe) === 0xfc) return { why: 'private (unique local)' };
+  if (bytes[0] === 0xfe && (bytes[1] & 0xc0) === 0x80) return { why: 'link-local' };
+  if (bytes[0] === 0xfe && (bytes[1] & 0xc0) === 0xc0) return { why: 'site-local' };
+  if (bytes[0] === 0xff) return { why: 'multicast' };
+  if ((bytes[0] & 0xe0) !== 0x20) return { why: 'non-global' };
+  return null;
+}
 
 export class EgressError extends Error {
   constructor(message: string, readonly url?: string) {
@@ -25,10 +81,16 @@ export class EgressError extends Error {
   }
 }
 
-/** A guard refusal as the API's error: a URL that does not parse, a name that does not resolve, or a refusal. */
-export function refusalError(err: EgressError, context = ''): SightlineError {
-  const code = /not a valid URL/.test(err.message) ? 'invalid_url' : /cannot resolve/.test(err.message) ? 'unreachable' : 'blocked_url';
-  return new SightlineError(code, err.message + context);
+/**
+ * A guard refusal as the API's error: a URL that does not parse, a name that does not resolve, or a
+ * refusal. SPEC: the caller's own URL that is not http(s) is not "a valid HTTP or HTTPS URL" (400);
+ * 403 is for http(s) URLs the guard refuses, and for any refused redirect (`redirected`): the caller's
+ * URL was valid, the server refused to follow.
+ */
+export function refusalError(err: EgressError, context = '', redirected = false): SightlineError {
+  if (/cannot resolve/.test(err.message)) return new SightlineError('unreachable', err.message + context);
+  const invalid = !redirected && /not a valid URL|URLs are not allowed: only http/.test(err.message);
+  return new SightlineError(invalid ? 'invalid_url' : 'blocked_url', err.message + context);
 }
 
 export interface EgressGuard {
@@ -40,15 +102,10 @@ export interface EgressGuard {
   check(raw: string): Promise<{ url: URL; address: string; family: 4 | 6 }>;
 }
 
-/** IPv4 carried inside IPv6 (::ffff:a.b.c.d, ::a.b.c.d, 64:ff9b::a.b.c.d) is judged as the IPv4 it is. */
-function embeddedIpv4(address: string): string | null {
-  const lower = address.toLowerCase();
-  const dotted = /^(?:::ffff:|::|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (dotted) return dotted[1];
-  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (!hex) return null;
-  const hi = parseInt(hex[1], 16), lo = parseInt(hex[2], 16);
-  return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+function subnet(net: string, prefix: number, type: 'ipv4' | 'ipv6'): BlockList {
+  const list = new BlockList();
+  list.addSubnet(net, prefix, type);
+  return list;
 }
 
 /**
@@ -56,11 +113,8 @@ function embeddedIpv4(address: string): string | null {
  * for the loopback server). Nothing else opens the guard.
  */
 export function createEgressGuard(allow: string[] = []): EgressGuard {
-  const blocked = BLOCKED.map(([net, prefix, type, reason]) => {
-    const list = new BlockList();
-    list.addSubnet(net, prefix, type);
-    return { list, type, reason };
-  });
+  const blockedV4 = BLOCKED_V4.map(([net, prefix, reason]) => ({ list: subnet(net, prefix, 'ipv4'), reason }));
+  const blockedV6 = BLOCKED_GLOBAL_V6.map(([net, prefix, reason]) => ({ list: subnet(net, prefix, 'ipv6'), reason }));
   const allowed = new BlockList();
   for (const cidr of allow) {
     const [net, prefix] = cidr.trim().split('/');
@@ -70,12 +124,20 @@ export function createEgressGuard(allow: string[] = []): EgressGuard {
   }
 
   function refuse(address: string): string | null {
-    const v4 = isIP(address) === 6 ? embeddedIpv4(address) : null;
-    const ip = v4 ?? address;
-    const type = isIP(ip) === 6 ? 'ipv6' : 'ipv4';
+    let ip = address.replace(/^\[|\]$/g, '');
     if (!isIP(ip)) return 'not an IP address';
-    if (allowed.check(ip, type)) return null;
-    for (const b of blocked) if (b.type === type && b.list.check(ip, type)) return b.reason;
+    if (isIP(ip) === 6) {
+      if (allowed.check(ip, 'ipv6')) return null;
+      const verdict = classifyV6(ipv6Bytes(ip));
+      if (verdict && 'why' in verdict) return verdict.why;
+      if (!verdict) {
+        for (const b of blockedV6) if (b.list.check(ip, 'ipv6')) return b.reason;
+        return null;
+      }
+      ip = verdict.v4;
+    }
+    if (allowed.check(ip, 'ipv4')) return null;
+    for (const b of blockedV4) if (b.list.check(ip, 'ipv4')) return b.reason;
     return null;
   }
 

@@ -99,7 +99,7 @@ export async function fetchPage(raw: string, options: FetchOptions, agent: Agent
         checked = await options.guard.check(current);
       } catch (err) {
         if (!(err instanceof EgressError)) throw err;
-        throw refusalError(err, redirects.length ? ` (redirected from ${redirects[redirects.length - 1]})` : '');
+        throw refusalError(err, redirects.length ? ` (redirected from ${redirects[redirects.length - 1]})` : '', redirects.length > 0);
       }
       const res = await fetch(checked.url, {
         dispatcher: agent, redirect: 'manual', signal: abort,

@@ -24,6 +24,9 @@ export interface PoolStats { launches: number; open: number; queued: number; con
 
 interface Fresh { browser: Browser; context: BrowserContext; page: Page }
 
+/** The caller's request ended (its deadline passed) while it waited for or used a page. */
+const cancelled = () => new SightlineError('timeout', 'The request was cancelled at its deadline');
+
 /** What Playwright says when the browser (or the page with it) is gone. */
 const GONE = /closed|crash|disconnected|Target page/i;
 
@@ -58,14 +61,25 @@ export class BrowserPool {
     return browser;
   }
 
-  private async acquire(): Promise<void> {
+  /** A page slot; waiting in the queue ends when the caller's request is aborted (its deadline passed). */
+  private async acquire(signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) throw cancelled();
     if (this.active < this.options.size) { this.active++; return; }
     if (this.waiting.length >= this.options.maxQueue) {
       const err = new SightlineError('busy', `All ${this.options.size} browser pages are busy and ${this.options.maxQueue} requests are waiting: retry shortly`);
       err.retryAfter = 1;
       throw err;
     }
-    await new Promise<void>((resolve) => this.waiting.push(resolve));
+    await new Promise<void>((resolve, reject) => {
+      const onAbort = () => {
+        const at = this.waiting.indexOf(granted);
+        if (at >= 0) this.waiting.splice(at, 1);
+        reject(cancelled());
+      };
+      const granted = () => { signal?.removeEventListener('abort', onAbort); resolve(); };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiting.push(granted);
+    });
   }
 
   private release(): void {
@@ -104,10 +118,15 @@ export class BrowserPool {
     return usable ?? this.create(browser);
   }
 
-  /** Runs `work` on a fresh page in a fresh context; the context is closed whatever happens. */
-  async withPage<T>(work: (page: Page) => Promise<T>, deadlineMs: number): Promise<T> {
+  /**
+   * Runs `work` on a fresh page in a fresh context; the context is closed whatever happens. `signal`
+   * is the caller's request: when it aborts (the router's deadline), the wait or the work ends at once
+   * and the context is closed, so nothing goes on for a request that has been answered.
+   */
+  async withPage<T>(work: (page: Page) => Promise<T>, deadlineMs: number, signal?: AbortSignal): Promise<T> {
     if (this.closed) throw new SightlineError('busy', 'Shutting down');
-    await this.acquire();
+    await this.acquire(signal);
+    let stopAbort: (() => void) | undefined;
     let context: BrowserContext | undefined;
     let timer: NodeJS.Timeout | undefined;
     try {
@@ -127,6 +146,11 @@ export class BrowserPool {
       const page = got.page;
       const expired = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new SightlineError('timeout', `The page did not finish within ${deadlineMs} ms`)), deadlineMs);
+        if (!signal) return;
+        const onAbort = () => reject(cancelled());
+        if (signal.aborted) onAbort();
+        signal.addEventListener('abort', onAbort, { once: true });
+        stopAbort = () => signal.removeEventListener('abort', onAbort);
       });
       return await Promise.race([work(page), expired]);
     } catch (err) {
@@ -138,6 +162,7 @@ export class BrowserPool {
       throw err;
     } finally {
       clearTimeout(timer);
+      stopAbort?.();
       if (context) await this.closeContext(context);
       this.prepareSpare();
       this.release();

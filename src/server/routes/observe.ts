@@ -54,17 +54,36 @@ function validate(body: unknown): ObserveRequest {
   return body as ObserveRequest;
 }
 
-/** Reserves a mode's cost, runs its work, refunds when the work fails. */
+/**
+ * Reserves a mode's cost, runs its work, and keeps the charge only when the work succeeds for a request
+ * still being answered. The credit goes back exactly once: when the work fails, or at once when the
+ * request is aborted (the router answered 504), so the 504's balance is already whole and work that
+ * finishes after it is never charged.
+ */
 async function charged<T>(deps: ObserveDeps, req: HttpRequest, accountId: number, cost: number, what: string, work: (remaining: number) => Promise<T>): Promise<T> {
+  if (req.signal.aborted) throw new SightlineError('timeout', 'The request was cancelled at its deadline');
   const remaining = deps.store.reserve(accountId, cost);
   if (remaining === null) throw new SightlineError('insufficient_credits', `Insufficient credits: ${what} costs ${cost} credit${cost === 1 ? '' : 's'}`);
+  let settled = false;
+  const refund = () => {
+    if (settled) return;
+    try {
+      deps.store.refund(accountId, cost);
+      settled = true;
+    } catch { /* the store failed: the catch below tries again, and its error is the one reported */ }
+  };
+  req.signal.addEventListener('abort', refund, { once: true });
   try {
     const result = await work(remaining);
+    if (req.signal.aborted) throw new SightlineError('timeout', 'The request was cancelled at its deadline');
+    settled = true;
     req.creditsUsed = cost;
     return result;
   } catch (err) {
-    deps.store.refund(accountId, cost);
+    refund();
     throw err;
+  } finally {
+    req.signal.removeEventListener('abort', refund);
   }
 }
 
@@ -73,24 +92,24 @@ async function read(deps: ObserveDeps, agent: ReturnType<typeof guardedAgent>, r
   const render = body.options?.render ?? 'auto';
   const format = body.format ?? 'markdown';
   const readOptions = { format, contentLimit: body.options?.contentLimit, mainContent: body.options?.main_content };
-  let source: { url: string; html: string; redirects: string[]; blocked: string[] };
+  let source: { url: string; html: string; redirects: string[]; blocked: string[]; warnings: string[] };
   if (render === 'always') {
-    const shown = await renderPage(await browser(), fetch.guard, body.url.trim(), fetch.deadlineMs);
+    const shown = await renderPage(await browser(), fetch.guard, body.url.trim(), fetch.deadlineMs, req.signal);
     source = { ...shown, redirects: [] };
   } else {
     // The guard inside fetchPage checks the scheme and every address, at every redirect.
     const page = await fetchPage(body.url.trim(), fetch, agent, req.signal);
-    source = { url: page.url, html: page.text, redirects: page.redirects, blocked: [] };
+    source = { url: page.url, html: page.text, redirects: page.redirects, blocked: [], warnings: [] };
   }
   let result = readPage(source.html, source.url, readOptions);
   let rendered = render === 'always';
   if (render === 'auto' && looksLikeScriptShell(source.html, result.textLength)) {
-    const shown = await renderPage(await browser(), fetch.guard, source.url, fetch.deadlineMs);
+    const shown = await renderPage(await browser(), fetch.guard, source.url, fetch.deadlineMs, req.signal);
     source = { ...shown, redirects: source.redirects };
     result = readPage(source.html, source.url, readOptions);
     rendered = true;
   }
-  const warnings = [...result.warnings, ...blockedWarnings(source.blocked)];
+  const warnings = [...source.warnings, ...result.warnings, ...blockedWarnings(source.blocked)];
   return {
     status: 'success', url: source.url, content: result.content, title: result.title, description: result.description,
     credits_used: OBSERVE_COSTS.read, credits_remaining: remaining, format, truncated: result.truncated, warnings, redirects: source.redirects, rendered,
@@ -104,7 +123,7 @@ async function map(deps: ObserveDeps, req: HttpRequest, body: ObserveRequest, vi
   const shape = o.element_shape ?? 'common';
   const page = await mapPage(await deps.browser(), deps.fetch.guard, deps.ranker, {
     url: body.url.trim(), engine, limit: o.limit ?? MAP_DEFAULT_LIMIT, filter: o.filter, goal: o.goal, selectors: shape === 'dom',
-    screenshot: visual, annotate: visual && o.annotate === true, dismissOverlays: o.dismiss_overlays === true, deadlineMs: deps.fetch.deadlineMs,
+    screenshot: visual, annotate: visual && o.annotate === true, dismissOverlays: o.dismiss_overlays === true, deadlineMs: deps.fetch.deadlineMs, signal: req.signal,
   });
   const result: MapResult = {
     status: 'success', url: page.url, viewport: page.ranked.viewport,

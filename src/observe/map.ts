@@ -11,7 +11,7 @@ import { collectPage, highlight, inject, resolve, selectorsOf, waitForStable, ty
 import { boxesOf } from '../collect/highlight.ts';
 import type { BrowserPool } from './browser-pool.ts';
 import type { EgressGuard } from './egress.ts';
-import { checkUrl, navigate } from './navigate.ts';
+import { checkUrl, navigate, readSettled } from './navigate.ts';
 
 export type Engine = 'performance' | 'precision';
 
@@ -28,6 +28,8 @@ export interface MapJob {
   annotate: boolean;
   dismissOverlays: boolean;
   deadlineMs: number;
+  /** The caller's request: aborting it closes the page and ends the work. */
+  signal?: AbortSignal;
 }
 
 export interface MappedOverlay extends Omit<FoundOverlay, 'dismiss_id'> { dismissed: boolean }
@@ -110,34 +112,40 @@ export async function mapPage(pool: BrowserPool, guard: EgressGuard, ranker: Ran
     if (job.engine === 'performance') {
       await page.route('**/*', (route) => (HEAVY.has(route.request().resourceType()) ? route.abort('blockedbyclient') : route.continue()));
     }
-    const { blocked } = await navigate(page, job.url, job.engine === 'performance' ? 'domcontentloaded' : 'load', job.deadlineMs);
+    const navigated = await navigate(page, job.url, job.engine === 'performance' ? 'domcontentloaded' : 'load', job.deadlineMs);
     lap('navigation');
-    if (!(await settle(page, job.engine, deadline))) warnings.push('page_unsettled: the page was still changing when it was collected');
-    await inject(page.mainFrame());
-    const found = await page.evaluate(() => window.__sightline!.overlays());
-    const overlays = job.dismissOverlays ? await dismiss(page, found, deadline) : found.map((o) => ({ ...reported(o), dismissed: false }));
-    lap('settle');
+    const read = await readSettled(page, navigated, deadline, warnings, async () => {
+      const notes: string[] = [];
+      if (!(await settle(page, job.engine, deadline))) notes.push('page_unsettled: the page was still changing when it was collected');
+      await inject(page.mainFrame());
+      const found = await page.evaluate(() => window.__sightline!.overlays());
+      const overlays = job.dismissOverlays ? await dismiss(page, found, deadline) : found.map((o) => ({ ...reported(o), dismissed: false }));
+      lap('settle');
 
-    const collected = await collectPage(page);
-    if (collected.truncated) warnings.push(`elements_truncated: ${collected.truncated} elements beyond the collector's limit were not listed`);
-    if (collected.client_diagnostics.captcha.detected) warnings.push(`captcha: the page shows a captcha (${collected.client_diagnostics.captcha.provider_hint ?? 'unknown provider'})`);
-    lap('collection');
-    const ranked = ranker.rank(rankRequest(page.url(), collected, job));
-    lap('ranking');
-    const selectors = job.selectors ? await selectorsOf(page, ranked.elements.map((e) => e.id)) : new Map<number, FoundSelector | null>();
-    lap('collection');
+      const collected = await collectPage(page);
+      if (collected.truncated) notes.push(`elements_truncated: ${collected.truncated} elements beyond the collector's limit were not listed`);
+      if (collected.client_diagnostics.captcha.detected) notes.push(`captcha: the page shows a captcha (${collected.client_diagnostics.captcha.provider_hint ?? 'unknown provider'})`);
+      lap('collection');
+      const ranked = ranker.rank(rankRequest(page.url(), collected, job));
+      lap('ranking');
+      const selectors = job.selectors ? await selectorsOf(page, ranked.elements.map((e) => e.id)) : new Map<number, FoundSelector | null>();
+      lap('collection');
 
-    let screenshot: PageMap['screenshot'] = null;
-    if (job.screenshot) {
-      // Set-of-marks: the ids drawn are the result's ids (0-based, in result order).
-      const clear = job.annotate ? await highlight(page, boxesOf(ranked.elements.map((e, i) => ({ ...e, id: i })))) : null;
-      const png = await page.screenshot({ type: 'png', timeout: Math.max(1, deadline - Date.now()) });
-      await clear?.();
-      screenshot = { png, width: collected.viewport.width, height: collected.viewport.height };
-      lap('screenshot');
-    }
+      let screenshot: PageMap['screenshot'] = null;
+      if (job.screenshot) {
+        // Set-of-marks: the ids drawn are the result's ids (0-based, in result order).
+        const clear = job.annotate ? await highlight(page, boxesOf(ranked.elements.map((e, i) => ({ ...e, id: i })))) : null;
+        const png = await page.screenshot({ type: 'png', timeout: Math.max(1, deadline - Date.now()) });
+        await clear?.();
+        screenshot = { png, width: collected.viewport.width, height: collected.viewport.height };
+        lap('screenshot');
+      }
+      return { collected, ranked, overlays, selectors, screenshot, notes };
+    });
+    const { collected, ranked, overlays, selectors, screenshot } = read;
+    warnings.push(...read.notes);
     timings.total = Date.now() - started;
     const raw = new Map(collected.raw_elements.map((e) => [e.id, e]));
-    return { url: page.url(), ranked, raw, elementsTotal: collected.raw_elements.length, overlays, selectors, screenshot, blocked, warnings, timings };
-  }, job.deadlineMs);
+    return { url: page.url(), ranked, raw, elementsTotal: collected.raw_elements.length, overlays, selectors, screenshot, blocked: navigated.blocked, warnings, timings };
+  }, job.deadlineMs, job.signal);
 }

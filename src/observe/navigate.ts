@@ -36,3 +36,31 @@ export async function navigate(page: Page, url: string, waitUntil: 'domcontentlo
   if (type && !/html|xml|text\/plain|image\/svg/i.test(type)) throw new SightlineError('unsupported_content_type', `The page is ${type.split(';')[0]}, not a web page`);
   return { blocked };
 }
+
+/** What Playwright says when the page replaced its document while we were reading the old one. */
+const REPLACED = /Execution context was destroyed|Cannot find context with specified id|rame (?:was|has been) detached|page is navigating/i;
+/** Reads of a page that keeps replacing its document before we give up on it. */
+const MAX_READS = 3;
+
+/**
+ * Runs `read` (settle, collect, ...) on a loaded page. A page that replaces its document meanwhile (a
+ * reload, or a script setting `location` right after load) is waited for and read again, so the result
+ * is one whole read of the newest document, and `warnings` says it happened. A navigation the egress
+ * guard refused, or one that fails to load, is an error, never a read of Chromium's error page.
+ */
+export async function readSettled<T>(page: Page, navigated: Navigated, deadline: number, warnings: string[], read: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await read();
+    } catch (err) {
+      if (!REPLACED.test((err as Error).message ?? '')) throw err;
+      if (attempt >= MAX_READS) throw new SightlineError('unreachable', `The page replaced its document ${attempt} times while it was being read; it never held still`);
+    }
+    // Playwright resets the frame's load states when the new document commits: this waits for it.
+    await page.waitForLoadState('domcontentloaded', { timeout: Math.max(1, deadline - Date.now()) }).catch(() => undefined);
+    const url = page.url();
+    if (navigated.blocked.includes(url)) throw new SightlineError('blocked_url', `The page navigated to ${url}, which the egress guard refused`);
+    if (url.startsWith('chrome-error:')) throw new SightlineError('unreachable', 'The page navigated to a document that could not be loaded');
+    warnings.push(`navigated: the page replaced its document while it was being read; the new document (${url.slice(0, 200)}) was read`);
+  }
+}

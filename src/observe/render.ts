@@ -2,21 +2,26 @@
 // asks. The browser's own requests are checked by the egress proxy; those it refused are reported.
 import type { BrowserPool } from './browser-pool.ts';
 import type { EgressGuard } from './egress.ts';
-import { checkUrl, navigate } from './navigate.ts';
+import { checkUrl, navigate, readSettled } from './navigate.ts';
 
-export interface Rendered { url: string; html: string; blocked: string[] }
+export interface Rendered { url: string; html: string; blocked: string[]; warnings: string[] }
 
 /** Little text, and scripts that would build the page: only a browser can read it. */
 export function looksLikeScriptShell(html: string, textLength: number): boolean {
   return textLength < 200 && /<script[\s>]/i.test(html);
 }
 
-export async function renderPage(pool: BrowserPool, guard: EgressGuard, url: string, deadlineMs: number): Promise<Rendered> {
+export async function renderPage(pool: BrowserPool, guard: EgressGuard, url: string, deadlineMs: number, signal?: AbortSignal): Promise<Rendered> {
   await checkUrl(guard, url);
   return pool.withPage(async (page) => {
-    const { blocked } = await navigate(page, url, 'domcontentloaded', deadlineMs);
-    // Scripts build the page after DOM ready: give the network a short moment to settle.
-    await page.waitForLoadState('networkidle', { timeout: Math.min(3000, deadlineMs / 2) }).catch(() => undefined);
-    return { url: page.url(), html: await page.content(), blocked };
-  }, deadlineMs);
+    const deadline = Date.now() + deadlineMs;
+    const navigated = await navigate(page, url, 'domcontentloaded', deadlineMs);
+    const warnings: string[] = [];
+    const html = await readSettled(page, navigated, deadline, warnings, async () => {
+      // Scripts build the page after DOM ready: give the network a short moment to settle.
+      await page.waitForLoadState('networkidle', { timeout: Math.min(3000, deadlineMs / 2) }).catch(() => undefined);
+      return page.content();
+    });
+    return { url: page.url(), html, blocked: navigated.blocked, warnings };
+  }, deadlineMs, signal);
 }

@@ -31,7 +31,9 @@ function readBody(req: IncomingMessage, limit: number, timeoutMs: number): Promi
 
 function send(res: ServerResponse, reply: Reply, close = false): void {
   if (res.destroyed) return;
-  res.writeHead(reply.status, { 'content-type': reply.contentType, ...reply.headers, ...(close ? { connection: 'close' } : {}) });
+  res.writeHead(reply.status, {
+    'content-type': reply.contentType, 'content-length': Buffer.byteLength(reply.body), ...reply.headers, ...(close ? { connection: 'close' } : {}),
+  });
   res.end(reply.body);
 }
 

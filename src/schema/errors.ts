@@ -10,6 +10,7 @@ export const ERRORS = {
   method_not_allowed: { status: 405, message: 'Method not allowed' },
   request_timeout: { status: 408, message: 'Request body not received in time' },
   payload_too_large: { status: 413, message: 'Payload too large' },
+  headers_too_large: { status: 431, message: 'Request header fields too large' },
   rate_limited: { status: 429, message: 'Rate limit exceeded' },
   // Observe: the page the caller asked for.
   invalid_url: { status: 400, message: 'The URL is not valid' },

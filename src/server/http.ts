@@ -1,6 +1,6 @@
 // What a route sees of a request and gives back, independent of the transport: the same routes run
 // on uWebSockets.js (the service) and on node:http (the benchmark baseline).
-import { SightlineError } from '../schema/errors.ts';
+import { SightlineError, badRequest } from '../schema/errors.ts';
 import type { Account } from '../store/store.ts';
 
 export interface HttpRequest {
@@ -35,7 +35,7 @@ export const REQUEST_ID_HEADER = 'x-request-id';
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK', 400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required', 403: 'Forbidden',
   404: 'Not Found', 405: 'Method Not Allowed', 408: 'Request Timeout', 413: 'Payload Too Large',
-  429: 'Too Many Requests', 500: 'Internal Server Error', 503: 'Service Unavailable', 504: 'Gateway Timeout',
+  429: 'Too Many Requests', 431: 'Request Header Fields Too Large', 500: 'Internal Server Error', 503: 'Service Unavailable', 504: 'Gateway Timeout',
 };
 
 export function statusLine(status: number): string {
@@ -52,3 +52,47 @@ export const bodyErrors = {
   tooLarge: (limit: number) => new SightlineError('payload_too_large', `Payload too large: the body limit is ${limit} bytes`),
   tooSlow: (ms: number) => new SightlineError('request_timeout', `Request body not received within ${ms} ms`),
 };
+
+/** The largest request head (request line and header fields). uWS closes a connection whose head
+ *  arrives in pieces and passes 4 KiB, so the same limit applies when it arrives in one. */
+export const MAX_HEAD_BYTES = 4096;
+/** uWS's own limit on header fields (it never hands over a request with more). */
+export const MAX_HEADER_FIELDS = 48;
+
+/**
+ * RFC 9112's framing rules, for what the transport's parser let through (docs/decisions.md, "HTTP
+ * framing"): one Content-Length value of digits, Transfer-Encoding exactly `chunked` and never with a
+ * Content-Length, one non-empty Host (400); a head within MAX_HEAD_BYTES and MAX_HEADER_FIELDS (431).
+ * A refused request must be answered with the connection closed: where its body ends is unknown, and
+ * reading on is how a request is smuggled.
+ */
+export function framingError(eachHeader: (visit: (name: string, value: string) => void) => void, lineBytes: number, http10 = false): SightlineError | undefined {
+  let bytes = lineBytes;
+  let fields = 0;
+  let hosts = 0;
+  let host = '';
+  let codings: string | undefined;
+  const lengths: string[] = [];
+  eachHeader((name, value) => {
+    fields++;
+    bytes += name.length + value.length + 4;
+    if (name === 'host') { hosts++; host = value; }
+    else if (name === 'content-length') lengths.push(value);
+    else if (name === 'transfer-encoding') codings = codings === undefined ? value : `${codings},${value}`;
+  });
+  if (bytes > MAX_HEAD_BYTES || fields > MAX_HEADER_FIELDS) {
+    return new SightlineError('headers_too_large', `Request header fields too large: the limits are ${MAX_HEAD_BYTES} bytes and ${MAX_HEADER_FIELDS} fields`);
+  }
+  // HTTP/1.0 (node:http only: uWS answers nothing but 1.1) predates Host.
+  if (hosts > 1 || (hosts === 1 ? !host : !http10)) return badRequest(`A request needs exactly one non-empty Host header (got ${hosts})`);
+  if (codings !== undefined) {
+    if (lengths.length) return badRequest('Transfer-Encoding and Content-Length together');
+    if (codings.split(',').map((c) => c.trim().toLowerCase()).join() !== 'chunked') {
+      return badRequest(`Unsupported Transfer-Encoding "${codings.slice(0, 100)}": only chunked is accepted`);
+    }
+  }
+  if (lengths.some((v) => !/^\d+$/.test(v) || v !== lengths[0])) {
+    return badRequest(`Content-Length must be one decimal value (got "${lengths.join('", "').slice(0, 100)}")`);
+  }
+  return undefined;
+}

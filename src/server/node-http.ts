@@ -2,9 +2,9 @@
 // against, with identical routes, body limits and deadlines.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { SightlineError } from '../schema/errors.ts';
+import { SightlineError, badRequest } from '../schema/errors.ts';
 import type { IncomingRequest, Router } from './router.ts';
-import { REQUEST_ID_HEADER, bodyErrors, requestIdFrom } from './http.ts';
+import { REQUEST_ID_HEADER, bodyErrors, framingError, requestIdFrom, statusLine, type Reply } from './http.ts';
 import type { Listening, TransportOptions } from './uws.ts';
 
 function readBody(req: IncomingMessage, limit: number, timeoutMs: number): Promise<Buffer> {
@@ -29,8 +29,22 @@ function readBody(req: IncomingMessage, limit: number, timeoutMs: number): Promi
   });
 }
 
+function send(res: ServerResponse, reply: Reply, close = false): void {
+  if (res.destroyed) return;
+  res.writeHead(reply.status, {
+    'content-type': reply.contentType, 'content-length': Buffer.byteLength(reply.body), ...reply.headers, ...(close ? { connection: 'close' } : {}),
+  });
+  res.end(reply.body);
+}
+
+/** A request that never reached the handler. */
+const unparsed = (): IncomingRequest => ({ method: '', path: '', query: '', host: '', authorization: '', contentType: '', requestId: randomUUID(), body: Buffer.alloc(0) });
+
 export function serveNodeHttp(options: TransportOptions, router: Router): Promise<Listening> {
-  const server = createServer({ keepAliveTimeout: 10_000 }, (req: IncomingMessage, res: ServerResponse) => {
+  // Sockets whose request we refused: llhttp may still report the same framing error afterwards.
+  const refused = new WeakSet<object>();
+  // Host is checked in framingError, so a missing one gets the SPEC error body too.
+  const server = createServer({ keepAliveTimeout: 10_000, requireHostHeader: false }, (req: IncomingMessage, res: ServerResponse) => {
     const url = req.url ?? '/';
     const incoming: IncomingRequest = {
       method: req.method ?? 'GET',
@@ -42,14 +56,29 @@ export function serveNodeHttp(options: TransportOptions, router: Router): Promis
       requestId: requestIdFrom(String(req.headers[REQUEST_ID_HEADER] ?? ''), randomUUID),
       body: Buffer.alloc(0),
     };
+    const raw = req.rawHeaders;
+    const framing = framingError((visit) => { for (let i = 0; i < raw.length; i += 2) visit(raw[i].toLowerCase(), raw[i + 1]); },
+      incoming.method.length + url.length + 12, req.httpVersion === '1.0');
+    if (framing) {
+      refused.add(req.socket);
+      return send(res, router.refuse(incoming, framing), true);
+    }
     readBody(req, options.maxBodyBytes, options.bodyTimeoutMs)
       .then((body) => { incoming.body = body; return router.handle(incoming); },
         (err) => err instanceof SightlineError ? router.refuse(incoming, err) : undefined)
-      .then((reply) => {
-        if (!reply || res.destroyed) return;
-        res.writeHead(reply.status, { 'content-type': reply.contentType, ...reply.headers });
-        res.end(reply.body);
-      });
+      .then((reply) => { if (reply) send(res, reply); });
+  });
+  // What llhttp refuses (bad framing, malformed lines, heads over 16 KiB) gets the SPEC error body
+  // instead of Node's bare status line.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    if (refused.has(socket)) return; // answered already; the response closes the connection
+    if (err.code === 'ECONNRESET' || !socket.writable) return socket.destroy();
+    const refusal = err.code === 'HPE_HEADER_OVERFLOW' ? new SightlineError('headers_too_large')
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? new SightlineError('request_timeout')
+      : badRequest(`Malformed HTTP request (${(err as { reason?: string }).reason ?? err.code})`);
+    const reply = router.refuse(unparsed(), refusal);
+    const headers = Object.entries(reply.headers ?? {}).filter(([name]) => name !== 'connection').map(([name, value]) => `${name}: ${value}\r\n`).join('');
+    socket.end(`HTTP/1.1 ${statusLine(reply.status)}\r\ncontent-type: ${reply.contentType}\r\ncontent-length: ${Buffer.byteLength(reply.body)}\r\n${headers}connection: close\r\n\r\n${reply.body}`);
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);

@@ -10,7 +10,7 @@ const jsonContent = (name: string) => ({ 'application/json': { schema: ref(name)
 /** Drops typebox's symbol keys and anything else JSON cannot carry. */
 const plain = (schema: unknown) => JSON.parse(JSON.stringify(schema));
 
-const SNAPSHOT_ERRORS = ['bad_request', 'unauthorized', 'insufficient_credits', 'account_inactive', 'payload_too_large', 'request_timeout', 'rate_limited', 'internal_error'] as const;
+const SNAPSHOT_ERRORS = ['bad_request', 'unauthorized', 'insufficient_credits', 'account_inactive', 'payload_too_large', 'request_timeout', 'headers_too_large', 'rate_limited', 'internal_error'] as const;
 const OBSERVE_ERRORS = ['bad_request', 'invalid_url', 'invalid_mode', 'unauthorized', 'insufficient_credits', 'blocked_url', 'unsupported_content_type', 'too_large', 'rate_limited', 'internal_error', 'unreachable', 'http_error', 'busy', 'timeout'] as const;
 
 /** One response per status; codes sharing a status are listed together. */

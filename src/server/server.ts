@@ -86,7 +86,7 @@ export async function startServer(config: ServerConfig, logger: Logger, options:
     built = await buildRouter(config, store, logger, backend, options.worker ?? 0);
     const router = built.router;
     const transportOptions = { host: config.host, port: config.port, maxBodyBytes: config.maxBodyBytes, bodyTimeoutMs: config.bodyTimeoutMs };
-    listening = loaded ? await serveUws(loaded.uws, transportOptions, router) : await serveNodeHttp(transportOptions, router);
+    listening = loaded ? await serveUws(loaded, transportOptions, router) : await serveNodeHttp(transportOptions, router);
   } catch (err) {
     store.close();
     throw err;

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { HttpRequest as UwsRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import { SightlineError } from '../schema/errors.ts';
 import type { IncomingRequest, Router } from './router.ts';
-import { REQUEST_ID_HEADER, bodyErrors, requestIdFrom, statusLine, type Reply } from './http.ts';
+import { REQUEST_ID_HEADER, bodyErrors, framingError, requestIdFrom, statusLine, type Reply } from './http.ts';
 
 type Uws = typeof import('uWebSockets.js');
 const require = createRequire(import.meta.url);
@@ -114,7 +114,9 @@ function target(req: UwsRequest): { path: string; query: string } {
   return { path: url, query };
 }
 
-export function serveUws(uws: Uws, options: TransportOptions, router: Router): Promise<Listening> {
+export function serveUws({ uws, backend }: LoadedUws, options: TransportOptions, router: Router): Promise<Listening> {
+  // The JS fallback runs on node:http, whose parser enforces the framing rules itself (and it has no forEach).
+  const checkFraming = backend === 'uws-native';
   const app: TemplatedApp & { close(): void } = uws.App() as TemplatedApp & { close(): void };
   let inflight = 0;
   let draining = false;
@@ -138,6 +140,14 @@ export function serveUws(uws: Uws, options: TransportOptions, router: Router): P
       state.aborted = true;
       state.onAbort?.();
     });
+    const framing = checkFraming && framingError((visit) => req.forEach(visit), incoming.method.length + path.length + query.length + 12);
+    if (framing) {
+      // Answered after uWS has parsed the rest of this read: while this request is unanswered, uWS
+      // closes the connection if it finds another request behind it, which is then never handed to
+      // us (answered now, uWS would hand it over as the next request).
+      setImmediate(() => send(res, state, router.refuse(incoming, framing), true));
+      return;
+    }
     if (draining) {
       send(res, state, router.refuse(incoming, new SightlineError('busy', 'Server is shutting down')), true);
       return;

@@ -1,11 +1,15 @@
 // Read-mode extraction quality and speed, no browser: our pipeline (linkedom + main-content extraction +
 // turndown) against Mozilla Readability (jsdom + Readability + turndown) on the same pages in one run.
+// Then the cost of running it in worker threads as the server does: readPage in process against the
+// extraction pool with one and two threads, same pages, same run (results must be identical).
 // Data: ../shared/data/article-extraction-benchmark (181 articles) and wcxb-dev-sample (315 pages, 7 types).
 // Run: npm run bench:read. Writes bench/results/read.json and bench/results/read.md.
 import { readFileSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
-import { readPage } from '../src/observe/read.ts';
+import { isDeepStrictEqual } from 'node:util';
+import { readPage, type ReadOptions } from '../src/observe/read.ts';
+import { ExtractPool } from '../src/observe/extract-pool.ts';
 import { SHARED_DATA } from './payloads.ts';
 import { markdownText, shingleScores, aggregate, wordF1 } from './read/metrics.ts';
 import { barChart, type Bar } from './chart.ts';
@@ -84,6 +88,42 @@ for (const [set, pages] of [['article-extraction-benchmark', articles], ['wcxb-d
       ...(theirs ? [`| Readability 0.6 | ${theirs.overall.toFixed(3)} | ${types.map((t) => theirs.byType[t].toFixed(3)).join(' | ')} | ${b!.pagesPerSecond.toFixed(1)} |`] : []), '');
   }
 }
+/** Pages per second: readPage in this thread, then through the pool with 1 and 2 threads (warmed first:
+ *  the server keeps its threads warm), and how many pool results differ from readPage's. */
+async function throughput(name: string, pages: Page[]) {
+  const options: ReadOptions = { format: 'markdown', contentLimit: 500_000 };
+  const t0 = performance.now();
+  const local = pages.map((p) => readPage(p.html, p.url, options));
+  const inProcess = pages.length / ((performance.now() - t0) / 1000);
+  process.stderr.write(`${name} in process: ${inProcess.toFixed(1)} pages/s\n`);
+  const pooled: Record<string, number> = {};
+  let different = 0;
+  for (const size of [1, 2]) {
+    const pool = new ExtractPool({ size, maxQueue: pages.length, timeoutMs: 120_000, maxNodes: 200_000 });
+    try {
+      await Promise.all(pages.slice(0, 10 * size).map((p) => pool.read(p.html, p.url, options)));
+      const t1 = performance.now();
+      const results = await Promise.all(pages.map((p) => pool.read(p.html, p.url, options)));
+      pooled[size] = pages.length / ((performance.now() - t1) / 1000);
+      different += results.filter((r, i) => !isDeepStrictEqual(r, local[i])).length;
+      process.stderr.write(`${name} pool of ${size}: ${pooled[size].toFixed(1)} pages/s\n`);
+    } finally {
+      await pool.close();
+    }
+  }
+  return { inProcess, pool1: pooled[1], pool2: pooled[2], different };
+}
+
+const speed: string[] = ['### Extraction in process vs in worker threads (same pages, same run; markdown, contentLimit 500,000)', '',
+  '| pages | in process, pages/s | pool of 1 thread | pool of 2 threads | results differing |', '|---|---|---|---|---|'];
+for (const [set, pages] of [['article-extraction-benchmark', articles], ['wcxb-dev-sample', wcxb]] as const) {
+  const t = await throughput(set, pages);
+  (results[set] as Record<string, unknown>).throughput = t;
+  const ratio = (x: number) => `${x.toFixed(1)} (×${(x / t.inProcess).toFixed(2)})`;
+  speed.push(`| ${set} (${pages.length}) | ${t.inProcess.toFixed(1)} | ${ratio(t.pool1)} | ${ratio(t.pool2)} | ${t.different} |`);
+}
+md.push(...speed, '');
+
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
 if (only !== 'ours') {
   writeFileSync(new URL('./results/read.json', import.meta.url), JSON.stringify({ date: new Date().toISOString(), results }, null, 2) + '\n');

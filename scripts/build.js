@@ -43,3 +43,7 @@ await step('command line -> build/cli.js', async () => {
   await build({ ...bundle, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'build', banner: { js: '#!/usr/bin/env node' } });
   chmodSync('build/cli.js', 0o755);
 });
+
+// Its own bundle: the server starts read mode's extraction threads from build/extract-worker.js,
+// found next to build/cli.js (src/observe/extract-pool.ts).
+await step('extraction worker -> build/extract-worker.js', () => build({ ...bundle, entryPoints: { 'extract-worker': 'src/observe/extract-worker.ts' }, outdir: 'build' }));

@@ -35,6 +35,14 @@ export interface ServerConfig {
   /** Pages rendering at once, and requests allowed to wait for one (503 busy beyond). */
   browserPages: number;
   browserQueue: number;
+  /** Read mode's extraction threads (0 in the table: one per core, shared among serving workers). */
+  extractWorkers: number;
+  /** Pages allowed to wait for an extraction thread (503 busy beyond). */
+  extractQueue: number;
+  /** Time one page may take to extract; beyond, its thread is replaced and the page refused (422 too_large). */
+  extractTimeoutMs: number;
+  /** Elements a page may have to be read at all (422 too_large above, before parsing). */
+  extractMaxNodes: number;
   /** `uws` serves; `node` runs the same routes on node:http, the baseline benchmarks compare against. */
   http: 'uws' | 'node';
   /** Serve on the slow JavaScript fallback when the uWebSockets.js binary does not load (never by default). */
@@ -104,6 +112,10 @@ export const SETTINGS: Setting[] = [
   { key: 'browserWs', flag: 'browser-ws', env: 'SIGHTLINE_BROWSER_WS', default: '', help: 'connect to this remote browser (Playwright ws endpoint) instead of launching one', parse: (raw: string) => raw },
   { key: 'browserPages', flag: 'browser-pages', env: 'SIGHTLINE_BROWSER_PAGES', default: '4', help: 'pages rendering at once', parse: int(1, 256) },
   { key: 'browserQueue', flag: 'browser-queue', env: 'SIGHTLINE_BROWSER_QUEUE', default: '16', help: 'requests waiting for a page before 503 busy', parse: int(0, 10_000) },
+  { key: 'extractWorkers', flag: 'extract-workers', env: 'SIGHTLINE_EXTRACT_WORKERS', default: 'auto', help: 'threads extracting read-mode pages (auto: one per core, divided among --workers)', parse: (raw: string) => (raw === 'auto' ? 0 : int(1, 256)(raw)) },
+  { key: 'extractQueue', flag: 'extract-queue', env: 'SIGHTLINE_EXTRACT_QUEUE', default: '16', help: 'pages waiting for an extraction thread before 503 busy', parse: int(0, 10_000) },
+  { key: 'extractTimeoutMs', flag: 'extract-timeout-ms', env: 'SIGHTLINE_EXTRACT_TIMEOUT_MS', default: '10000', help: 'time to extract one page (422 too_large after; its thread is replaced)', parse: int(1) },
+  { key: 'extractMaxNodes', flag: 'extract-max-nodes', env: 'SIGHTLINE_EXTRACT_MAX_NODES', default: '200000', help: 'most elements a page may have to be read (422 too_large above, before parsing)', parse: int(1) },
   { key: 'http', flag: 'http', env: 'SIGHTLINE_HTTP', default: 'uws', help: 'HTTP server: uws, or node (node:http, one worker; a benchmark baseline)', parse: oneOf('uws', 'node') },
   { key: 'allowUwsFallback', flag: 'allow-uws-fallback', env: 'SIGHTLINE_ALLOW_UWS_FALLBACK', default: 'false', help: 'serve on the slow JS fallback if the uWS binary fails to load', parse: bool },
 ];

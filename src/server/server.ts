@@ -12,6 +12,7 @@ import { healthRoute } from './routes/health.ts';
 import { observeRoute } from './routes/observe.ts';
 import { createEgressGuard, type EgressGuard } from '../observe/egress.ts';
 import { BrowserPool } from '../observe/browser-pool.ts';
+import { ExtractPool, defaultExtractWorkers } from '../observe/extract-pool.ts';
 import { startEgressProxy, type EgressProxy } from '../observe/egress-proxy.ts';
 import { openApiDocument } from './openapi.ts';
 import { openScreenshotStore, SCREENSHOT_PATH } from './screenshots.ts';
@@ -60,19 +61,24 @@ export async function buildRouter(config: ServerConfig, store: Store, logger: Lo
   const screenshots = openScreenshotStore(config.dataDir, config.screenshotTtlS);
   const guard = createEgressGuard(config.egressAllow);
   const browser = lazyBrowser(config, guard, logger);
+  // Warm from the start: read mode's first request should not pay for loading linkedom in a thread.
+  const extract = new ExtractPool({
+    size: config.extractWorkers || defaultExtractWorkers(config.workers), maxQueue: config.extractQueue,
+    timeoutMs: config.extractTimeoutMs, maxNodes: config.extractMaxNodes,
+  });
   const openapi = JSON.stringify(openApiDocument(config, VERSION));
   const routes: Routes = {
     'POST /v1/snapshot': snapshotRoute({ store, ranker, rateLimit: config.rateLimit }),
     'POST /v1/observe': observeRoute({
-      store, rateLimit: config.rateLimit, browser: browser.get,
+      store, rateLimit: config.rateLimit, browser: browser.get, extract,
       ranker: new Ranker(core, { limitCap: MAP_MAX_LIMIT }), screenshots, publicUrl: config.publicUrl,
       fetch: { guard, deadlineMs: config.pageTimeoutMs, maxBytes: config.maxPageBytes },
     }),
     [`GET ${SCREENSHOT_PATH}*`]: screenshots.route,
-    'GET /healthz': healthRoute({ store, backend, worker, version: VERSION, browser: browser.stats }),
+    'GET /healthz': healthRoute({ store, backend, worker, version: VERSION, browser: browser.stats, extract: () => extract.stats() }),
     'GET /openapi.json': () => ({ ...json(200, null), body: openapi }),
   };
-  return { router: createRouter({ routes, store, logger, deadlineMs: config.deadlineMs }), dispose: async () => { screenshots.close(); await browser.dispose(); } };
+  return { router: createRouter({ routes, store, logger, deadlineMs: config.deadlineMs }), dispose: async () => { screenshots.close(); await Promise.all([browser.dispose(), extract.close()]); } };
 }
 
 export async function startServer(config: ServerConfig, logger: Logger, options: { worker?: number } = {}): Promise<RunningServer> {

@@ -1,9 +1,10 @@
-// GET /healthz: the store answers, and what is serving (HTTP backend, worker). A store failure is a 500.
+// GET /healthz: the store answers, and what is serving (HTTP backend, worker), with the browser and
+// extraction pools' counters. A store failure is a 500.
 import type { Store } from '../../store/store.ts';
 import { json } from '../reply.ts';
 import type { Route } from '../router.ts';
 
-export function healthRoute(info: { store: Store; backend: string; worker: number; version: string; browser: () => object | null }): Route {
+export function healthRoute(info: { store: Store; backend: string; worker: number; version: string; browser: () => object | null; extract: () => object }): Route {
   const started = Date.now();
   return () => {
     info.store.ping();
@@ -11,6 +12,7 @@ export function healthRoute(info: { store: Store; backend: string; worker: numbe
       status: 'ok', version: info.version, http: info.backend, worker: info.worker,
       uptime_s: Math.round((Date.now() - started) / 1000),
       browser: info.browser(),
+      extract: info.extract(),
     });
   };
 }

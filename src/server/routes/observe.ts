@@ -1,5 +1,5 @@
 // POST /v1/observe (SPEC, legacy door). Read mode: fetch through the egress guard, extract the main
-// content, answer Markdown/text/HTML. Map and visual: load the page in our Chromium, collect, rank with
+// content in a worker thread (extract-pool.ts), answer Markdown/text/HTML. Map and visual: load the page in our Chromium, collect, rank with
 // the core, and for visual a screenshot. Credits are reserved before the work and refunded when the page
 // cannot be loaded: failed loads cost nothing.
 import { Compile } from 'typebox/compile';
@@ -12,7 +12,7 @@ import type { ScreenshotStore } from '../screenshots.ts';
 import type { HttpRequest } from '../http.ts';
 import type { RateLimit, Store } from '../../store/store.ts';
 import { fetchPage, guardedAgent, type FetchOptions } from '../../observe/fetch-page.ts';
-import { readPage } from '../../observe/read.ts';
+import type { ExtractPool } from '../../observe/extract-pool.ts';
 import { renderPage, looksLikeScriptShell } from '../../observe/render.ts';
 import type { BrowserPool } from '../../observe/browser-pool.ts';
 import { admit } from '../auth.ts';
@@ -31,6 +31,8 @@ export interface ObserveDeps {
   fetch: Omit<FetchOptions, 'signal'>;
   /** The browser pool, started on first use (launching Chromium only when a page needs it). */
   browser: () => Promise<BrowserPool>;
+  /** Read mode's extraction, in worker threads: a hostile page must not stop the event loop. */
+  extract: ExtractPool;
   /** The core with observe's limit cap (MAP_MAX_LIMIT). */
   ranker: Ranker;
   screenshots: ScreenshotStore;
@@ -101,12 +103,12 @@ async function read(deps: ObserveDeps, agent: ReturnType<typeof guardedAgent>, r
     const page = await fetchPage(body.url.trim(), fetch, agent, req.signal);
     source = { url: page.url, html: page.text, redirects: page.redirects, blocked: [], warnings: [] };
   }
-  let result = readPage(source.html, source.url, readOptions);
+  let result = await deps.extract.read(source.html, source.url, readOptions, req.signal);
   let rendered = render === 'always';
   if (render === 'auto' && looksLikeScriptShell(source.html, result.textLength)) {
     const shown = await renderPage(await browser(), fetch.guard, source.url, fetch.deadlineMs, req.signal);
     source = { ...shown, redirects: source.redirects };
-    result = readPage(source.html, source.url, readOptions);
+    result = await deps.extract.read(source.html, source.url, readOptions, req.signal);
     rendered = true;
   }
   const warnings = [...source.warnings, ...result.warnings, ...blockedWarnings(source.blocked)];

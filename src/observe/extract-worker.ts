@@ -2,6 +2,8 @@
 // with more elements than the limit before parsing it, and answers readPage's result or an error code.
 // Bundled on its own to build/extract-worker.js; run from source under tsx.
 import { parentPort, workerData } from 'node:worker_threads';
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { readPage, type ReadOptions, type ReadResult } from './read.ts';
 import { SightlineError, type ErrorCode } from '../schema/errors.ts';
 
@@ -35,8 +37,20 @@ function answer(job: ExtractJob, maxNodes: number): ExtractAnswer {
   }
 }
 
+/**
+ * Extraction yields the CPU to the threads that serve requests: on Linux each thread has its own nice
+ * value, so this thread (and only it) drops to nice 10. With every core busy extracting, /healthz and
+ * snapshot requests still get the CPU at once. Elsewhere this is a no-op.
+ */
+function yieldToServing(): void {
+  try {
+    setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), 10);
+  } catch { /* not Linux, or not allowed: run at normal priority */ }
+}
+
 if (parentPort) {
   const port = parentPort;
+  yieldToServing();
   const { maxNodes } = workerData as ExtractWorkerData;
   // Warm up before the first request: the modules are loaded, turndown built, the hot paths compiled.
   readPage('<html><head><title>warm</title></head><body><article><h1>Warm</h1><p>A first page, <a href="/a">linked</a>.</p><table><tr><td>1</td></tr></table></article></body></html>', 'http://localhost/');

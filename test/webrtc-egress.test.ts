@@ -4,7 +4,8 @@
 // --egress-allow 10.200.X.1/32) and 10.200.X.3 outside (the refused target: UDP and TCP listeners, and
 // the namespace's only DNS server); an mDNS listener hears multicast from the namespace. A hostile page
 // asks for STUN and TURN on the refused address, by address and by host name: in map mode and in a
-// rendered read nothing may reach the refused address except through the proxy.
+// rendered read nothing may reach the refused address except through the proxy, and Chromium launched
+// with the pool's flags must not resolve a single name itself.
 // Needs root (ip netns); no traffic leaves the namespace and the veth pair.
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,6 +14,7 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createTcpServer, type Server as TcpServer, type AddressInfo } from 'node:net';
 import { createSocket, type Socket } from 'node:dgram';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { startServer, createKey, removeDataDir, observe, type ServerProcess } from './helpers/server.ts';
 
 const root = process.getuid?.() === 0;
@@ -192,5 +194,27 @@ describe('WebRTC and the egress guard', { skip }, () => {
     assert.match(r.body.content, /offered 0/, 'the script created its connections');
     await settle();
     nothingHeard('read');
+  });
+
+  test('Chromium with the pool\'s flags resolves no host name itself: only the proxy does', async () => {
+    // The pool's launch, in the namespace, with a proxy that is not there: any query now is Chromium's own.
+    heard.length = 0;
+    const script = `
+      import { chromium } from 'playwright-core';
+      import { CHROMIUM_FLAGS } from ${JSON.stringify(fileURLToPath(new URL('../src/observe/browser-pool.ts', import.meta.url)))};
+      const browser = await chromium.launch({ executablePath: process.env.SIGHTLINE_CHROMIUM ?? '/usr/bin/chromium', headless: true,
+        chromiumSandbox: false, args: CHROMIUM_FLAGS, proxy: { server: 'http://127.0.0.1:9', bypass: '<-loopback>' } });
+      const page = await browser.newPage();
+      await page.route('http://probe.test/', (route) => route.fulfill({ contentType: 'text/html', body: process.env.PAGE }));
+      await page.goto('http://probe.test/');
+      await page.waitForFunction(() => document.getElementById('log').textContent.includes('probe finished'), null, { timeout: 15000 });
+      console.log(await page.textContent('#log'));
+      await browser.close();`;
+    const log = execFileSync('ip', ['netns', 'exec', NS, process.execPath, '--import', 'tsx', '--input-type=module', '-e', script],
+      { cwd: fileURLToPath(new URL('..', import.meta.url)), env: { ...process.env, PAGE: hostilePage() }, encoding: 'utf8' });
+    assert.match(log, /offered 0/, log);
+    await settle();
+    assert.deepEqual(heard, [], `Chromium sent UDP to ${REFUSED} (refused) or resolved a name itself: ${JSON.stringify(heard, null, 1)}`);
+    assert.deepEqual(tcpHeard, []);
   });
 });

@@ -7,8 +7,11 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { SightlineError } from '../schema/errors.ts';
 
+// The browser reaches nothing but the egress proxy (docs/decisions.md, "Browser network"): no QUIC, WebRTC
+// without UDP (TURN over TCP goes through the proxy), and no host name resolved by Chromium itself.
 export const CHROMIUM_FLAGS = ['--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync'];
+  '--disable-component-update', '--disable-sync', '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'];
 
 export interface PoolOptions {
   executablePath: string;

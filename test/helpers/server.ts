@@ -52,10 +52,14 @@ export function balance(dataDir: string, key: string): number {
   }
 }
 
-/** Starts `sightline serve --port 0` with extra flags; resolves once it says it is listening. */
-export function startServer(flags: string[] = [], options: { dataDir?: string; env?: NodeJS.ProcessEnv; cli?: string } = {}): Promise<ServerProcess> {
+/**
+ * Starts `sightline serve --port 0` with extra flags; resolves once it says it is listening.
+ * `prefix` runs it through another command that execs it, e.g. `['ip', 'netns', 'exec', 'ns1']`.
+ */
+export function startServer(flags: string[] = [], options: { dataDir?: string; env?: NodeJS.ProcessEnv; cli?: string; prefix?: string[] } = {}): Promise<ServerProcess> {
   const dataDir = options.dataDir ?? tempDataDir();
-  const proc = spawn(process.execPath, [options.cli ?? CLI, 'serve', '--port', '0', '--data-dir', dataDir, ...flags], {
+  const command = [...(options.prefix ?? []), process.execPath, options.cli ?? CLI, 'serve', '--port', '0', '--data-dir', dataDir, ...flags];
+  const proc = spawn(command[0], command.slice(1), {
     env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: LogLine[] = [];

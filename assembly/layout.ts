@@ -86,6 +86,7 @@ export enum Param {
   HAS_GOAL,     // 1 = run the rerank
   GOAL_WORDS,   // goal word hashes at the start of GOAL
   GOAL_TRIGRAMS,// goal trigram hashes after them
+  GOAL_CONCEPTS,// goal concept hashes (web-intent lexicon) after the trigrams
   INTENT,       // Intent bits of the goal
   ORDINAL,      // position the goal asks for: 1-based, -1 for last, 0 for none
   MIN_CONFIDENCE, // the top probability must reach this for the rerank to reorder
@@ -126,6 +127,8 @@ export enum Feature {
   OCCLUDED,
   DISABLED,
   NO_WORDS,         // the element has no words of its own
+  CONCEPT_OWN,      // share of the goal's concepts (web-intent lexicon, any language) its text or labels name
+  CONCEPT_LINK,     // share its link names: the site, a share intent, mailto/tel, its path words
   COUNT,
 }
 

@@ -106,10 +106,11 @@ function listPositions(position: Int32Array, size: Int32Array): void {
 }
 
 export function computeRerank(): void {
-  const nWords = i32(param(Param.GOAL_WORDS)), nTri = i32(param(Param.GOAL_TRIGRAMS));
-  const goalWords = new HashSet(nWords), goalTri = new HashSet(nTri);
+  const nWords = i32(param(Param.GOAL_WORDS)), nTri = i32(param(Param.GOAL_TRIGRAMS)), nConcepts = i32(param(Param.GOAL_CONCEPTS));
+  const goalWords = new HashSet(nWords), goalTri = new HashSet(nTri), goalConcepts = new HashSet(nConcepts);
   for (let k = 0; k < nWords; k++) goalWords.add(unchecked(goal[k]));
   for (let k = 0; k < nTri; k++) goalTri.add(unchecked(goal[nWords + k]));
+  for (let k = 0; k < nConcepts; k++) goalConcepts.add(unchecked(goal[nWords + nTri + k]));
   const intent = i32(param(Param.INTENT)), ordinal = i32(param(Param.ORDINAL));
   const fusion = param(Param.FUSION);
   const emit = features.length > 0;
@@ -153,6 +154,10 @@ export function computeRerank(): void {
     if ((out & OutFlag.OCCLUDED) != 0) unchecked(f[Feature.OCCLUDED] = 1);
     if ((i32In(I32In.FLAGS, i) & Flag.DISABLED) != 0) unchecked(f[Feature.DISABLED] = 1);
     if (ownLen == 0) unchecked(f[Feature.NO_WORDS] = 1);
+    if (nConcepts > 0) {
+      unchecked(f[Feature.CONCEPT_OWN] = ratio(hits(goalConcepts, i32In(I32In.OWN_START, i), ownLen), nConcepts));
+      unchecked(f[Feature.CONCEPT_LINK] = ratio(hits(goalConcepts, i32In(I32In.CTX_START, i), ctxLen), nConcepts));
+    }
 
     let score: f64 = 0;
     for (let k = 0; k < Feature.COUNT; k++) score += unchecked(f[k]) * unchecked(weights[k]);

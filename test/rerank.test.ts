@@ -138,7 +138,9 @@ describe('the model in the core', () => {
     const out = join(mkdtempSync(join(tmpdir(), 'sightline-train-')), 'model.ts');
     const printed = execFileSync(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../train/train.ts', import.meta.url))], { env: { ...process.env, TRAIN_OUT: out }, encoding: 'utf8' });
     assert.equal(readFileSync(out, 'utf8'), readFileSync(new URL('../src/rank/rerank-model.ts', import.meta.url), 'utf8'));
-    assert.match(printed, /\| held-out \| fused \(goal rerank\) \| 0\.\d{3} \| 0\.\d{3} \| 0\.\d{3} \|/);
+    assert.match(printed, /\| templates, held out \| fused \(goal rerank\) \| 0\.\d{3} \| 0\.\d{3} \| 0\.\d{3} \|/);
+    assert.match(printed, /\| real goal set, dev \| fused \(goal rerank\) \| 0\.\d{3} \| 0\.\d{3} \| 0\.\d{3} \|/);
+    assert.doesNotMatch(printed, /TEST/, 'the frozen test split is reported only when asked');
     const { heldOut } = RERANK_MODEL.evaluation;
     assert.ok(heldOut.fused.r1 >= 0.6 && heldOut.fused.r10 >= 0.9, JSON.stringify(heldOut));
     assert.ok(heldOut.fused.r1 > heldOut.heuristic.r1 + 0.3, 'clearly better than heuristic-only');

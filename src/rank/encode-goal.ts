@@ -4,7 +4,8 @@
 // the request has a goal.
 import { Buf, Feature, I32In, Param } from '../../assembly/layout.ts';
 import type { RawElement } from '../schema/snapshot.ts';
-import { parseGoal, textHashes, type GoalParts, type HashSink } from './goal.ts';
+import { parseGoal, textHashes, TEXT_WORDS, type ConceptScan, type GoalParts, type HashSink } from './goal.ts';
+import { linkConcepts, tablesFor, PHRASES, PHRASE_ENDS } from './concepts.ts';
 import { RERANK_MODEL } from './rerank-model.ts';
 import type { CoreBackend } from './backend.ts';
 
@@ -20,9 +21,15 @@ class Hashes implements HashSink {
 }
 
 /** Per element, where its hashes start in each buffer; element i's span ends where i + 1's starts. */
-export interface GoalTokens { goal: GoalParts; own: Hashes; ctx: Hashes; tri: Hashes; starts: Int32Array; total: number }
+export interface GoalTokens { goal: GoalParts; concepts: number[]; own: Hashes; ctx: Hashes; tri: Hashes; starts: Int32Array; total: number }
 
 const own = new Hashes(), ctx = new Hashes(), tri = new Hashes();
+const seenConcepts = new Set<number>();
+const scan: ConceptScan = { sink: own, seen: seenConcepts, limit: 0, phrases: PHRASES, ends: PHRASE_ENDS };
+/** A label names its concept in its first words ("Log in", not a paragraph's tenth word). */
+const LABEL_WORDS = 10;
+/** Path words of a link read for concepts ("/account/login"); the nearby text after them is not. */
+const PATH_WORDS = 6;
 
 /** Text, name, aria label, placeholder, value (unless redacted), inferred label: each once (a button's
  *  name usually repeats its text). */
@@ -51,18 +58,32 @@ function hrefWords(href: string): string {
 export function goalTokens(elements: RawElement[], goal: string): GoalTokens {
   const n = elements.length;
   own.length = ctx.length = tri.length = 0;
+  // The goal's concepts first: elements are searched only for those (none named: no search at all).
+  const concepts: number[] = [];
+  seenConcepts.clear();
+  textHashes(goal, [], undefined, { sink: concepts, seen: seenConcepts, limit: TEXT_WORDS, phrases: PHRASES, ends: PHRASE_ENDS });
+  const tables = concepts.length ? tablesFor(concepts) : null;
+  if (tables) { scan.phrases = tables.phrases; scan.ends = tables.ends; }
   // starts[3i], [3i+1], [3i+2]: own, context and trigram starts of element i; entry 3n closes the spans.
   const starts = new Int32Array(3 * n + 3);
   for (let i = 0; i < n; i++) {
     const e = elements[i];
     starts[3 * i] = own.length; starts[3 * i + 1] = ctx.length; starts[3 * i + 2] = tri.length;
-    textHashes(ownText(e), own, tri);
+    // Concepts join the words they came from; the core tells them apart by the goal's concept set.
+    seenConcepts.clear();
+    scan.sink = own;
+    scan.limit = LABEL_WORDS;
+    textHashes(ownText(e), own, tri, tables ? scan : undefined);
     const href = e.attributes?.href;
     const nearby = e.attributes?.nearby_text;
-    if (href || nearby) textHashes(href ? `${hrefWords(href)} ${nearby ?? ''}` : nearby!, ctx);
+    seenConcepts.clear();
+    scan.sink = ctx;
+    scan.limit = PATH_WORDS;
+    if (href || nearby) textHashes(href ? `${hrefWords(href)} ${nearby ?? ''}` : nearby!, ctx, undefined, tables && href ? scan : undefined);
+    if (href && tables?.links) linkConcepts(String(href), ctx, seenConcepts);
   }
   starts[3 * n] = own.length; starts[3 * n + 1] = ctx.length; starts[3 * n + 2] = tri.length;
-  return { goal: parseGoal(goal), own, ctx, tri, starts, total: own.length + ctx.length + tri.length };
+  return { goal: parseGoal(goal), concepts, own, ctx, tri, starts, total: own.length + ctx.length + tri.length };
 }
 
 /** The model's weights in Feature order (by name, so a reordered enum cannot misalign them). */
@@ -77,7 +98,7 @@ const WEIGHTS = (() => {
 })();
 
 export function goalCount(t: GoalTokens): number {
-  return t.goal.words.length + t.goal.trigrams.length;
+  return t.goal.words.length + t.goal.trigrams.length + t.concepts.length;
 }
 
 /** Writes the goal, the tokens and the model into the prepared core. */
@@ -100,11 +121,13 @@ export function writeGoal(core: CoreBackend, n: number, t: GoalTokens): void {
   const goal = core.i32(Buf.GOAL);
   goal.set(t.goal.words, 0);
   goal.set(t.goal.trigrams, t.goal.words.length);
+  goal.set(t.concepts, t.goal.words.length + t.goal.trigrams.length);
   core.f64(Buf.WEIGHTS).set(WEIGHTS);
   const params = core.f64(Buf.PARAMS);
   params[Param.HAS_GOAL] = 1;
   params[Param.GOAL_WORDS] = t.goal.words.length;
   params[Param.GOAL_TRIGRAMS] = t.goal.trigrams.length;
+  params[Param.GOAL_CONCEPTS] = t.concepts.length;
   params[Param.INTENT] = t.goal.intent;
   params[Param.ORDINAL] = t.goal.ordinal;
   params[Param.MIN_CONFIDENCE] = RERANK_MODEL.minConfidence;

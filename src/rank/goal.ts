@@ -3,33 +3,10 @@
 // the goal asks for: the kind of control (intent verbs) and a position ("the second result"). Text
 // work stays here; the core compares hashes and scores.
 import { Intent } from '../../assembly/layout.ts';
+import { STOP, hash, stem, normalise } from './words.ts';
+import { phraseKey, MAX_PHRASE } from './concepts.ts';
 
-const STOP = new Set(('a an and are as at be by for from has have i in into is it its me my of on or our please the their then this '
-  + 'to up us we with you your that those these there here can could would should will want need like just now').split(' '));
-
-/** FNV-1a, 32 bits, as a signed i32: the same hash for the same word in every door. */
-export function hash(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h | 0;
-}
-
-/** Light stemming: plural and verb endings, so "results"/"result" and "searching"/"search" meet. */
-function stem(word: string): string {
-  if (word.length > 5 && word.endsWith('ing')) return word.slice(0, -3);
-  if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
-  if (word.length > 4 && word.endsWith('ed')) return word.slice(0, -2);
-  if (word.length > 3 && word.endsWith('es') && /(?:ss|x|ch|sh)es$/.test(word)) return word.slice(0, -2);
-  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1);
-  return word;
-}
-
-export function normalise(text: string): string {
-  return text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
-}
+export { hash, stem, normalise };
 
 /** Longer words are cut to this many characters (tokens, hashes, data URLs). */
 const WORD_MAX = 64;
@@ -129,8 +106,16 @@ function hashRange(from: number, to: number): number {
 /** Where hashes go: an array, or the encoder's reusable buffer. */
 export interface HashSink { push(h: number): unknown }
 
-/** The distinct word hashes of `text`, and (with `trigrams`) the distinct hashes of its trigrams. */
-export function textHashes(text: string, words: HashSink, trigrams?: HashSink): void {
+/** Concepts to find while tokenising: where they go, which were found already, how many words to
+ *  read, and which phrases to look for (the whole lexicon, or the part a goal names). */
+export interface ConceptScan { sink: HashSink; seen: Set<number>; limit: number; phrases: Map<number, number[]>; ends: Set<number> }
+const recent = new Int32Array(MAX_PHRASE), ordered = new Int32Array(MAX_PHRASE);
+
+/**
+ * The distinct word hashes of `text`, and (with `trigrams`) the distinct hashes of its trigrams; with
+ * `concepts`, the lexicon's concepts named in its first `limit` words, found in the same pass.
+ */
+export function textHashes(text: string, words: HashSink, trigrams?: HashSink, concepts?: ConceptScan): void {
   seenWords.clear();
   seenTrigrams.clear();
   if (!text) return;
@@ -142,9 +127,10 @@ export function textHashes(text: string, words: HashSink, trigrams?: HashSink): 
     if (isWordChar(c)) { if (end <= WORD_MAX) word[end++] = c; continue; }
     if (end === 1) continue;
     seen++;
-    if (!STOP_HASHES.has(hashRange(1, end))) {
+    let h = hashRange(1, end);
+    if (!STOP_HASHES.has(h)) {
       end = stemBuffer(end);
-      const h = hashRange(1, end);
+      h = hashRange(1, end);
       if (seenWords.add(h)) words.push(h);
       if (trigrams && kept++ < TRIGRAM_WORDS) {
         word[0] = 32; word[end] = 32;
@@ -154,7 +140,19 @@ export function textHashes(text: string, words: HashSink, trigrams?: HashSink): 
         }
       }
     }
+    if (concepts && seen <= concepts.limit) findConcepts(h, seen, concepts);
     end = 1;
+  }
+}
+
+/** Phrases of the lexicon that end at the `n`-th word (hash `h`: its stem's, or its own if a stop word). */
+function findConcepts(h: number, n: number, scan: ConceptScan): void {
+  recent[(n - 1) % MAX_PHRASE] = h;
+  if (!scan.ends.has(h)) return;
+  for (let len = 1; len <= MAX_PHRASE && len <= n; len++) {
+    for (let k = 0; k < len; k++) ordered[k] = recent[(n - len + k) % MAX_PHRASE];
+    const found = scan.phrases.get(phraseKey(ordered, 0, len));
+    if (found) for (const c of found) if (!scan.seen.has(c)) { scan.seen.add(c); scan.sink.push(c); }
   }
 }
 

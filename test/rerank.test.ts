@@ -20,6 +20,7 @@ import { jsBackend } from '../src/rank/core-js.ts';
 import { Ranker } from '../src/rank/ranker.ts';
 import { parseGoal, words, wordHashes, trigramHashes, textHashes } from '../src/rank/goal.ts';
 import { Intent } from '../assembly/layout.ts';
+import { loadGoals } from '../train/real/evaluate.ts';
 
 let fx: FixtureServer;
 let browser: Browser;
@@ -118,6 +119,38 @@ describe('the model in the core', () => {
       }
     }
     assert.ok(compared > 1000, `compared ${compared} elements`);
+  });
+
+  test('the Wasm and JS builds give identical scores and orders on the whole frozen test split of the real goal set', async () => {
+    const wasm = new Ranker(await loadWasmCore(), { limitCap: 100_000 });
+    const js = new Ranker(jsBackend(), { limitCap: 100_000 });
+    const goals = loadGoals().filter((g) => g.page.split === 'test');
+    for (const g of goals) {
+      const request = { ...g.page.request, goal: g.goal, options: { limit: 100_000 } };
+      const a = wasm.rank(request), b = js.rank(request);
+      assert.deepEqual(a.elements.map((e) => [e.id, e.ml_score, e.fused_rank_index]), b.elements.map((e) => [e.id, e.ml_score, e.fused_rank_index]), `${g.page.id}: ${g.goal}`);
+    }
+    assert.ok(goals.length >= 200, `${goals.length} goals`);
+  });
+
+  test('the lexicon meets goals and controls that share no word, in any language, and links by where they point', async () => {
+    const ranker = new Ranker(await loadWasmCore());
+    const el = (id: number, tag: string, text: string, attributes: Record<string, string> = {}) =>
+      ({ id, tag, text, rect: { x: 20, y: 40 * id, width: 160, height: 30 }, attributes });
+    const page = [
+      el(1, 'a', 'Startseite', { href: 'https://shop.example/' }), el(2, 'a', 'Anmelden', { href: 'https://shop.example/konto/login' }),
+      el(3, 'a', 'Registrieren', { href: 'https://shop.example/konto/neu' }), el(4, 'a', 'Kontakt', { href: 'https://shop.example/kontakt' }),
+      el(5, 'a', '', { href: 'https://twitter.com/intent/tweet?url=https%3A%2F%2Fshop.example', aria_label: '' }),
+      el(6, 'a', '', { href: 'https://www.facebook.com/sharer/sharer.php?u=https%3A%2F%2Fshop.example' }), el(7, 'button', 'Join'), el(8, 'a', 'Hilfe', { href: 'https://shop.example/hilfe' }),
+      el(9, 'input', '', { type: 'email', placeholder: 'E-Mail-Adresse' }), el(10, 'button', 'Abonnieren'),
+    ];
+    const first = (goal: string) => ranker.rank({ url: 'https://shop.example/', viewport: { width: 1280, height: 800 }, raw_elements: page, goal }).elements[0].id;
+    assert.equal(first('sign me in'), 2);
+    assert.equal(first('get in touch'), 4);
+    assert.equal(first('tweet this'), 5);
+    assert.ok([3, 7].includes(first('make an account')), 'Registrieren or Join');
+    assert.ok([4, 8].includes(first('contact support')), 'Kontakt or Hilfe');
+    assert.equal(first('enter my email for the newsletter'), 9);
   });
 
   test('the fast element tokeniser gives exactly the hashes of the plain one, on every training page', () => {

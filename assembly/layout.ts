@@ -48,6 +48,8 @@ export enum I32In {
   OWN_START, OWN_LEN,   // the element's own word hashes in TOKENS: text, name, aria label, placeholder, value
   CTX_START, CTX_LEN,   // context word hashes: href words, nearby text
   TRI_START, TRI_LEN,   // character trigram hashes of its own words
+  SEC_START, SEC_LEN,   // word hashes of the section it sits in (attributes.section); 0 length: not sent
+  SEC_ID,               // 1 + interned section label, 0 when not sent (the core then infers one from headings)
   COUNT,
 }
 
@@ -87,6 +89,7 @@ export enum Param {
   GOAL_WORDS,   // goal word hashes at the start of GOAL
   GOAL_TRIGRAMS,// goal trigram hashes after them
   GOAL_CONCEPTS,// goal concept hashes (web-intent lexicon) after the trigrams
+  GOAL_LIST_WORDS, // word hashes of the list the goal names for its position ("in the Sport menu"), after the concepts
   INTENT,       // Intent bits of the goal
   ORDINAL,      // position the goal asks for: 1-based, -1 for last, 0 for none
   MIN_CONFIDENCE, // the top probability must reach this for the rerank to reorder
@@ -129,6 +132,8 @@ export enum Feature {
   NO_WORDS,         // the element has no words of its own
   CONCEPT_OWN,      // share of the goal's concepts (web-intent lexicon, any language) its text or labels name
   CONCEPT_LINK,     // share its link names: the site, a share intent, mailto/tel, its path words
+  SECTION_RECALL,   // share of the goal's words in the label of the section it sits in (sent or inferred)
+  SECTION_ORDINAL,  // the goal names a position in a list ("the third link in the Sport menu"), this element's section is that list, and it is at that position among the section's controls of its kind
   COUNT,
 }
 
@@ -152,6 +157,7 @@ export enum Flag {
   GROUP_SENT = 1024,
   GROUP_OPAQUE = 2048,  // the client's group key is not of the form x{a}-h{b}
   HAS_TEXT = 4096,      // visible text or an accessible name
+  HEADING = 8192,       // a heading (h1-h6, role=heading): opens a section when the client sends none
 }
 
 export enum OutFlag {

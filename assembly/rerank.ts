@@ -105,12 +105,91 @@ function listPositions(position: Int32Array, size: Int32Array): void {
   }
 }
 
+/** How many headings above an element are tried for one in its column (the nearest usually is). */
+const MAX_HEADINGS_BACK = 32;
+
+/**
+ * The section each element sits in: the label the client sent (SEC_*), else the nearest heading above
+ * it whose box spans its column (its own words are the label; its id is -(heading index + 1)).
+ */
+function sections(secStart: Int32Array, secLen: Int32Array, secId: Int32Array): void {
+  let nHeadings = 0;
+  for (let i = 0; i < count; i++) if ((i32In(I32In.FLAGS, i) & Flag.HEADING) != 0) nHeadings++;
+  const heads = new Int32Array(nHeadings), tmp = new Int32Array(nHeadings), key = new Float64Array(count);
+  let h = 0;
+  for (let i = 0; i < count; i++) {
+    if ((i32In(I32In.FLAGS, i) & Flag.HEADING) == 0) continue;
+    unchecked(heads[h++] = i);
+    unchecked(key[i] = f64Out(F64Out.DOC_Y, i));
+  }
+  sortByKey(heads, nHeadings, key, tmp);
+  for (let i = 0; i < count; i++) {
+    const sent = i32In(I32In.SEC_ID, i);
+    if (sent != 0) {
+      unchecked(secStart[i] = i32In(I32In.SEC_START, i));
+      unchecked(secLen[i] = i32In(I32In.SEC_LEN, i));
+      unchecked(secId[i] = sent);
+      continue;
+    }
+    // The last heading whose centre is above this element's centre (binary search), then up the page.
+    const y = f64Out(F64Out.DOC_Y, i), x0 = f64In(F64In.X, i), x1 = x0 + f64In(F64In.W, i);
+    let lo = 0, hi = nHeadings;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (f64Out(F64Out.DOC_Y, unchecked(heads[mid])) < y) lo = mid + 1; else hi = mid;
+    }
+    for (let k = lo - 1; k >= 0 && k >= lo - MAX_HEADINGS_BACK; k--) {
+      const j = unchecked(heads[k]);
+      if (j == i) continue;
+      const hx0 = f64In(F64In.X, j), hx1 = hx0 + f64In(F64In.W, j);
+      if (hx0 >= x1 || x0 >= hx1) continue; // another column
+      unchecked(secStart[i] = i32In(I32In.OWN_START, j));
+      unchecked(secLen[i] = i32In(I32In.OWN_LEN, j));
+      unchecked(secId[i] = -(j + 1));
+      break;
+    }
+  }
+}
+
+/** Rows this tall count as one line when ordering a section's controls (a menu's items share a line). */
+const LINE_PX: f64 = 8;
+
+/**
+ * For "the third link in the Sport menu": each element's 0-based place among the controls of its kind
+ * in its section, in reading order (line by line, then left to right); -1 outside a section and for
+ * static text. `size` gets the number of such controls.
+ */
+function sectionPositions(secId: Int32Array, position: Int32Array, size: Int32Array): void {
+  const idx = new Int32Array(count), tmp = new Int32Array(count), key = new Float64Array(count);
+  let m = 0;
+  for (let i = 0; i < count; i++) {
+    unchecked(position[i] = -1);
+    unchecked(size[i] = 0);
+    if (unchecked(secId[i]) == 0 || i32In(I32In.KIND, i) == Kind.STATIC) continue;
+    unchecked(idx[m++] = i);
+    unchecked(key[i] = Math.floor(f64Out(F64Out.DOC_Y, i) / LINE_PX) * 1e7 + f64In(F64In.X, i));
+  }
+  sortByKey(idx, m, key, tmp);
+  for (let k = 0; k < m; k++) { const i = unchecked(idx[k]); unchecked(key[i] = f64(hash3(unchecked(secId[i]), i32In(I32In.KIND, i), 0))); }
+  sortByKey(idx, m, key, tmp); // stable: reading order within each section and kind
+  let start = 0;
+  while (start < m) {
+    const g = unchecked(key[unchecked(idx[start])]);
+    let end = start;
+    while (end < m && unchecked(key[unchecked(idx[end])]) == g) { unchecked(position[unchecked(idx[end])] = end - start); end++; }
+    for (let k = start; k < end; k++) unchecked(size[unchecked(idx[k])] = end - start);
+    start = end;
+  }
+}
+
 export function computeRerank(): void {
   const nWords = i32(param(Param.GOAL_WORDS)), nTri = i32(param(Param.GOAL_TRIGRAMS)), nConcepts = i32(param(Param.GOAL_CONCEPTS));
   const goalWords = new HashSet(nWords), goalTri = new HashSet(nTri), goalConcepts = new HashSet(nConcepts);
   for (let k = 0; k < nWords; k++) goalWords.add(unchecked(goal[k]));
   for (let k = 0; k < nTri; k++) goalTri.add(unchecked(goal[nWords + k]));
   for (let k = 0; k < nConcepts; k++) goalConcepts.add(unchecked(goal[nWords + nTri + k]));
+  const nList = i32(param(Param.GOAL_LIST_WORDS)), listWords = new HashSet(nList);
+  for (let k = 0; k < nList; k++) listWords.add(unchecked(goal[nWords + nTri + nConcepts + k]));
   const intent = i32(param(Param.INTENT)), ordinal = i32(param(Param.ORDINAL));
   const fusion = param(Param.FUSION);
   const emit = features.length > 0;
@@ -118,6 +197,21 @@ export function computeRerank(): void {
 
   const position = new Int32Array(count), listSize = new Int32Array(count);
   if (ordinal != 0) listPositions(position, listSize);
+  const secStart = new Int32Array(count), secLen = new Int32Array(count), secId = new Int32Array(count);
+  sections(secStart, secLen, secId);
+  const secPosition = new Int32Array(count), secSize = new Int32Array(count);
+  if (ordinal != 0) sectionPositions(secId, secPosition, secSize);
+  // When the goal names the list its position is in ("in the Sport menu") and a section of that name
+  // has a control at that position, positions in other lists do not count.
+  const inList = new Int32Array(count);
+  let namedList = false;
+  if (nList > 0) {
+    for (let i = 0; i < count; i++) {
+      if (hits(listWords, unchecked(secStart[i]), unchecked(secLen[i])) == 0) continue;
+      unchecked(inList[i] = 1);
+      if (unchecked(secPosition[i]) == (ordinal > 0 ? ordinal - 1 : unchecked(secSize[i]) - 1)) namedList = true;
+    }
+  }
 
   for (let i = 0; i < count; i++) {
     const ownLen = i32In(I32In.OWN_LEN, i), ctxLen = i32In(I32In.CTX_LEN, i), triLen = i32In(I32In.TRI_LEN, i);
@@ -144,7 +238,7 @@ export function computeRerank(): void {
     else if (kind == Kind.LINK) unchecked(f[Feature.KIND_LINK] = 1);
     else if (kind == Kind.CHOICE) unchecked(f[Feature.KIND_CHOICE] = 1);
     else if (kind == Kind.STATIC) unchecked(f[Feature.KIND_STATIC] = 1);
-    if (ordinal != 0 && unchecked(position[i]) >= 0 && unchecked(listSize[i]) >= MIN_ITEMS) {
+    if (ordinal != 0 && unchecked(position[i]) >= 0 && unchecked(listSize[i]) >= MIN_ITEMS && (!namedList || unchecked(inList[i]) != 0)) {
       unchecked(f[Feature.ORDINAL_GROUP] = 1);
       const want = ordinal > 0 ? ordinal - 1 : unchecked(listSize[i]) - 1;
       if (unchecked(position[i]) == want) unchecked(f[Feature.ORDINAL_MATCH] = 1);
@@ -157,6 +251,11 @@ export function computeRerank(): void {
     if (nConcepts > 0) {
       unchecked(f[Feature.CONCEPT_OWN] = ratio(hits(goalConcepts, i32In(I32In.OWN_START, i), ownLen), nConcepts));
       unchecked(f[Feature.CONCEPT_LINK] = ratio(hits(goalConcepts, i32In(I32In.CTX_START, i), ctxLen), nConcepts));
+    }
+    unchecked(f[Feature.SECTION_RECALL] = ratio(hits(goalWords, unchecked(secStart[i]), unchecked(secLen[i])), nWords));
+    if (unchecked(inList[i]) != 0 && unchecked(secPosition[i]) >= 0) {
+      const want = ordinal > 0 ? ordinal - 1 : unchecked(secSize[i]) - 1;
+      if (unchecked(secPosition[i]) == want) unchecked(f[Feature.SECTION_ORDINAL] = 1);
     }
 
     let score: f64 = 0;

@@ -53,7 +53,35 @@ const PINS: [string, string, string, string][] = [
   ['login', 'log in', 'button', 'Sign in'],
   ['login', 'I forgot my password', 'link', 'Forgot password?'],
   ['login', 'enter my email', 'textbox', 'Email'],
+  // Meaning without shared words (the web-intent lexicon), in English and on a German page.
+  ['article', 'sign me in', 'link', 'Log in'],
+  ['article', 'make an account', 'link', 'Join'],
+  ['article', 'contact support', 'link', 'Help centre'],
+  ['article', 'upvote', 'button', '214'],
+  ['kontakt', 'get in touch', 'link', 'Kontakt'],
+  // Ordinals inside the list the goal names: a heading's list, a menu named by its aria-label.
+  ['article', 'the second item in the Popular list', 'link', 'Footbridge wins design award'],
+  ['article', 'the third link in the Sport menu', 'link', 'Rugby'],
+  // The field, not the button beside it.
+  ['article', 'enter my email for the newsletter', 'textbox', 'Email address'],
 ];
+
+/** [page, goal, what the first element's href must contain]: icon links known only by where they point. */
+const LINK_PINS: [string, string, string][] = [
+  ['article', 'post this on X', 'https://x.com/intent/post'],
+  ['article', 'share this on facebook', 'https://www.facebook.com/sharer/'],
+];
+
+async function snapshotBoth(goal: string) {
+  const local = await snapshot(page, { goal, limit: 10 });
+  const res = await fetch(`${server.url}/v1/snapshot`, {
+    method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ url: page.url(), viewport: { width: 1280, height: 800 }, raw_elements: (await collectPage(page)).raw_elements, goal, options: { limit: 10 } }),
+  });
+  const remote = await res.json() as any;
+  assert.equal(res.status, 200, JSON.stringify(remote));
+  return { local, remote };
+}
 
 describe('goal behaviour on the fixture pages', () => {
   for (const [name, goal, role, text] of PINS) {
@@ -75,6 +103,42 @@ describe('goal behaviour on the fixture pages', () => {
       assert.deepEqual([remote.elements[0].role, label(remote.elements[0])], [role, text]);
     });
   }
+
+  for (const [name, goal, href] of LINK_PINS) {
+    test(`${name}: "${goal}" puts the icon link to ${href} first (locally and through /v1/snapshot)`, async () => {
+      await open(name);
+      const { local, remote } = await snapshotBoth(goal);
+      assert.ok(local.elements[0].href?.startsWith(href), JSON.stringify(local.elements.slice(0, 3).map((e) => [e.role, e.href, e.ml_probability])));
+      assert.ok(remote.elements[0].href?.startsWith(href), JSON.stringify(remote.elements[0]));
+    });
+  }
+
+  test('the section field end to end: the collector names each part of the page, /v1/snapshot ranks by it, and the core infers headings when it is absent', async () => {
+    await open('article');
+    const raw = (await collectPage(page)).raw_elements;
+    const sectionOf = (text: string) => raw.find((e) => e.text === text)?.attributes?.section;
+    assert.equal(sectionOf('Rugby'), 'Sport', 'a menu named by its aria-label');
+    assert.equal(sectionOf('Footbridge wins design award'), 'Popular', 'a list under its heading');
+    assert.equal(sectionOf('Log in'), undefined, 'the header has no name: no section');
+    const rank = async (goal: string, elements: unknown[]) => {
+      const res = await fetch(`${server.url}/v1/snapshot`, {
+        method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ url: page.url(), viewport: { width: 1280, height: 800 }, raw_elements: elements, goal, options: { limit: 5 } }),
+      });
+      const body = await res.json() as any;
+      assert.equal(res.status, 200, JSON.stringify(body));
+      return body.elements[0].text as string;
+    };
+    const without = raw.map((e) => ({ ...e, attributes: Object.fromEntries(Object.entries(e.attributes ?? {}).filter(([k]) => k !== 'section')) }));
+    // The menu has no heading: only the collector's field names it.
+    assert.equal(await rank('the third link in the Sport menu', raw), 'Rugby');
+    assert.notEqual(await rank('the third link in the Sport menu', without), 'Rugby');
+    // Lists under headings: the core finds the heading above each item when the field is absent.
+    assert.equal(await rank('the second item in the Popular list', without), 'Footbridge wins design award');
+    assert.equal(await rank('the second story in Most read', without), 'Old market hall to reopen in spring');
+    const openapi = await (await fetch(`${server.url}/openapi.json`)).json() as any;
+    assert.match(JSON.stringify(openapi), /"section":\{[^}]*"type":"string"/, 'the field is in the OpenAPI document');
+  });
 
   test('without a goal nothing changes and ml_rerank says why', async () => {
     await open('search');
@@ -173,7 +237,11 @@ describe('the model in the core', () => {
     assert.equal(readFileSync(out, 'utf8'), readFileSync(new URL('../src/rank/rerank-model.ts', import.meta.url), 'utf8'));
     assert.match(printed, /\| templates, held out \| fused \(goal rerank\) \| 0\.\d{3} \| 0\.\d{3} \| 0\.\d{3} \|/);
     assert.match(printed, /\| real goal set, dev \| fused \(goal rerank\) \| 0\.\d{3} \| 0\.\d{3} \| 0\.\d{3} \|/);
-    assert.doesNotMatch(printed, /TEST/, 'the frozen test split is reported only when asked');
+    // The report on goals no choice was made on: the frozen test split by style and by language, beside v1.
+    assert.match(printed, /Real goal set, TEST split \(frozen[^\n]*: 210 goals on 38 pages/);
+    assert.match(printed, /\| all \| 210 \| (0\.\d{3} \| ){8}0\.\d{3} \|$/m);
+    for (const style of ['paraphrase', 'ordinal', 'form', 'icon', 'auth', 'contact', 'author', 'pagination']) assert.match(printed, new RegExp(`\\| ${style} \\| \\d+ \\|`));
+    assert.match(printed, /\| de \| \d+ \|/, 'by language');
     const { heldOut } = RERANK_MODEL.evaluation;
     assert.ok(heldOut.fused.r1 >= 0.6 && heldOut.fused.r10 >= 0.9, JSON.stringify(heldOut));
     assert.ok(heldOut.fused.r1 > heldOut.heuristic.r1 + 0.3, 'clearly better than heuristic-only');

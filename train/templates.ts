@@ -144,7 +144,23 @@ function news(r: Rng): Generated {
   const [subM, subK] = mark(), [signM, signK] = mark();
   goals.push({ goal: pick(r, ['subscribe', 'subscribe to the newspaper', 'get a subscription']), target: subK });
   goals.push({ goal: pick(r, ['sign in', 'log in to my account']), target: signK });
-  return { html: page(r, 'News', `<nav>${secLinks.join(' ')}</nav><button class="primary" ${subM}>${pick(r, ['Subscribe', 'Subscribe now', 'Support us'])}</button><a href="/login" ${signM}>Sign in</a>${stories.join('\n')}`), goals };
+  // Named lists beside the stories ("the second story in Most read"): two or three lists of the same
+  // shape under headings, and a menu named by its aria-label; the goal names the list and a position.
+  const lists = some(r, ['Most read', 'Popular', 'Latest', "Editor's picks", 'Trending', 'Most shared'], 2 + Math.floor(r() * 2)).map((name) => {
+    const items = some(r, TOPICS, 4).map((t, i) => {
+      const [m, k] = mark();
+      if (r() < 0.12) goals.push({ goal: pick(r, [`open the ${ORD[i]} story in ${name}`, `the ${ORD[i]} item in the ${name} list`, `click the ${ORD[i]} link under ${name}`]), target: k });
+      return `<a href="/story/${name.length}-${i}" ${m}>${esc(t[0].toUpperCase() + t.slice(1))}</a>`;
+    });
+    return `<h4>${esc(name)}</h4>${items.join('')}`;
+  });
+  const menuName = pick(r, ['Sport', 'Regions', 'Services', 'More sections']);
+  const menu = some(r, ['Football', 'Tennis', 'Cricket', 'Rugby', 'Golf', 'Cycling', 'Boxing', 'Athletics'], 5).map((t, i) => {
+    const [m, k] = mark();
+    if (r() < 0.15) goals.push({ goal: pick(r, [`the ${ORD[i]} link in the ${menuName} menu`, `open the ${ORD[i]} entry of the ${menuName} menu`]), target: k });
+    return `<a href="/${t.toLowerCase()}" ${m}>${t}</a>`;
+  });
+  return { html: page(r, 'News', `<nav>${secLinks.join(' ')}</nav><button class="primary" ${subM}>${pick(r, ['Subscribe', 'Subscribe now', 'Support us'])}</button><a href="/login" ${signM}>Sign in</a><div class="side">${lists.join('')}</div><div class="content">${stories.join('\n')}</div><nav aria-label="${menuName}">${menu.join(' ')}</nav>`), goals };
 }
 
 function checkout(r: Rng): Generated {

@@ -7,6 +7,7 @@ import { idOf, prune } from './registry.ts';
 import { detectCaptcha } from './captcha.ts';
 import { clientMetrics, watchMutations } from './metrics.ts';
 import { isTag, isShadowRoot } from './dom.ts';
+import { sectionOf, newSectionCache, type SectionCache } from './section.ts';
 
 /** A document being walked: where its viewport sits in the top viewport, and the frame that holds it. */
 interface Frame {
@@ -40,6 +41,7 @@ interface Walk {
   clips: Map<Element, Rect | null>;
   zIndex: Map<Element, string>;
   background: Map<Element, string>;
+  sections: SectionCache;
 }
 
 function styleOf(w: Walk, frame: Frame, el: Element): CSSStyleDeclaration {
@@ -159,6 +161,8 @@ function describe(w: Walk, frame: Frame, el: Element, rect: Rect): CollectedElem
   const nearby = nearbyText(el, text || name);
   if (nearby) attributes.nearby_text = nearby;
   if (isTag(el, 'A') && el.href) attributes.href = el.href;
+  const section = sectionOf(w.sections, el);
+  if (section) attributes.section = section;
   if (isTag(el, 'INPUT') || isTag(el, 'TEXTAREA') || isTag(el, 'SELECT')) {
     attributes.input_type = isTag(el, 'INPUT') ? el.type : el.tagName.toLowerCase();
     if (isSecret(el)) attributes.value_redacted = 'true';
@@ -246,7 +250,7 @@ export function collect(options: CollectOptions = {}): CollectResult {
     out: [], frames: [], max: options.maxElements ?? DEFAULT_MAX, truncated: 0, includeStatic: options.includeStatic ?? true,
     idBase: options.idBase ?? 0,
     top: options.topViewport ?? { width, height, scrollY: window.scrollY },
-    styles: new Map(), clips: new Map(), zIndex: new Map(), background: new Map(),
+    styles: new Map(), clips: new Map(), zIndex: new Map(), background: new Map(), sections: newSectionCache(),
   };
   // A frame collected on its own (cross-origin) is clipped to its box in the top page.
   const clip = options.offset ? { x: offset.x, y: offset.y, width, height } : null;

@@ -21,9 +21,15 @@ class Hashes implements HashSink {
 }
 
 /** Per element, where its hashes start in each buffer; element i's span ends where i + 1's starts. */
-export interface GoalTokens { goal: GoalParts; concepts: number[]; own: Hashes; ctx: Hashes; tri: Hashes; starts: Int32Array; total: number }
+export interface GoalTokens {
+  goal: GoalParts; concepts: number[]; own: Hashes; ctx: Hashes; tri: Hashes; starts: Int32Array;
+  /** Section words: each distinct label hashed once; per element its span and label id (0: none sent). */
+  sec: Hashes; secSpans: Int32Array; total: number;
+}
 
-const own = new Hashes(), ctx = new Hashes(), tri = new Hashes();
+const own = new Hashes(), ctx = new Hashes(), tri = new Hashes(), sec = new Hashes();
+/** Label -> [start, length, id] in `sec` for this request: a menu's fifty links share one label. */
+const sections = new Map<string, [number, number, number]>();
 const seenConcepts = new Set<number>();
 const scan: ConceptScan = { sink: own, seen: seenConcepts, limit: 0, phrases: PHRASES, ends: PHRASE_ENDS };
 /** A label names its concept in its first words ("Log in", not a paragraph's tenth word). */
@@ -57,7 +63,8 @@ function hrefWords(href: string): string {
 
 export function goalTokens(elements: RawElement[], goal: string): GoalTokens {
   const n = elements.length;
-  own.length = ctx.length = tri.length = 0;
+  own.length = ctx.length = tri.length = sec.length = 0;
+  sections.clear();
   // The goal's concepts first: elements are searched only for those (none named: no search at all).
   const concepts: number[] = [];
   seenConcepts.clear();
@@ -66,6 +73,8 @@ export function goalTokens(elements: RawElement[], goal: string): GoalTokens {
   if (tables) { scan.phrases = tables.phrases; scan.ends = tables.ends; }
   // starts[3i], [3i+1], [3i+2]: own, context and trigram starts of element i; entry 3n closes the spans.
   const starts = new Int32Array(3 * n + 3);
+  // secSpans[3i], [3i+1], [3i+2]: start and length in `sec`, and 1 + the label's id (0: none sent).
+  const secSpans = new Int32Array(3 * n);
   for (let i = 0; i < n; i++) {
     const e = elements[i];
     starts[3 * i] = own.length; starts[3 * i + 1] = ctx.length; starts[3 * i + 2] = tri.length;
@@ -81,9 +90,20 @@ export function goalTokens(elements: RawElement[], goal: string): GoalTokens {
     scan.limit = PATH_WORDS;
     if (href || nearby) textHashes(href ? `${hrefWords(href)} ${nearby ?? ''}` : nearby!, ctx, undefined, tables && href ? scan : undefined);
     if (href && tables?.links) linkConcepts(String(href), ctx, seenConcepts);
+    const label = e.attributes?.section;
+    if (label) {
+      let span = sections.get(label);
+      if (!span) {
+        const start = sec.length;
+        textHashes(label, sec);
+        span = [start, sec.length - start, sections.size + 1];
+        sections.set(label, span);
+      }
+      secSpans[3 * i] = span[0]; secSpans[3 * i + 1] = span[1]; secSpans[3 * i + 2] = span[2];
+    }
   }
   starts[3 * n] = own.length; starts[3 * n + 1] = ctx.length; starts[3 * n + 2] = tri.length;
-  return { goal: parseGoal(goal), concepts, own, ctx, tri, starts, total: own.length + ctx.length + tri.length };
+  return { goal: parseGoal(goal), concepts, own, ctx, tri, starts, sec, secSpans, total: own.length + ctx.length + tri.length + sec.length };
 }
 
 /** The model's weights in Feature order (by name, so a reordered enum cannot misalign them). */
@@ -98,18 +118,21 @@ const WEIGHTS = (() => {
 })();
 
 export function goalCount(t: GoalTokens): number {
-  return t.goal.words.length + t.goal.trigrams.length + t.concepts.length;
+  return t.goal.words.length + t.goal.trigrams.length + t.concepts.length + t.goal.listWords.length;
 }
 
 /** Writes the goal, the tokens and the model into the prepared core. */
 export function writeGoal(core: CoreBackend, n: number, t: GoalTokens): void {
   const c = core.i32(Buf.IN_I32);
   const tokens = core.i32(Buf.TOKENS);
-  // TOKENS holds every element's own words, then every context, then every trigram list.
+  // TOKENS holds every element's own words, then every context, then every trigram list, then the
+  // distinct section labels' words.
   const base = [0, t.own.length, t.own.length + t.ctx.length];
+  const secBase = base[2] + t.tri.length;
   tokens.set(t.own.view(), base[0]);
   tokens.set(t.ctx.view(), base[1]);
   tokens.set(t.tri.view(), base[2]);
+  tokens.set(t.sec.view(), secBase);
   const columns = [[I32In.OWN_START, I32In.OWN_LEN], [I32In.CTX_START, I32In.CTX_LEN], [I32In.TRI_START, I32In.TRI_LEN]] as const;
   const { starts } = t;
   for (let i = 0; i < n; i++) {
@@ -117,17 +140,22 @@ export function writeGoal(core: CoreBackend, n: number, t: GoalTokens): void {
       c[columns[k][0] * n + i] = base[k] + starts[3 * i + k];
       c[columns[k][1] * n + i] = starts[3 * (i + 1) + k] - starts[3 * i + k];
     }
+    c[I32In.SEC_START * n + i] = secBase + t.secSpans[3 * i];
+    c[I32In.SEC_LEN * n + i] = t.secSpans[3 * i + 1];
+    c[I32In.SEC_ID * n + i] = t.secSpans[3 * i + 2];
   }
   const goal = core.i32(Buf.GOAL);
   goal.set(t.goal.words, 0);
   goal.set(t.goal.trigrams, t.goal.words.length);
   goal.set(t.concepts, t.goal.words.length + t.goal.trigrams.length);
+  goal.set(t.goal.listWords, t.goal.words.length + t.goal.trigrams.length + t.concepts.length);
   core.f64(Buf.WEIGHTS).set(WEIGHTS);
   const params = core.f64(Buf.PARAMS);
   params[Param.HAS_GOAL] = 1;
   params[Param.GOAL_WORDS] = t.goal.words.length;
   params[Param.GOAL_TRIGRAMS] = t.goal.trigrams.length;
   params[Param.GOAL_CONCEPTS] = t.concepts.length;
+  params[Param.GOAL_LIST_WORDS] = t.goal.listWords.length;
   params[Param.INTENT] = t.goal.intent;
   params[Param.ORDINAL] = t.goal.ordinal;
   params[Param.MIN_CONFIDENCE] = RERANK_MODEL.minConfidence;

@@ -153,6 +153,7 @@ function zIndex(v: unknown): number {
 const PRIMARY_CLASS = /(^|[\s_-])(primary|cta|call-to-action|btn-main|main-action)($|[\s_-])/i;
 const NON_SPACE = /\S/;
 const GROUP_KEY = /^x(-?\d{1,9})-h(-?\d{1,9})$/;
+const HEADING_ROLE = roleCode('heading');
 
 /** Interns strings to small ints (0 is the empty string / absent). */
 class Interner {
@@ -246,6 +247,7 @@ export function encode(body: unknown, core: CoreBackend, options: EncodeOptions 
     if (band > 0 && (inputType === 'submit' || (a?.class && PRIMARY_CLASS.test(a.class)))) flags |= Flag.PRIMARY_HINT;
     const text = e.text || accessibleName(a);
     if (NON_SPACE.test(text)) flags |= Flag.HAS_TEXT; // no trim(): it would copy every string
+    if (role === HEADING_ROLE) flags |= Flag.HEADING;
     if (e.group_key) {
       flags |= Flag.GROUP_SENT;
       const m = GROUP_KEY.exec(e.group_key);

@@ -158,7 +158,7 @@ function findConcepts(h: number, n: number, scan: ConceptScan): void {
 
 const INTENTS: [Intent, RegExp][] = [
   [Intent.TYPE, /\b(?:search|type|enter|fill|write|input|find|look(?:ing)? up|query|set|change|edit)\b/],
-  [Intent.PRESS, /\b(?:buy|add|submit|log ?in|login|sign ?in|sign ?up|register|click|press|checkout|check out|subscribe|send|save|continue|next|confirm|pay|order|accept|reject|close|dismiss|download|upload|apply|book|reserve|join|follow|share|delete|remove|cancel)\b/],
+  [Intent.PRESS, /\b(?:buy|add|submit|log ?in|login|sign ?in|sign ?up|register|click|press|checkout|check out|subscribe|send|save|continue|next|confirm|pay|order|accept|reject|close|dismiss|download|upload|apply|book|reserve|join|delete|remove|cancel)\b/],
   [Intent.OPEN, /\b(?:open|go|navigate|visit|read|view|show|see|browse|follow|link|page|section|article|result|tab)\b/],
   [Intent.CHOOSE, /\b(?:check|select|choose|tick|toggle|enable|disable|agree|remember|pick|option|switch|filter|sort)\b/],
 ];
@@ -174,7 +174,12 @@ export interface GoalParts {
   intent: number;
   /** 1-based position asked for, -1 for "last", 0 for none. */
   ordinal: number;
+  /** Words of the list the goal names for its position ("in the Sport menu", "under Most read"). */
+  listWords: number[];
 }
+
+/** After a position, the list it is in: "the third link in the Sport menu", "the second story under Latest". */
+const NAMED_LIST = /\b(?:in|under|of|from|within|on)\b(.*)$/;
 
 export function parseGoal(goal: string): GoalParts {
   const text = normalise(goal);
@@ -183,5 +188,6 @@ export function parseGoal(goal: string): GoalParts {
   let ordinal = 0;
   const m = /\b(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|(\d{1,2})(?:st|nd|rd|th))\b/.exec(text);
   if (m) ordinal = m[2] ? Number(m[2]) : ORDINALS[m[1]];
-  return { words: wordHashes(goal), trigrams: trigramHashes(goal), intent, ordinal };
+  const list = m ? NAMED_LIST.exec(text.slice(m.index + m[0].length)) : null;
+  return { words: wordHashes(goal), trigrams: trigramHashes(goal), intent, ordinal, listWords: list ? wordHashes(list[1]) : [] };
 }

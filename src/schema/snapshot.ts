@@ -43,6 +43,7 @@ export const RawElementAttributes = Type.Object({
   class: Maybe(Type.String()),
   inferred_label: Maybe(Type.String()),
   inferred_role: Maybe(Type.String()),
+  section: Maybe(Type.String({ description: 'Sightline extension: the label of the part of the page the element sits in (its closest labelled landmark, menu or list, or the heading that opens its section), as our collector sends it; used by the goal rerank ("the second story in Most read"). When absent, the rank core infers it from the headings above the element.' })),
 });
 
 export const RawElement = Type.Object({

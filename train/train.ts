@@ -25,7 +25,7 @@ const NAMES = Array.from({ length: K }, (_, k) => Feature[k]);
 
 /** One goal on one page. `target` is what training fits; a goal on a real page may be met by several
  *  elements (the same link in the header and the footer): `targets` holds them all. */
-interface Example { page: string; template: string; goal: string; lang?: string; x: Float64Array[]; importance: Float64Array; heuristicRank: number; target: number; targets: number[] }
+interface Example { page: string; template: string; goal: string; lang?: string; x: Float64Array[]; importance: Float64Array; heuristicIndex: Int32Array; heuristicRank: number; target: number; targets: number[] }
 
 const data = JSON.parse(gunzipSync(readFileSync(new URL('./data/pages.json.gz', import.meta.url))).toString()) as { pages: DataPage[] };
 const core = jsBackend();
@@ -41,8 +41,10 @@ function featurize(id: string, template: string, request: object, goal: string, 
   if (!targets.length) return null;
   const x = Array.from({ length: n }, (_, i) => feats.slice(i * K, (i + 1) * K));
   const importance = Float64Array.from({ length: n }, (_, i) => out[I32Out.IMPORTANCE * n + i] / 1000);
-  const heuristicRank = Math.min(...targets.map((t) => out[I32Out.HEURISTIC_INDEX * n + t]));
-  return { page: id, template, goal, x, importance, heuristicRank, target: targets[0], targets };
+  // The core's place of each element by importance (-1: filtered out, never listed).
+  const heuristicIndex = Int32Array.from({ length: n }, (_, i) => out[I32Out.HEURISTIC_INDEX * n + i]);
+  const heuristicRank = Math.min(...targets.map((t) => (heuristicIndex[t] >= 0 ? heuristicIndex[t] : Infinity)));
+  return { page: id, template, goal, x, importance, heuristicIndex, heuristicRank, target: targets[0], targets };
 }
 
 const heldOut = (id: string) => ((hash(`${SEED}:${id}`) >>> 0) % 1000) / 1000 < HELD_OUT;
@@ -131,15 +133,22 @@ const weights = Float64Array.from(w, (x) => x * a);
 weights[Feature.BIAS] += b;
 
 const prob = (x: Float64Array) => 1 / (1 + Math.exp(-dot(weights, x)));
-/** Rank of the target under a scoring; ties broken by the heuristic order, as the core does. */
+/** Place of the best target in the fused order among the listed elements; ties broken by the heuristic
+ *  order, as the core does, so these numbers are the ranker's (npm run eval:goals). */
 function fusedRank(e: Example, fusion: number, minConfidence: number): number {
+  const listed = (i: number) => e.heuristicIndex[i] >= 0;
   const p = e.x.map(prob);
-  if (Math.max(...p) < minConfidence) return e.heuristicRank;
+  if (Math.max(...p.filter((_, i) => listed(i))) < minConfidence) return e.heuristicRank;
   const score = e.x.map((x, i) => dot(weights, x) + fusion * e.importance[i]);
-  const best = Math.max(...e.targets.map((t) => score[t]));
-  let rank = 0;
-  for (let i = 0; i < score.length; i++) if (score[i] > best) rank++;
-  return rank;
+  const before = (i: number, t: number) => score[i] > score[t] || (score[i] === score[t] && e.heuristicIndex[i] < e.heuristicIndex[t]);
+  let best = Infinity;
+  for (const t of e.targets) {
+    if (!listed(t)) continue;
+    let rank = 0;
+    for (let i = 0; i < score.length; i++) if (i !== t && listed(i) && before(i, t)) rank++;
+    best = Math.min(best, rank);
+  }
+  return best;
 }
 const recall = (ranks: number[], k: number) => ranks.filter((r) => r < k).length / ranks.length;
 
@@ -224,7 +233,7 @@ const OUT = process.env.TRAIN_OUT ?? new URL('../src/rank/rerank-model.ts', impo
 writeFileSync(OUT, `// The goal rerank model the core evaluates (assembly/rerank.ts). Written by \`npm run train\`
 // (train/train.ts) from the labelled data in train/data; do not edit by hand.
 export const RERANK_MODEL = {
-  version: 2,
+  version: 3,
   seed: ${SEED},
   features: ${JSON.stringify(NAMES)},
   weights: ${JSON.stringify(Array.from(weights, round))},

@@ -201,12 +201,12 @@ const v1Positions = JSON.parse(readFileSync(new URL('./real/v1-positions.json', 
 const clientGoals: Example[] = [];
 const CLIENT_GOALS = new URL('./real/client-goals.json', import.meta.url);
 if (existsSync(CLIENT_GOALS)) {
-  const file = JSON.parse(readFileSync(CLIENT_GOALS, 'utf8')) as GoalFile;
+  const file = JSON.parse(readFileSync(CLIENT_GOALS, 'utf8')) as GoalFile & { langs?: Record<string, string> };
   for (const [name, goals] of Object.entries(file.pages)) {
     const request = JSON.parse(readFileSync(join(SHARED_DATA, 'real-client-payloads', name), 'utf8'));
     for (const g of goals) {
       const e = featurize(`client:${name}`, g.style, request, g.goal, (el) => g.targets.includes(el.id));
-      if (e) { e.lang = 'en'; clientGoals.push(e); } else console.error(`${name}: "${g.goal}" has no target among the elements`);
+      if (e) { e.lang = file.langs?.[name] ?? 'en'; clientGoals.push(e); } else console.error(`${name}: "${g.goal}" has no target among the elements`);
     }
   }
 }

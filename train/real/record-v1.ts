@@ -1,12 +1,12 @@
 // Records where model v1 (the model before issue 14's work) puts each goal's best target, so `npm run
 // train` can print v1 beside the current model on the same goals. It ranks with the code of the
 // checkout it runs in, so run it from a checkout of commit 20fbed5 (copy this file there):
-//   git worktree add --detach /tmp/v1 20fbed5 && cp train/real/record-v1.ts /tmp/v1/ && cd /tmp/v1 &&
-//   npm ci && npm run build && node --import tsx record-v1.ts <repo>/train/real/client-goals.json <repo>/train/real/v1-positions.json
+//   git worktree add --detach /tmp/v1 20fbed5 && cp train/real/record-v1.ts /tmp/v1/train/real/ && cd /tmp/v1 &&
+//   npm ci && npm run build && node --import tsx train/real/record-v1.ts <repo>/train/real/client-goals.json <repo>/train/real/v1-positions.json
 // Keys: "<page id>\t<goal>" (real goal set) and "client:<payload file>\t<goal>"; null = not ranked.
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { createRanker } from './src/index.ts';
-import { loadGoals } from './train/real/evaluate.ts';
+import { createRanker } from '../../src/index.ts';
+import { loadGoals } from './evaluate.ts';
 const ranker = await createRanker({ limitCap: 100_000 });
 const pos = (ids: number[], t: number[]) => { const i = ids.findIndex((id) => t.includes(id)); return i < 0 ? null : i; };
 const out: Record<string, number | null> = {};

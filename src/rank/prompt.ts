@@ -8,7 +8,8 @@
 //
 // A line's head is the id, the role (one word) and the flags (known words, or value= with a JSON
 // string); the text runs from the first ": " after the head to the end of the line. Text is one line
-// (whitespace collapsed) and trimmed to maxText characters, ending in "…" when cut.
+// (whitespace collapsed) and trimmed to maxText characters, ending in "…" when cut; an element whose
+// text has no letter or digit (an icon such as "×") shows its accessible name instead.
 import type { RankResult, SnapshotElement } from '../schema/snapshot.ts';
 
 /** Default characters of text per element: past it a link's words rarely change what an agent does. */
@@ -59,10 +60,18 @@ function flagsOf(e: SnapshotElement, viewportHeight: number | undefined): string
   return flags;
 }
 
+const WORDY = /[\p{L}\p{N}]/u;
+
+/** What a model reads for the element: its text, or its accessible name when the text is an icon ("×"). */
+function labelOf(e: SnapshotElement): string {
+  const text = e.text?.trim() ?? '';
+  return WORDY.test(text) ? text : e.name?.trim() || text;
+}
+
 /** One element's line, without the newline. */
 export function promptLine(e: SnapshotElement, options: Pick<PromptOptions, 'maxText'> = {}, viewportHeight?: number): string {
   const flags = flagsOf(e, viewportHeight);
-  const text = oneLine(e.text || e.name || '', Math.max(1, Math.floor(options.maxText ?? PROMPT_MAX_TEXT)));
+  const text = oneLine(labelOf(e), Math.max(1, Math.floor(options.maxText ?? PROMPT_MAX_TEXT)));
   return `${e.id} ${e.role}${flags.length ? ' ' + flags.join(' ') : ''}:${text ? ' ' + text : ''}`;
 }
 

@@ -4,6 +4,7 @@
 // a line a model could misread fails here.
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { Compile } from 'typebox/compile';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
@@ -11,7 +12,7 @@ import { launch } from './helpers/browser.ts';
 import { serveFixtures, type FixtureServer } from './helpers/fixtures.ts';
 import { startServer, createKey, balance, removeDataDir, observe, snapshot as postSnapshot, type ServerProcess } from './helpers/server.ts';
 import { snapshot, collectPage, click, waitForStable, toPrompt, SightlineApi, PROMPT_MAX_TEXT } from '../src/client/index.ts';
-import { toPrompt as libraryToPrompt, PROMPT_FLAGS } from '../src/index.ts';
+import { rank, toPrompt as libraryToPrompt, PROMPT_FLAGS, PROMPT_NO_VALUE_ROLES } from '../src/index.ts';
 import type { RankResult, SnapshotElement, SnapshotRequest } from '../src/schema/snapshot.ts';
 
 let fx: FixtureServer;
@@ -82,7 +83,7 @@ function assertLinesMatch(lines: Line[], elements: SnapshotElement[], maxText = 
     assert.equal(has('redacted'), e.value_redacted === true, `${where}: redacted`);
     assert.equal(has('above') || has('below') || has('offscreen'), !e.in_viewport && e.diff_status !== 'REMOVED', `${where}: off-screen`);
     const value = collapse(e.value);
-    if (value && !e.value_redacted) assert.equal(l.value, value.length <= 40 ? value : `${value.slice(0, 39).trimEnd()}…`, `${where}: value`);
+    if (value && !e.value_redacted && !PROMPT_NO_VALUE_ROLES.has(e.role)) assert.equal(l.value, value.length <= 40 ? value : `${value.slice(0, 39).trimEnd()}…`, `${where}: value`);
     else assert.equal(l.value, undefined, `${where}: no value`);
     const diff = { ADDED: 'new', REMOVED: 'gone', MODIFIED: 'changed', MOVED: 'moved' } as const;
     for (const [status, word] of Object.entries(diff)) assert.equal(has(word), e.diff_status === status, `${where}: ${word}`);
@@ -107,7 +108,7 @@ describe('toPrompt on fixture pages collected in real Chromium', () => {
     assert.equal(line((e) => e.name === 'Email').value, 'ada@example.com');
     assert.ok(line((e) => e.name === 'Password').flags.includes('redacted'), 'a password shows as redacted, never its value');
     assert.doesNotMatch(text, /hunter2/);
-    assert.ok(line((e) => e.role === 'checkbox').flags.includes('checked'));
+    assert.deepEqual(line((e) => e.role === 'checkbox').flags, ['checked'], 'a checkbox shows its state, not the value it submits');
     assert.ok(line((e) => e.text === 'Sign in with passkey').flags.includes('disabled'));
     assert.equal(line((e) => e.role === 'link').text, 'Forgot password?');
     assert.ok(tokensPerElement(text, r.elements.length) <= 12, `≤ 12 tokens per element (o200k): ${tokensPerElement(text, r.elements.length)}`);
@@ -150,6 +151,18 @@ describe('toPrompt on fixture pages collected in real Chromium', () => {
     assert.ok(flagOf('Load older releases').includes('below'));
     assert.ok(!flagOf('Home').some((f) => f === 'above' || f === 'below'), 'the sticky header is in view');
   });
+});
+
+test('the README\'s toPrompt example prints what its comments say', async () => {
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  const block = /```ts\nimport \{ rank, toPrompt \}[\s\S]*?```/.exec(readme)?.[0];
+  assert.ok(block, 'the example is in the README');
+  const expected = [...block.matchAll(/^\/\/ (.*)$/gm)].map((m) => m[1]);
+  // The request of the README's library example, above it.
+  const request = /```js\nimport \{ rank, createRanker \}[\s\S]*?const request = (\{[\s\S]*?\n\});/.exec(readme)?.[1];
+  assert.ok(request);
+  const result = await rank(new Function(`return ${request}`)());
+  assert.deepEqual(toPrompt(result, { title: 'Gearshop' }).split('\n'), expected);
 });
 
 describe('options.format "text" through the real server', () => {

@@ -35,6 +35,9 @@ export const PROMPT_FLAGS = ['value=', 'redacted', 'checked', 'mixed', 'disabled
 
 const DIFF_WORDS = { ADDED: 'new', REMOVED: 'gone', MODIFIED: 'changed', MOVED: 'moved' } as const;
 
+/** Roles whose `value` is what a form submits, not what the user sees: their state is a flag. */
+export const PROMPT_NO_VALUE_ROLES: ReadonlySet<string> = new Set(['checkbox', 'radio', 'switch', 'button', 'menuitemcheckbox', 'menuitemradio', 'option', 'link', 'tab']);
+
 function oneLine(text: string, max: number): string {
   const s = text.replace(/\s+/g, ' ').trim();
   if (s.length <= max) return s;
@@ -44,7 +47,7 @@ function oneLine(text: string, max: number): string {
 function flagsOf(e: SnapshotElement, viewportHeight: number | undefined): string[] {
   const flags: string[] = [];
   if (e.value_redacted) flags.push('redacted');
-  else if (e.value) flags.push(`value=${JSON.stringify(oneLine(e.value, MAX_VALUE))}`);
+  else if (e.value && !PROMPT_NO_VALUE_ROLES.has(e.role)) flags.push(`value=${JSON.stringify(oneLine(e.value, MAX_VALUE))}`);
   if (e.aria_checked === 'mixed') flags.push('mixed');
   else if (e.checked) flags.push('checked');
   if (e.disabled) flags.push('disabled');

@@ -9,6 +9,7 @@ const SUITES = [
   ['http', '/v1/snapshot over HTTP: uWS vs node:http, 1 vs 2 workers'],
   ['collect', 'the collector on every fixture page'],
   ['observe', 'observe map and visual latency on a warm pool'],
+  ['prompt', 'tokens per element: the text form against our JSON'],
   ['read', 'read-mode extraction vs Readability (about five minutes)'],
 ] as const;
 const only = process.argv.slice(2);

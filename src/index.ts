@@ -8,6 +8,7 @@ export type { CoreBackend } from './rank/backend.ts';
 export { SightlineError, ERRORS, type ErrorCode } from './schema/errors.ts';
 export { ROLES } from './rank/roles.ts';
 export { DEFAULT_LIMIT, DEFAULT_LIMIT_CAP, MAX_ELEMENTS } from './rank/encode.ts';
+export { toPrompt, promptLine, promptHeader, PROMPT_MAX_TEXT, PROMPT_FLAGS, PROMPT_NO_VALUE_ROLES, type PromptOptions, type PromptSource } from './rank/prompt.ts';
 export type * from './schema/snapshot.ts';
 
 /** A ranker on its own Wasm instance; `ranker.rank(request)` is synchronous. */

@@ -1,9 +1,9 @@
 // HTTP client for the Sightline API: typed requests and results, typed errors carrying `error_code`,
 // a timeout per attempt, and retries on 429/503 that wait as long as Retry-After says.
-import type { SnapshotRequest, SnapshotResponse } from '../schema/snapshot.ts';
-import type { ObserveRequest, ReadResult, MapResult, VisualResult } from '../schema/observe.ts';
+import type { SnapshotRequest, SnapshotResponse, SnapshotTextResponse } from '../schema/snapshot.ts';
+import type { ObserveRequest, ReadResult, MapResult, VisualResult, MapTextResult, VisualTextResult } from '../schema/observe.ts';
 
-export type { ObserveRequest, ReadResult, MapResult, VisualResult };
+export type { ObserveRequest, ReadResult, MapResult, VisualResult, MapTextResult, VisualTextResult, SnapshotTextResponse };
 
 export interface ApiOptions {
   /** e.g. http://127.0.0.1:8787 */
@@ -39,16 +39,21 @@ export class SightlineApi {
     this.base = options.baseUrl.replace(/\/+$/, '');
   }
 
-  snapshot(request: SnapshotRequest): Promise<SnapshotResponse> {
+  /** With `options.format: "text"` the result carries `text`; with `options.elements: false` only `text`. */
+  snapshot(request: SnapshotRequest & { options: { elements: false } }): Promise<SnapshotTextResponse>;
+  snapshot(request: SnapshotRequest): Promise<SnapshotResponse>;
+  snapshot(request: SnapshotRequest): Promise<SnapshotResponse | SnapshotTextResponse> {
     return this.post<SnapshotResponse>('/v1/snapshot', request);
   }
 
   /** POST /v1/observe: the result shape follows the mode (read by default). */
+  observe(request: ObserveRequest & { mode: 'visual'; options: { elements: false } }): Promise<VisualTextResult>;
+  observe(request: ObserveRequest & { mode: 'map'; options: { elements: false } }): Promise<MapTextResult>;
   observe(request: ObserveRequest & { mode: 'visual' }): Promise<VisualResult>;
   observe(request: ObserveRequest & { mode: 'map' }): Promise<MapResult>;
   observe(request: ObserveRequest & { mode?: 'read' }): Promise<ReadResult>;
-  observe(request: ObserveRequest): Promise<ReadResult | MapResult | VisualResult>;
-  observe(request: ObserveRequest): Promise<ReadResult | MapResult | VisualResult> {
+  observe(request: ObserveRequest): Promise<ReadResult | MapResult | VisualResult | MapTextResult | VisualTextResult>;
+  observe(request: ObserveRequest): Promise<ReadResult | MapResult | VisualResult | MapTextResult | VisualTextResult> {
     return this.post('/v1/observe', request);
   }
 

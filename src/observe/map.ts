@@ -36,6 +36,8 @@ export interface MappedOverlay extends Omit<FoundOverlay, 'dismiss_id'> { dismis
 
 export interface PageMap {
   url: string;
+  /** The document's title when it was collected. */
+  title: string;
   ranked: RankResult;
   /** The collected elements by id (fields the ranked ones do not carry: tag, cursor, placeholder). */
   raw: Map<number, CollectedElement>;
@@ -123,6 +125,7 @@ export async function mapPage(pool: BrowserPool, guard: EgressGuard, ranker: Ran
       lap('settle');
 
       const collected = await collectPage(page);
+      const title = await page.title().catch(() => '');
       if (collected.truncated) notes.push(`elements_truncated: ${collected.truncated} elements beyond the collector's limit were not listed`);
       if (collected.client_diagnostics.captcha.detected) notes.push(`captcha: the page shows a captcha (${collected.client_diagnostics.captcha.provider_hint ?? 'unknown provider'})`);
       lap('collection');
@@ -140,12 +143,12 @@ export async function mapPage(pool: BrowserPool, guard: EgressGuard, ranker: Ran
         screenshot = { png, width: collected.viewport.width, height: collected.viewport.height };
         lap('screenshot');
       }
-      return { collected, ranked, overlays, selectors, screenshot, notes };
+      return { collected, title, ranked, overlays, selectors, screenshot, notes };
     });
-    const { collected, ranked, overlays, selectors, screenshot } = read;
+    const { collected, title, ranked, overlays, selectors, screenshot } = read;
     warnings.push(...read.notes);
     timings.total = Date.now() - started;
     const raw = new Map(collected.raw_elements.map((e) => [e.id, e]));
-    return { url: page.url(), ranked, raw, elementsTotal: collected.raw_elements.length, overlays, selectors, screenshot, blocked: navigated.blocked, warnings, timings };
+    return { url: page.url(), title, ranked, raw, elementsTotal: collected.raw_elements.length, overlays, selectors, screenshot, blocked: navigated.blocked, warnings, timings };
   }, job.deadlineMs, job.signal);
 }

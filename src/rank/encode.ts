@@ -113,6 +113,9 @@ export function validateRequest(body: unknown): SnapshotRequest {
   if (limit != null && !(limit >= 1)) throw badRequest(`${SNAPSHOT_MESSAGES.invalidRequest}: options.limit must be at least 1`, 'options.limit');
   const minArea = request.options?.filter?.min_area;
   if (minArea != null && !(minArea >= 0)) throw badRequest(`${SNAPSHOT_MESSAGES.invalidRequest}: options.filter.min_area must be a non-negative number`, 'options.filter.min_area');
+  if (request.options?.elements === false && request.options.format !== 'text') {
+    throw badRequest(`${SNAPSHOT_MESSAGES.invalidRequest}: options.elements false needs options.format "text" (the result would be empty)`, 'options.elements');
+  }
   return request;
 }
 

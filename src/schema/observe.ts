@@ -1,7 +1,7 @@
 // The /v1/observe contract (SPEC "Observe request", "Observe result" read, map and visual modes,
 // observe errors).
 import Type, { type Static } from 'typebox';
-import { ElementFilter, MlRerank, ModalGrid, Rect, Viewport } from './snapshot.ts';
+import { ElementFilter, MlRerank, ModalGrid, Rect, ResultElements, ResultFormat, ResultText, Viewport } from './snapshot.ts';
 
 /** Observe `options.limit`: default and maximum (DESIGN "Decisions"). */
 export const MAP_DEFAULT_LIMIT = 50;
@@ -28,6 +28,8 @@ export const ObserveOptions = Type.Object({
   annotate: Type.Optional(Type.Boolean({ description: 'visual: draw each returned element\'s box and id onto the screenshot (set-of-marks)' })),
   goal: Type.Optional(Type.String({ maxLength: 1000, description: 'map and visual: what the agent wants to do; the goal rerank puts the elements it needs first (ml_rerank in the result)' })),
   dismiss_overlays: Type.Optional(Type.Boolean({ description: 'map and visual: click the control that closes a consent banner or dialog before collecting (default false)' })),
+  format: Type.Optional(ResultFormat),
+  elements: Type.Optional(ResultElements),
 }, { description: 'Options; keys that do not apply to the chosen mode are ignored.' });
 
 export const ObserveRequest = Type.Object({
@@ -122,7 +124,11 @@ export const MapResult = Type.Object({
   ml_rerank: Type.Optional(MlRerank),
   warnings: Type.Array(Type.String()),
   timings_ms: MapTimings,
+  text: Type.Optional(ResultText),
 });
+
+/** Map with `options.format: "text"` and `options.elements: false`: the text instead of the elements. */
+export const MapTextResult = Type.Intersect([Type.Omit(MapResult, ['interactable_elements', 'text']), Type.Object({ text: ResultText })]);
 
 export const Screenshot = Type.Object({
   type: Type.Union([Type.Literal('url'), Type.Literal('base64')]),
@@ -137,6 +143,7 @@ export const Screenshot = Type.Object({
 });
 
 export const VisualResult = Type.Intersect([MapResult, Type.Object({ screenshot: Screenshot })]);
+export const VisualTextResult = Type.Intersect([MapTextResult, Type.Object({ screenshot: Screenshot })]);
 
 export const ObserveErrorBody = Type.Object({
   status: Type.Literal('error'),
@@ -152,5 +159,7 @@ export type MapElement = Static<typeof MapElement>;
 export type DomElement = Static<typeof DomElement>;
 export type MapResult = Static<typeof MapResult>;
 export type VisualResult = Static<typeof VisualResult>;
+export type MapTextResult = Static<typeof MapTextResult>;
+export type VisualTextResult = Static<typeof VisualTextResult>;
 export type Screenshot = Static<typeof Screenshot>;
 export type MapTimings = Static<typeof MapTimings>;

@@ -89,10 +89,20 @@ export const ElementFilter = Type.Object({
   allowed_tags: Maybe(Type.Array(Type.String())),
 });
 
+/** `options.format` on /v1/snapshot and observe map/visual (a Sightline extension of SPEC's options). */
+export const ResultFormat = Type.Union([Type.Literal('json'), Type.Literal('text')], {
+  description: 'json (default): elements only; text: the result also carries `text`, one line per element for a model to read (docs/prompt-format.md)',
+});
+
+/** `options.elements`: with format "text", false leaves the JSON elements out. */
+export const ResultElements = Type.Boolean({ description: 'false (with format "text"): leave the JSON elements out; default true' });
+
 export const SnapshotOptions = Type.Object({
   limit: Maybe(Type.Number({ description: 'Maximum elements returned; default 50, capped by the server (default cap 100).' })),
   filter: Maybe(ElementFilter),
   previous: Maybe(Type.Array(PreviousElement, { description: 'Elements of the previous snapshot: sets diff_status.' })),
+  format: Maybe(ResultFormat),
+  elements: Maybe(ResultElements),
 });
 
 export const ClientMetrics = Type.Object({
@@ -227,11 +237,19 @@ export const RankResult = Type.Object({
   error: Nullable(Type.String()),
 });
 
-/** The /v1/snapshot success body: the rank result plus what the request cost. */
-export const SnapshotResponse = Type.Intersect([RankResult, Type.Object({
+/** The result as text (`options.format: "text"`): a header line, then one line per element. */
+export const ResultText = Type.String({ description: 'with options.format "text": the compact form, one line per element (docs/prompt-format.md)' });
+
+const Cost = Type.Object({
   credits_used: Type.Number(),
   credits_remaining: Type.Number(),
-})]);
+});
+
+/** The /v1/snapshot success body: the rank result plus what the request cost. */
+export const SnapshotResponse = Type.Intersect([RankResult, Cost, Type.Object({ text: Type.Optional(ResultText) })]);
+
+/** The /v1/snapshot success body with `options.format: "text"` and `options.elements: false`. */
+export const SnapshotTextResponse = Type.Intersect([Type.Omit(RankResult, ['elements']), Cost, Type.Object({ text: ResultText })]);
 
 /** The /v1/snapshot error body (SPEC "Errors"). `credits_remaining` is present when the key is known. */
 export const SnapshotErrorBody = Type.Object({
@@ -250,5 +268,7 @@ export type MlRerank = Static<typeof MlRerank>;
 export type Diagnostics = Static<typeof Diagnostics>;
 export type RankResult = Static<typeof RankResult>;
 export type SnapshotResponse = Static<typeof SnapshotResponse>;
+export type SnapshotTextResponse = Static<typeof SnapshotTextResponse>;
+export type ResultFormat = Static<typeof ResultFormat>;
 export type SnapshotErrorBody = Static<typeof SnapshotErrorBody>;
 export type DiffStatus = Static<typeof DiffStatus>;

@@ -1,8 +1,8 @@
 // GET /openapi.json, generated from the same typebox schemas that validate requests (typebox schemas
 // are JSON Schema, which OpenAPI 3.1 takes as is).
 import { ERRORS, SNAPSHOT_MESSAGES } from '../schema/errors.ts';
-import { SnapshotRequest, SnapshotResponse, SnapshotErrorBody } from '../schema/snapshot.ts';
-import { ObserveRequest, ReadResult, MapResult, VisualResult, ObserveErrorBody } from '../schema/observe.ts';
+import { SnapshotRequest, SnapshotResponse, SnapshotTextResponse, SnapshotErrorBody } from '../schema/snapshot.ts';
+import { ObserveRequest, ReadResult, MapResult, VisualResult, MapTextResult, VisualTextResult, ObserveErrorBody } from '../schema/observe.ts';
 import type { ServerConfig } from './config.ts';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -38,11 +38,14 @@ export function openApiDocument(config: Pick<ServerConfig, 'limitCap' | 'maxBody
       schemas: {
         SnapshotRequest: plain(SnapshotRequest),
         SnapshotResponse: plain(SnapshotResponse),
+        SnapshotTextResponse: plain(SnapshotTextResponse),
         SnapshotError: plain(SnapshotErrorBody),
         ObserveRequest: plain(ObserveRequest),
         ReadResult: plain(ReadResult),
         MapResult: plain(MapResult),
         VisualResult: plain(VisualResult),
+        MapTextResult: plain(MapTextResult),
+        VisualTextResult: plain(VisualTextResult),
         ObserveError: plain(ObserveErrorBody),
       },
     },
@@ -56,7 +59,7 @@ export function openApiDocument(config: Pick<ServerConfig, 'limitCap' | 'maxBody
             `Bodies up to ${config.maxBodyBytes} bytes. Rate limit per key: ${config.rateLimit.rate}/s, burst ${config.rateLimit.burst}.`,
           requestBody: { required: true, content: jsonContent('SnapshotRequest') },
           responses: {
-            200: { description: 'ranked elements', content: jsonContent('SnapshotResponse') },
+            200: { description: 'ranked elements (with options.format "text" also `text`; with options.elements false `text` alone)', content: { 'application/json': { schema: { oneOf: [ref('SnapshotResponse'), ref('SnapshotTextResponse')] } } } },
             ...snapshotErrors,
           },
         },
@@ -67,7 +70,7 @@ export function openApiDocument(config: Pick<ServerConfig, 'limitCap' | 'maxBody
           summary: 'Load a URL: read (Markdown, 1 credit), map (ranked elements; 2, or 10 with the precision engine), visual (map + screenshot, 10)',
           requestBody: { required: true, content: jsonContent('ObserveRequest') },
           responses: {
-            200: { description: 'the result of the chosen mode', content: { 'application/json': { schema: { oneOf: [ref('ReadResult'), ref('MapResult'), ref('VisualResult')] } } } },
+            200: { description: 'the result of the chosen mode', content: { 'application/json': { schema: { oneOf: [ref('ReadResult'), ref('MapResult'), ref('VisualResult'), ref('MapTextResult'), ref('VisualTextResult')] } } } },
             ...errorResponses(OBSERVE_ERRORS, 'ObserveError'),
           },
         },

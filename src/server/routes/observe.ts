@@ -4,9 +4,10 @@
 // cannot be loaded: failed loads cost nothing.
 import { Compile } from 'typebox/compile';
 import { SightlineError, badRequest } from '../../schema/errors.ts';
-import { ObserveRequest, MAP_DEFAULT_LIMIT, type ReadResult, type MapResult, type VisualResult, type Screenshot } from '../../schema/observe.ts';
+import { ObserveRequest, MAP_DEFAULT_LIMIT, type ReadResult, type MapResult, type VisualResult, type Screenshot, type MapTextResult, type VisualTextResult } from '../../schema/observe.ts';
 import type { Ranker } from '../../rank/ranker.ts';
-import { mapPage, type Engine } from '../../observe/map.ts';
+import { toPrompt } from '../../rank/prompt.ts';
+import { mapPage, type Engine, type PageMap } from '../../observe/map.ts';
 import { shapeElements } from '../../observe/map-shape.ts';
 import type { ScreenshotStore } from '../screenshots.ts';
 import type { HttpRequest } from '../http.ts';
@@ -52,6 +53,10 @@ function validate(body: unknown): ObserveRequest {
   if (first) {
     const path = first.instancePath.replace(/^\//, '').replaceAll('/', '.') || 'body';
     throw badRequest(`Invalid request: ${path} ${first.message}`);
+  }
+  const o = (body as ObserveRequest).options;
+  if (o?.elements === false && o.format !== 'text' && b.mode !== undefined && b.mode !== 'read') {
+    throw badRequest('Invalid request: options.elements false needs options.format "text" (the result would be empty)');
   }
   return body as ObserveRequest;
 }
@@ -120,7 +125,18 @@ async function read(deps: ObserveDeps, agent: ReturnType<typeof guardedAgent>, r
 
 const blockedWarnings = (blocked: string[]) => blocked.slice(0, 20).map((u) => `blocked: ${u} (egress guard)`);
 
-async function map(deps: ObserveDeps, req: HttpRequest, body: ObserveRequest, visual: boolean, engine: Engine, cost: number, remaining: number): Promise<MapResult | VisualResult> {
+/** options.format "text": the compact form beside (or, with elements: false, instead of) the elements. */
+function withText<R extends MapResult>(result: R, page: PageMap, o: NonNullable<ObserveRequest['options']>): R | (Omit<R, 'interactable_elements' | 'text'> & { text: string }) {
+  if (o.format !== 'text') return result;
+  // The ids the JSON elements carry: 0-based in result order, or the collector's uid in the dom shape.
+  const elements = o.element_shape === 'dom' ? page.ranked.elements : page.ranked.elements.map((e, i) => ({ ...e, id: i }));
+  const text = toPrompt({ url: result.url, viewport: result.viewport, modal_detected: result.modal_detected, elements }, { title: page.title });
+  if (o.elements !== false) return { ...result, text };
+  const { interactable_elements: _, text: __, ...rest } = result;
+  return { ...rest, text };
+}
+
+async function map(deps: ObserveDeps, req: HttpRequest, body: ObserveRequest, visual: boolean, engine: Engine, cost: number, remaining: number): Promise<MapResult | VisualResult | MapTextResult | VisualTextResult> {
   const o = body.options ?? {};
   const shape = o.element_shape ?? 'common';
   const page = await mapPage(await deps.browser(), deps.fetch.guard, deps.ranker, {
@@ -136,7 +152,7 @@ async function map(deps: ObserveDeps, req: HttpRequest, body: ObserveRequest, vi
     ...(o.goal?.trim() && page.ranked.ml_rerank ? { ml_rerank: page.ranked.ml_rerank } : {}),
     warnings: [...page.warnings, ...blockedWarnings(page.blocked)], timings_ms: page.timings,
   };
-  if (!visual || !page.screenshot) return result;
+  if (!visual || !page.screenshot) return withText(result, page, o);
   const { png, width, height } = page.screenshot;
   const common = { format: 'png' as const, size_bytes: png.length, width, height, annotated: o.annotate === true };
   let screenshot: Screenshot;
@@ -146,7 +162,7 @@ async function map(deps: ObserveDeps, req: HttpRequest, body: ObserveRequest, vi
     const stored = deps.screenshots.save(png, deps.publicUrl || `http://${req.host}`);
     screenshot = { type: 'url', url: stored.url, expires_at: stored.expires_at, ...common };
   }
-  return { ...result, screenshot };
+  return withText({ ...result, screenshot }, page, o);
 }
 
 export function observeRoute(deps: ObserveDeps): Route {

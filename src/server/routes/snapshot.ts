@@ -1,8 +1,9 @@
 // POST /v1/snapshot (SPEC): auth, rate limit, validation, a credit reserved before ranking and given
 // back if we fail, then the ranked result with what it cost.
 import { SightlineError } from '../../schema/errors.ts';
-import type { SnapshotResponse } from '../../schema/snapshot.ts';
+import type { SnapshotRequest, SnapshotResponse, SnapshotTextResponse } from '../../schema/snapshot.ts';
 import type { Ranker } from '../../rank/ranker.ts';
+import { toPrompt } from '../../rank/prompt.ts';
 import type { RateLimit, Store } from '../../store/store.ts';
 import { admit } from '../auth.ts';
 import { parseJsonBody } from '../body.ts';
@@ -32,7 +33,15 @@ export function snapshotRoute({ store, ranker, rateLimit }: SnapshotDeps): Route
       });
       req.creditsUsed = SNAPSHOT_COST;
       const response: SnapshotResponse = { ...result, credits_used: SNAPSHOT_COST, credits_remaining: remaining! };
-      return json(200, response);
+      // The ranker validated the body: options are typed from here on.
+      const options = (body as SnapshotRequest).options;
+      if (options?.format !== 'text') return json(200, response);
+      const text = toPrompt(result);
+      if (options.elements === false) {
+        const { elements: _, ...rest } = response;
+        return json(200, { ...rest, text } satisfies SnapshotTextResponse);
+      }
+      return json(200, { ...response, text });
     } catch (err) {
       // Charged but failed on our side: give the credit back. (Validation errors throw before the charge.)
       if (remaining !== null && req.creditsUsed === undefined) store.refund(account.id, SNAPSHOT_COST);

@@ -132,6 +132,7 @@ export function serveUws({ uws, backend }: LoadedUws, options: TransportOptions,
       authorization: req.getHeader('authorization'),
       contentType: req.getHeader('content-type'),
       requestId: requestIdFrom(req.getHeader(REQUEST_ID_HEADER), randomUUID),
+      remoteAddress: Buffer.from(res.getRemoteAddressAsText()).toString(),
       body: EMPTY,
     };
     const lengthHeader = req.getHeader('content-length');

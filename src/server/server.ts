@@ -33,15 +33,16 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export interface Built { router: Router; metrics: Metrics; dispose(): Promise<void> }
+export interface Built { router: Router; metrics: Metrics; /** `METHOD /path` of every route. */ routes: string[]; dispose(): Promise<void> }
 
 /** What GET /metrics serves: this unit's registry, or (in a worker) every worker's, summed. */
 export type GatherMetrics = () => Promise<{ text: string; contentType: string }>;
 
-/** The guard with each refusal counted by its reason. */
+/** The guard with each refusal counted by its reason. A name that does not resolve is not a refusal
+ *  (the page is unreachable, and the browser's own background lookups land there too). */
 function countedGuard(guard: EgressGuard, metrics: Metrics): EgressGuard {
   const count = (err: unknown): never => {
-    if (err instanceof EgressError) metrics.egressRefused(err.reason);
+    if (err instanceof EgressError && err.reason !== 'unresolvable') metrics.egressRefused(err.reason);
     throw err;
   };
   return { refuse: guard.refuse, resolve: (host) => guard.resolve(host).catch(count), check: (raw) => guard.check(raw).catch(count) };
@@ -98,7 +99,7 @@ export async function buildRouter(config: ServerConfig, store: Store, logger: Lo
     ...pageRoutes({ publicUrl: config.publicUrl }),
   };
   metrics.watchPools(browser.stats, () => extract.stats());
-  return { router: createRouter({ routes, store, logger, deadlineMs: config.deadlineMs, metrics }), metrics, dispose: async () => { screenshots.close(); await Promise.all([browser.dispose(), extract.close()]); } };
+  return { router: createRouter({ routes, store, logger, deadlineMs: config.deadlineMs, metrics }), metrics, routes: Object.keys(routes), dispose: async () => { screenshots.close(); await Promise.all([browser.dispose(), extract.close()]); } };
 }
 
 export async function startServer(config: ServerConfig, logger: Logger, options: { worker?: number; gather?: GatherMetrics } = {}): Promise<RunningServer> {

@@ -37,7 +37,8 @@ const fmt = (n) => (typeof n === 'number' ? n.toLocaleString('en') : '–');
 const safeMarkdown = new Marked({
   gfm: true,
   renderer: {
-    html: ({ text }) => escapeHtml(text),
+    // The page's own HTML shows as the text it is (with Markdown's backslash escapes undone).
+    html: ({ text }) => escapeHtml(text.replace(/\\([\\`*_{}[\]()#+\-.!<>])/g, '$1')),
     link({ href, title, tokens }) {
       const label = this.parser.parseInline(tokens);
       if (!/^https?:\/\//i.test(href ?? '')) return label;
@@ -374,11 +375,11 @@ function showFacts(result, kind) {
     const t = result.timings_ms;
     const phases = ['navigation', 'settle', 'collection', 'ranking', 'screenshot'].filter((p) => t[p] > 0 || p !== 'screenshot');
     const total = Math.max(1, t.total ?? phases.reduce((a, p) => a + t[p], 0));
-    facts.push(h('section', { class: 'fact' }, h('h3', { text: `Timings · ${fmt(t.total)} ms` }),
+    facts.push(h('section', { class: 'fact' }, h('h3', { text: `Timings · ${fmt(Math.round(t.total))} ms` }),
       ...phases.map((p) => {
         const bar = h('i');
         bar.style.width = `${Math.round((t[p] / total) * 100)}%`;
-        return h('div', { class: 'timing' }, h('span', { text: p }), h('span', {}, bar), h('span', { text: `${fmt(t[p])} ms` }));
+        return h('div', { class: 'timing' }, h('span', { text: p }), h('span', {}, bar), h('span', { text: `${fmt(Math.round(t[p]))} ms` }));
       })));
   }
   const grids = result.modal_grids ?? [];

@@ -298,6 +298,9 @@ function drawStage(rows, viewport, src, grids) {
   const canvas = h('div', { class: 'canvas' });
   canvas.style.aspectRatio = `${width} / ${height}`;
   stage.replaceChildren(canvas);
+  // Labels keep about 11 screen pixels whatever the scale the page is drawn at.
+  const unit = width / Math.max(200, stage.clientWidth || 600);
+  const font = 11 * unit;
   const svg = s('svg', { viewBox: `0 ${top} ${width} ${height}`, preserveAspectRatio: 'xMinYMin meet', role: 'img', 'aria-label': `${rows.length} element boxes` });
   if (src) {
     const img = h('img', { src, alt: 'Screenshot of the page', width: String(width), height: String(viewport.height) });
@@ -308,7 +311,7 @@ function drawStage(rows, viewport, src, grids) {
   if (bottom > viewport.height) {
     svg.append(s('rect', { class: 'fold', x: 0, y: viewport.height, width, height: bottom - viewport.height }));
     svg.append(s('line', { class: 'fold-line', x1: 0, x2: width, y1: viewport.height, y2: viewport.height }));
-    const label = s('text', { class: 'fold-label', x: width - 12, y: viewport.height + 18, 'text-anchor': 'end' });
+    const label = s('text', { class: 'fold-label', x: width - 6 * unit, y: viewport.height + font * 1.4, 'text-anchor': 'end', 'font-size': font });
     label.textContent = 'below the fold';
     svg.append(label);
   }
@@ -319,9 +322,10 @@ function drawStage(rows, viewport, src, grids) {
     const group = s('g', { class: `box${r.occluded ? ' occluded' : ''}`, 'data-id': r.id });
     group.append(s('rect', { class: 'frame', x: b.x, y: b.y, width: Math.max(b.width, 2), height: Math.max(b.height, 2), rx: 2 }));
     const label = String(r.id);
-    const tagWidth = 8 + label.length * 7.5;
-    group.append(s('rect', { class: 'tag', x: b.x, y: Math.max(top, b.y - 16), width: tagWidth, height: 16, rx: 3 }));
-    const text = s('text', { x: b.x + 4, y: Math.max(top, b.y - 16) + 12 });
+    const tagHeight = font * 1.4;
+    const tagY = Math.max(top, b.y - tagHeight);
+    group.append(s('rect', { class: 'tag', x: b.x, y: tagY, width: font * (0.6 + label.length * 0.62), height: tagHeight, rx: 2 * unit }));
+    const text = s('text', { x: b.x + font * 0.3, y: tagY + font * 1.05, 'font-size': font });
     text.textContent = label;
     group.append(text);
     const title = s('title');
@@ -340,10 +344,10 @@ function fillTable(rows, withGoal) {
   const max = Math.max(1, ...rows.map((r) => r.importance));
   table.tBodies[0].replaceChildren(...rows.map((r) => {
     const flags = h('td', { class: 'flags' },
-      h('span', { class: `badge ${r.inView ? 'view' : 'below'}`, text: r.inView ? 'in viewport' : 'off screen' }),
+      h('span', { class: `badge ${r.inView ? 'view' : 'below'}`, text: r.inView ? 'in view' : 'off screen' }),
       r.occluded ? h('span', { class: 'badge occl', text: 'occluded' }) : null);
     const bar = h('i');
-    bar.style.width = `${Math.round((r.importance / max) * 56)}px`;
+    bar.style.width = `${Math.round((r.importance / max) * 36)}px`;
     const row = h('tr', { 'data-id': r.id, tabindex: '0' },
       h('td', { class: 'id', text: String(r.id) }),
       h('td', {}, h('span', { class: 'role', text: r.role })),

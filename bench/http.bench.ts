@@ -72,7 +72,7 @@ async function handlerCost(elements: number): Promise<{ elements: number; handle
   const ranker = new Ranker(await loadWasmCore(), { limitCap: config.limitCap });
   const body = Buffer.from(JSON.stringify(payload(elements)));
   const parsed = JSON.parse(body.toString('utf8'));
-  const req = { method: 'POST', path: '/v1/snapshot', query: '', host: 'localhost', authorization: `Bearer ${key}`, contentType: 'application/json', requestId: 'bench', body };
+  const req = { method: 'POST', path: '/v1/snapshot', query: '', host: 'localhost', authorization: `Bearer ${key}`, contentType: 'application/json', requestId: 'bench', remoteAddress: '127.0.0.1', body };
   const ms: Record<string, number> = {};
   const BATCH = 20;
   await new Promise<void>((done) => {

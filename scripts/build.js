@@ -1,7 +1,7 @@
 // Builds everything the package ships: the Wasm rank core (with its raw bindings) and the Node
 // library bundle. `npm run build`; also runs on `npm ci` through the `prepare` script.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync } from 'node:fs';
+import { chmodSync, copyFileSync, cpSync, mkdirSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const step = (name, fn) => {
@@ -47,3 +47,6 @@ await step('command line -> build/cli.js', async () => {
 // Its own bundle: the server starts read mode's extraction threads from build/extract-worker.js,
 // found next to build/cli.js (src/observe/extract-pool.ts).
 await step('extraction worker -> build/extract-worker.js', () => build({ ...bundle, entryPoints: { 'extract-worker': 'src/observe/extract-worker.ts' }, outdir: 'build' }));
+
+// The playground and API reference pages, served from next to build/cli.js (src/server/pages.ts).
+await step('pages -> build/playground/', () => cpSync('src/server/playground', 'build/playground', { recursive: true }));

@@ -30,7 +30,7 @@ test('our failure after the charge: 500 internal_error, credit refunded, cause l
     const ranker = new FailingAfterAdmit(await loadWasmCore());
     const router = createRouter({ routes: { 'POST /v1/snapshot': snapshotRoute({ store, ranker, rateLimit: { rate: 100, burst: 100 } }) }, store, logger, deadlineMs: 1000 });
     const body = Buffer.from(JSON.stringify({ url: 'https://example.test/', raw_elements: elements(5) }));
-    const reply = await router.handle({ method: 'POST', path: '/v1/snapshot', query: '', host: 'localhost', authorization: `Bearer ${key}`, contentType: 'application/json', requestId: 'req-1', body });
+    const reply = await router.handle({ method: 'POST', path: '/v1/snapshot', query: '', host: 'localhost', authorization: `Bearer ${key}`, contentType: 'application/json', requestId: 'req-1', remoteAddress: '127.0.0.1', body });
     assert.equal(reply.status, 500);
     const answer = JSON.parse(String(reply.body));
     assert.deepEqual(answer, { status: 'error', error: 'Internal error', error_code: 'internal_error', credits_remaining: 5 });
@@ -56,7 +56,7 @@ test('a route that passes the deadline gets 504 timeout and its abort signal fir
     });
     const router = createRouter({ routes: { 'POST /slow': slow }, store, logger, deadlineMs: 100 });
     const t0 = performance.now();
-    const reply = await router.handle({ method: 'POST', path: '/slow', query: '', host: 'localhost', authorization: '', contentType: '', requestId: 'r', body: Buffer.alloc(0) });
+    const reply = await router.handle({ method: 'POST', path: '/slow', query: '', host: 'localhost', authorization: '', contentType: '', requestId: 'r', remoteAddress: '127.0.0.1', body: Buffer.alloc(0) });
     assert.equal(reply.status, 504);
     assert.equal(JSON.parse(String(reply.body)).error_code, 'timeout');
     assert.ok(aborted, 'the route was told to stop');

@@ -12,7 +12,7 @@ import { ensureDevKey, devKeyBanner, DEV_KEY_CREDITS } from './dev-key.ts';
 const HELP = `sightline: web observation for AI agents
 
 Usage:
-  sightline serve [options]                 serve the HTTP API (POST /v1/snapshot, GET /healthz, GET /openapi.json)
+  sightline serve [options]                 serve the HTTP API (POST /v1/snapshot, /v1/observe), the playground (/), /docs and /metrics
   sightline keys create --credits N [--inactive]
                                             create a key; it is printed alone on the last line
   sightline keys list [--json]

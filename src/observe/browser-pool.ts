@@ -23,7 +23,7 @@ export interface PoolOptions {
   maxQueue: number;
 }
 
-export interface PoolStats { launches: number; open: number; queued: number; contexts: number; spare: number }
+export interface PoolStats { launches: number; crashes: number; open: number; queued: number; contexts: number; spare: number }
 
 interface Fresh { browser: Browser; context: BrowserContext; page: Page }
 
@@ -40,12 +40,15 @@ export class BrowserPool {
   private contexts = new Set<BrowserContext>();
   private spare: Promise<Fresh | undefined> | undefined;
   private launches = 0;
+  /** Browsers that disconnected without our closing them (a crash, a killed process, a remote gone). */
+  private crashes = 0;
+  private readonly closedByUs = new WeakSet<Browser>();
   private closed = false;
 
   constructor(private readonly options: PoolOptions) {}
 
   stats(): PoolStats {
-    return { launches: this.launches, open: this.active, queued: this.waiting.length, contexts: this.contexts.size, spare: this.spare ? 1 : 0 };
+    return { launches: this.launches, crashes: this.crashes, open: this.active, queued: this.waiting.length, contexts: this.contexts.size, spare: this.spare ? 1 : 0 };
   }
 
   private launch(): Promise<Browser> {
@@ -55,7 +58,10 @@ export class BrowserPool {
       ? chromium.connect(this.options.wsEndpoint)
       : chromium.launch({ executablePath: this.options.executablePath, headless: true, chromiumSandbox: false, args: CHROMIUM_FLAGS, proxy });
     const browser = started.then((b) => {
-      b.on('disconnected', () => { if (this.browser === browser) this.browser = undefined; });
+      b.on('disconnected', () => {
+        if (!this.closed && !this.closedByUs.has(b)) this.crashes++;
+        if (this.browser === browser) this.browser = undefined;
+      });
       return b;
     }, (err: Error) => {
       this.browser = undefined;
@@ -194,6 +200,7 @@ export class BrowserPool {
     this.spare = undefined;
     await spare?.then((s) => s?.context.close()).catch(() => undefined);
     const browser = await current?.catch(() => undefined);
+    if (browser) this.closedByUs.add(browser);
     await browser?.close().catch(() => undefined);
   }
 

@@ -75,6 +75,8 @@ function classifyV6(bytes: Uint8Array): { v4: string } | { why: string } | null 
 }
 
 export class EgressError extends Error {
+  /** Why, in a few fixed words (the address range, `scheme`, `unresolvable`...): a metrics label. */
+  reason = 'invalid URL';
   constructor(message: string, readonly url?: string) {
     super(message);
     this.name = 'EgressError';
@@ -145,14 +147,14 @@ export function createEgressGuard(allow: string[] = []): EgressGuard {
     const bare = host.startsWith('[') ? host.slice(1, -1) : host;
     const literal = isIP(bare);
     const addresses = literal ? [{ address: bare, family: literal }] : await lookup(bare, { all: true, verbatim: true }).catch((err) => {
-      throw new EgressError(`cannot resolve ${host}: ${(err as NodeJS.ErrnoException).code ?? err.message}`);
+      throw Object.assign(new EgressError(`cannot resolve ${host}: ${(err as NodeJS.ErrnoException).code ?? err.message}`), { reason: 'unresolvable' });
     });
-    if (!addresses.length) throw new EgressError(`cannot resolve ${host}`);
+    if (!addresses.length) throw Object.assign(new EgressError(`cannot resolve ${host}`), { reason: 'unresolvable' });
     // Every address must be public: a name that also points inside must not be raced into it.
     for (const a of addresses) {
       const why = refuse(a.address);
-      if (why) throw new EgressError(literal ? `${a.address} is a ${why} address: not reachable through this service`
-        : `${host} resolves to ${a.address}, a ${why} address: not reachable through this service`);
+      if (why) throw Object.assign(new EgressError(literal ? `${a.address} is a ${why} address: not reachable through this service`
+        : `${host} resolves to ${a.address}, a ${why} address: not reachable through this service`), { reason: why });
     }
     return { address: addresses[0].address, family: addresses[0].family as 4 | 6 };
   }
@@ -163,8 +165,8 @@ export function createEgressGuard(allow: string[] = []): EgressGuard {
     async check(raw) {
       let url: URL;
       try { url = new URL(raw); } catch { throw new EgressError(`not a valid URL: ${String(raw).slice(0, 200)}`); }
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new EgressError(`${url.protocol} URLs are not allowed: only http and https`, raw);
-      if (url.username || url.password) throw new EgressError('URLs with credentials are not allowed', raw);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw Object.assign(new EgressError(`${url.protocol} URLs are not allowed: only http and https`, raw), { reason: 'scheme' });
+      if (url.username || url.password) throw Object.assign(new EgressError('URLs with credentials are not allowed', raw), { reason: 'credentials' });
       return { url, ...(await resolve(url.hostname)) };
     },
   };

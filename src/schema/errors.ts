@@ -6,6 +6,7 @@ export const ERRORS = {
   unauthorized: { status: 401, message: 'Invalid or missing API key' },
   insufficient_credits: { status: 402, message: 'Insufficient credits' },
   account_inactive: { status: 403, message: 'Account inactive' },
+  forbidden: { status: 403, message: 'Not allowed from this address' },
   not_found: { status: 404, message: 'Not found' },
   method_not_allowed: { status: 405, message: 'Method not allowed' },
   request_timeout: { status: 408, message: 'Request body not received in time' },

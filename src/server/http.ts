@@ -14,6 +14,8 @@ export interface HttpRequest {
   contentType: string;
   body: Buffer;
   requestId: string;
+  /** The peer's IP address as text (GET /metrics answers loopback alone without a token). */
+  remoteAddress: string;
   /** Aborted when the request's deadline passes. */
   signal: AbortSignal;
   /** Set by a route once the caller's key is known, so error bodies can carry `credits_remaining`. */
@@ -27,6 +29,8 @@ export interface Reply {
   body: string | Buffer;
   contentType: string;
   headers?: Record<string, string>;
+  /** Set on error answers: the error_code, for the access log and metrics (not sent). */
+  errorCode?: string;
 }
 
 /** Request header values the transports read (uWS headers must be read synchronously). */

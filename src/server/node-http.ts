@@ -38,7 +38,7 @@ function send(res: ServerResponse, reply: Reply, close = false): void {
 }
 
 /** A request that never reached the handler. */
-const unparsed = (): IncomingRequest => ({ method: '', path: '', query: '', host: '', authorization: '', contentType: '', requestId: randomUUID(), body: Buffer.alloc(0) });
+const unparsed = (): IncomingRequest => ({ method: '', path: '', query: '', host: '', authorization: '', contentType: '', requestId: randomUUID(), remoteAddress: '', body: Buffer.alloc(0) });
 
 export function serveNodeHttp(options: TransportOptions, router: Router): Promise<Listening> {
   // Sockets whose request we refused: llhttp may still report the same framing error afterwards.
@@ -54,6 +54,7 @@ export function serveNodeHttp(options: TransportOptions, router: Router): Promis
       authorization: req.headers.authorization ?? '',
       contentType: req.headers['content-type'] ?? '',
       requestId: requestIdFrom(String(req.headers[REQUEST_ID_HEADER] ?? ''), randomUUID),
+      remoteAddress: req.socket.remoteAddress ?? '',
       body: Buffer.alloc(0),
     };
     const raw = req.rawHeaders;

@@ -13,6 +13,32 @@ const plain = (schema: unknown) => JSON.parse(JSON.stringify(schema));
 const SNAPSHOT_ERRORS = ['bad_request', 'unauthorized', 'insufficient_credits', 'account_inactive', 'payload_too_large', 'request_timeout', 'headers_too_large', 'rate_limited', 'internal_error'] as const;
 const OBSERVE_ERRORS = ['bad_request', 'invalid_url', 'invalid_mode', 'unauthorized', 'insufficient_credits', 'blocked_url', 'unsupported_content_type', 'too_large', 'rate_limited', 'internal_error', 'unreachable', 'http_error', 'busy', 'timeout'] as const;
 
+/** Request examples, shown on /docs; test/playground.test.ts sends each one to a running server (the
+ *  observe ones with the URL of a local page) and checks the answer against the documented schema. */
+export const EXAMPLES = {
+  snapshot: {
+    search: {
+      summary: 'Rank three elements for a goal',
+      value: {
+        url: 'https://shop.example/',
+        viewport: { width: 1280, height: 800 },
+        goal: 'search for headphones',
+        raw_elements: [
+          { id: 1, tag: 'input', rect: { x: 300, y: 18, width: 520, height: 38 }, attributes: { input_type: 'search', aria_label: 'Search products' } },
+          { id: 2, tag: 'button', text: 'Search', rect: { x: 832, y: 18, width: 96, height: 38 } },
+          { id: 3, tag: 'a', text: 'Sign in', rect: { x: 1120, y: 24, width: 80, height: 28 }, attributes: { href: 'https://shop.example/account' } },
+        ],
+        options: { limit: 20 },
+      },
+    },
+  },
+  observe: {
+    read: { summary: 'The page as Markdown (1 credit)', value: { url: 'https://example.com/', mode: 'read', format: 'markdown' } },
+    map: { summary: 'Ranked elements for a goal (2 credits)', value: { url: 'https://example.com/', mode: 'map', options: { goal: 'sign in', limit: 20 } } },
+    visual: { summary: 'Elements and an annotated screenshot (10 credits)', value: { url: 'https://example.com/', mode: 'visual', options: { annotate: true, limit: 20 } } },
+  },
+} as const;
+
 /** One response per status; codes sharing a status are listed together. */
 function errorResponses(codes: readonly (keyof typeof ERRORS)[], schema: string, extra: (code: string) => string = () => '') {
   const byStatus = new Map<number, string[]>();
@@ -34,7 +60,10 @@ export function openApiDocument(config: Pick<ServerConfig, 'limitCap' | 'maxBody
       description: 'Web observation for AI agents: interactive elements ranked by importance, with coordinates, occlusion and grouping.',
     },
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>' } },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>' },
+        metricsToken: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <metrics token> (--metrics-token)' },
+      },
       schemas: {
         SnapshotRequest: plain(SnapshotRequest),
         SnapshotResponse: plain(SnapshotResponse),
@@ -57,7 +86,7 @@ export function openApiDocument(config: Pick<ServerConfig, 'limitCap' | 'maxBody
           summary: 'Rank raw elements collected in the caller\'s browser (1 credit)',
           description: `Elements come back sorted by importance. options.limit defaults to 50, capped at ${config.limitCap}. ` +
             `Bodies up to ${config.maxBodyBytes} bytes. Rate limit per key: ${config.rateLimit.rate}/s, burst ${config.rateLimit.burst}.`,
-          requestBody: { required: true, content: jsonContent('SnapshotRequest') },
+          requestBody: { required: true, content: { 'application/json': { schema: ref('SnapshotRequest'), examples: EXAMPLES.snapshot } } },
           responses: {
             200: { description: 'ranked elements (with options.format "text" also `text`; with options.elements false `text` alone)', content: { 'application/json': { schema: { oneOf: [ref('SnapshotResponse'), ref('SnapshotTextResponse')] } } } },
             ...snapshotErrors,
@@ -68,7 +97,7 @@ export function openApiDocument(config: Pick<ServerConfig, 'limitCap' | 'maxBody
         post: {
           operationId: 'observe',
           summary: 'Load a URL: read (Markdown, 1 credit), map (ranked elements; 2, or 10 with the precision engine), visual (map + screenshot, 10)',
-          requestBody: { required: true, content: jsonContent('ObserveRequest') },
+          requestBody: { required: true, content: { 'application/json': { schema: ref('ObserveRequest'), examples: EXAMPLES.observe } } },
           responses: {
             200: { description: 'the result of the chosen mode', content: { 'application/json': { schema: { oneOf: [ref('ReadResult'), ref('MapResult'), ref('VisualResult'), ref('MapTextResult'), ref('VisualTextResult')] } } } },
             ...errorResponses(OBSERVE_ERRORS, 'ObserveError'),
@@ -91,6 +120,24 @@ export function openApiDocument(config: Pick<ServerConfig, 'limitCap' | 'maxBody
       },
       '/openapi.json': {
         get: { operationId: 'openapi', security: [], summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1' } } },
+      },
+      '/metrics': {
+        get: {
+          operationId: 'metrics', summary: 'Prometheus metrics: requests, latency, credits, refusals, browser and extraction pools',
+          description: 'With --metrics-token, send it as a bearer token; without one, only callers on loopback are answered.',
+          security: [{ metricsToken: [] }, {}],
+          responses: {
+            200: { description: 'Prometheus text format 0.0.4', content: { 'text/plain': { schema: { type: 'string' } } } },
+            401: { description: 'unauthorized: a token is set and the request does not carry it', content: jsonContent('SnapshotError') },
+            403: { description: 'forbidden: no token is set and the caller is not on loopback', content: jsonContent('SnapshotError') },
+          },
+        },
+      },
+      '/': {
+        get: { operationId: 'playground', security: [], summary: 'The playground: run observe and snapshot from a form and see the result drawn', responses: { 200: { description: 'HTML', content: { 'text/html': {} } } } },
+      },
+      '/docs': {
+        get: { operationId: 'docs', security: [], summary: 'This reference (Swagger UI reading /openapi.json)', responses: { 200: { description: 'HTML', content: { 'text/html': {} } } } },
       },
     },
   };

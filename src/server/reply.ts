@@ -23,5 +23,5 @@ export function errorReply(err: SightlineError, creditsRemaining?: number, shape
   const headers: Record<string, string> = {};
   if (err.retryAfter !== undefined) headers['retry-after'] = String(err.retryAfter);
   if (err.status === 413 || err.status === 408) headers.connection = 'close';
-  return json(err.status, body, headers);
+  return { ...json(err.status, body, headers), errorCode: err.code };
 }

@@ -4,6 +4,7 @@ import { SightlineError } from '../schema/errors.ts';
 import type { Store } from '../store/store.ts';
 import { errorReply, asSightlineError } from './reply.ts';
 import type { HttpRequest, Reply } from './http.ts';
+import type { Metrics } from './metrics.ts';
 
 export type Route = (req: HttpRequest) => Reply | Promise<Reply>;
 /** Routes by method and path, e.g. `{ 'POST /v1/snapshot': snapshot }`; a path ending in `/*` takes
@@ -18,6 +19,8 @@ export interface RouterDeps {
   store: Store;
   logger: Logger;
   deadlineMs: number;
+  /** Fed from the access log line: one sample per answered request. */
+  metrics?: Metrics;
 }
 
 export interface Router {
@@ -26,7 +29,7 @@ export interface Router {
   refuse(req: IncomingRequest, err: SightlineError): Reply;
 }
 
-export function createRouter({ routes, store, logger, deadlineMs }: RouterDeps): Router {
+export function createRouter({ routes, store, logger, deadlineMs, metrics }: RouterDeps): Router {
   const paths = new Map<string, string[]>();
   for (const key of Object.keys(routes)) {
     const [method, path] = key.split(' ');
@@ -45,6 +48,10 @@ export function createRouter({ routes, store, logger, deadlineMs }: RouterDeps):
     };
     if (reply.status >= 500) logger.error({ ...entry, err }, 'request failed');
     else logger.info(entry, 'request');
+    metrics?.request({
+      route: paths.has(patternOf(req.path)) ? patternOf(req.path) : 'unmatched', method: req.method || 'unparsed', status: reply.status,
+      errorCode: reply.errorCode ?? '', seconds: entry.ms / 1000, bytesIn: req.body.length, bytesOut: Buffer.byteLength(reply.body),
+    });
     return reply;
   }
 

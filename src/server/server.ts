@@ -10,7 +10,9 @@ import { createRouter, type Router, type Routes } from './router.ts';
 import { snapshotRoute } from './routes/snapshot.ts';
 import { healthRoute } from './routes/health.ts';
 import { observeRoute } from './routes/observe.ts';
-import { createEgressGuard, type EgressGuard } from '../observe/egress.ts';
+import { createEgressGuard, EgressError, type EgressGuard } from '../observe/egress.ts';
+import { createMetrics, metricsRoute, METRICS_PATH, type Metrics } from './metrics.ts';
+import { pageRoutes } from './pages.ts';
 import { BrowserPool } from '../observe/browser-pool.ts';
 import { ExtractPool, defaultExtractWorkers } from '../observe/extract-pool.ts';
 import { startEgressProxy, type EgressProxy } from '../observe/egress-proxy.ts';
@@ -25,11 +27,26 @@ import { VERSION } from './version.ts';
 export interface RunningServer {
   port: number;
   backend: string;
+  /** This unit's metrics (a serving worker hands them to the supervisor, which sums them). */
+  metrics?: Metrics;
   /** Graceful: stop accepting, finish in-flight requests, close connections and the store. */
   close(): Promise<void>;
 }
 
-export interface Built { router: Router; dispose(): Promise<void> }
+export interface Built { router: Router; metrics: Metrics; /** `METHOD /path` of every route. */ routes: string[]; dispose(): Promise<void> }
+
+/** What GET /metrics serves: this unit's registry, or (in a worker) every worker's, summed. */
+export type GatherMetrics = () => Promise<{ text: string; contentType: string }>;
+
+/** The guard with each refusal counted by its reason. A name that does not resolve is not a refusal
+ *  (the page is unreachable, and the browser's own background lookups land there too). */
+function countedGuard(guard: EgressGuard, metrics: Metrics): EgressGuard {
+  const count = (err: unknown): never => {
+    if (err instanceof EgressError && err.reason !== 'unresolvable') metrics.egressRefused(err.reason);
+    throw err;
+  };
+  return { refuse: guard.refuse, resolve: (host) => guard.resolve(host).catch(count), check: (raw) => guard.check(raw).catch(count) };
+}
 
 /** The browser pool and its egress proxy, started the first time a page needs rendering. */
 function lazyBrowser(config: ServerConfig, guard: EgressGuard, logger: Logger) {
@@ -55,11 +72,12 @@ function lazyBrowser(config: ServerConfig, guard: EgressGuard, logger: Logger) {
   };
 }
 
-export async function buildRouter(config: ServerConfig, store: Store, logger: Logger, backend: string, worker: number): Promise<Built> {
+export async function buildRouter(config: ServerConfig, store: Store, logger: Logger, backend: string, worker: number, gather?: GatherMetrics): Promise<Built> {
+  const metrics = createMetrics();
   const core = await loadWasmCore();
   const ranker = new Ranker(core, { limitCap: config.limitCap });
   const screenshots = openScreenshotStore(config.dataDir, config.screenshotTtlS);
-  const guard = createEgressGuard(config.egressAllow);
+  const guard = countedGuard(createEgressGuard(config.egressAllow), metrics);
   const browser = lazyBrowser(config, guard, logger);
   // Warm from the start: read mode's first request should not pay for loading linkedom in a thread.
   const extract = new ExtractPool({
@@ -68,20 +86,23 @@ export async function buildRouter(config: ServerConfig, store: Store, logger: Lo
   });
   const openapi = JSON.stringify(openApiDocument(config, VERSION));
   const routes: Routes = {
-    'POST /v1/snapshot': snapshotRoute({ store, ranker, rateLimit: config.rateLimit }),
+    'POST /v1/snapshot': snapshotRoute({ store, ranker, rateLimit: config.rateLimit, metrics }),
     'POST /v1/observe': observeRoute({
       store, rateLimit: config.rateLimit, browser: browser.get, extract,
-      ranker: new Ranker(core, { limitCap: MAP_MAX_LIMIT }), screenshots, publicUrl: config.publicUrl,
+      ranker: new Ranker(core, { limitCap: MAP_MAX_LIMIT }), screenshots, publicUrl: config.publicUrl, metrics,
       fetch: { guard, deadlineMs: config.pageTimeoutMs, maxBytes: config.maxPageBytes },
     }),
     [`GET ${SCREENSHOT_PATH}*`]: screenshots.route,
     'GET /healthz': healthRoute({ store, backend, worker, version: VERSION, browser: browser.stats, extract: () => extract.stats() }),
     'GET /openapi.json': () => ({ ...json(200, null), body: openapi }),
+    [`GET ${METRICS_PATH}`]: metricsRoute(config.metricsToken, gather ?? (async () => ({ text: await metrics.registry.metrics(), contentType: metrics.registry.contentType }))),
+    ...pageRoutes({ publicUrl: config.publicUrl }),
   };
-  return { router: createRouter({ routes, store, logger, deadlineMs: config.deadlineMs }), dispose: async () => { screenshots.close(); await Promise.all([browser.dispose(), extract.close()]); } };
+  metrics.watchPools(browser.stats, () => extract.stats());
+  return { router: createRouter({ routes, store, logger, deadlineMs: config.deadlineMs, metrics }), metrics, routes: Object.keys(routes), dispose: async () => { screenshots.close(); await Promise.all([browser.dispose(), extract.close()]); } };
 }
 
-export async function startServer(config: ServerConfig, logger: Logger, options: { worker?: number } = {}): Promise<RunningServer> {
+export async function startServer(config: ServerConfig, logger: Logger, options: { worker?: number; gather?: GatherMetrics } = {}): Promise<RunningServer> {
   const loaded = config.http === 'uws' ? loadUws(config.allowUwsFallback) : undefined;
   const backend = loaded?.backend ?? 'node-http';
   if (backend === 'uws-fallback') logger.warn('uWebSockets.js native binary did not load: serving on its slow JavaScript fallback');
@@ -89,7 +110,7 @@ export async function startServer(config: ServerConfig, logger: Logger, options:
   let listening: Listening;
   let built: Built;
   try {
-    built = await buildRouter(config, store, logger, backend, options.worker ?? 0);
+    built = await buildRouter(config, store, logger, backend, options.worker ?? 0, options.gather);
     const router = built.router;
     const transportOptions = { host: config.host, port: config.port, maxBodyBytes: config.maxBodyBytes, bodyTimeoutMs: config.bodyTimeoutMs };
     listening = loaded ? await serveUws(loaded, transportOptions, router) : await serveNodeHttp(transportOptions, router);
@@ -101,6 +122,7 @@ export async function startServer(config: ServerConfig, logger: Logger, options:
   return {
     port: listening.port,
     backend,
+    metrics: built.metrics,
     close() {
       closing ??= listening.close(config.shutdownGraceMs).then(() => built.dispose()).finally(() => store.close());
       return closing;

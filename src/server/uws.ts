@@ -114,6 +114,16 @@ function target(req: UwsRequest): { path: string; query: string } {
   return { path: url, query };
 }
 
+/** The peer's address as text; '' where the JS fallback cannot say (then /metrics needs its token). */
+function remoteAddress(res: HttpResponse): string {
+  try {
+    const raw = res.getRemoteAddressAsText() as ArrayBuffer | string | undefined;
+    return typeof raw === 'string' ? raw : raw ? Buffer.from(raw).toString() : '';
+  } catch {
+    return '';
+  }
+}
+
 export function serveUws({ uws, backend }: LoadedUws, options: TransportOptions, router: Router): Promise<Listening> {
   // The JS fallback runs on node:http, whose parser enforces the framing rules itself (and it has no forEach).
   const checkFraming = backend === 'uws-native';
@@ -132,6 +142,7 @@ export function serveUws({ uws, backend }: LoadedUws, options: TransportOptions,
       authorization: req.getHeader('authorization'),
       contentType: req.getHeader('content-type'),
       requestId: requestIdFrom(req.getHeader(REQUEST_ID_HEADER), randomUUID),
+      remoteAddress: remoteAddress(res),
       body: EMPTY,
     };
     const lengthHeader = req.getHeader('content-length');

@@ -18,8 +18,9 @@ import { renderPage, looksLikeScriptShell } from '../../observe/render.ts';
 import type { BrowserPool } from '../../observe/browser-pool.ts';
 import { admit } from '../auth.ts';
 import { parseJsonBody } from '../body.ts';
-import { json } from '../reply.ts';
+import { json, asSightlineError } from '../reply.ts';
 import type { Route } from '../router.ts';
+import type { Metrics } from '../metrics.ts';
 
 /** SPEC "Limits". */
 export const OBSERVE_COSTS = { read: 1, map: 2, map_precision: 10, visual: 10 } as const;
@@ -39,6 +40,7 @@ export interface ObserveDeps {
   screenshots: ScreenshotStore;
   /** Base of screenshot URLs; empty: http:// + the request's Host. */
   publicUrl: string;
+  metrics?: Metrics;
 }
 
 function validate(body: unknown): ObserveRequest {
@@ -71,12 +73,14 @@ async function charged<T>(deps: ObserveDeps, req: HttpRequest, accountId: number
   if (req.signal.aborted) throw new SightlineError('timeout', 'The request was cancelled at its deadline');
   const remaining = deps.store.reserve(accountId, cost);
   if (remaining === null) throw new SightlineError('insufficient_credits', `Insufficient credits: ${what} costs ${cost} credit${cost === 1 ? '' : 's'}`);
+  deps.metrics?.charged('observe', cost);
   let settled = false;
   const refund = () => {
     if (settled) return;
     try {
       deps.store.refund(accountId, cost);
       settled = true;
+      deps.metrics?.refunded('observe', cost);
     } catch { /* the store failed: the catch below tries again, and its error is the one reported */ }
   };
   req.signal.addEventListener('abort', refund, { once: true });
@@ -108,12 +112,16 @@ async function read(deps: ObserveDeps, agent: ReturnType<typeof guardedAgent>, r
     const page = await fetchPage(body.url.trim(), fetch, agent, req.signal);
     source = { url: page.url, html: page.text, redirects: page.redirects, blocked: [], warnings: [] };
   }
-  let result = await deps.extract.read(source.html, source.url, readOptions, req.signal);
+  const extract = async (html: string, url: string) => {
+    const started = performance.now();
+    try { return await deps.extract.read(html, url, readOptions, req.signal); } finally { deps.metrics?.extraction((performance.now() - started) / 1000); }
+  };
+  let result = await extract(source.html, source.url);
   let rendered = render === 'always';
   if (render === 'auto' && looksLikeScriptShell(source.html, result.textLength)) {
     const shown = await renderPage(await browser(), fetch.guard, source.url, fetch.deadlineMs, req.signal);
     source = { ...shown, redirects: source.redirects };
-    result = await deps.extract.read(source.html, source.url, readOptions, req.signal);
+    result = await extract(source.html, source.url);
     rendered = true;
   }
   const warnings = [...source.warnings, ...result.warnings, ...blockedWarnings(source.blocked)];
@@ -143,6 +151,7 @@ async function map(deps: ObserveDeps, req: HttpRequest, body: ObserveRequest, vi
     url: body.url.trim(), engine, limit: o.limit ?? MAP_DEFAULT_LIMIT, filter: o.filter, goal: o.goal, selectors: shape === 'dom',
     screenshot: visual, annotate: visual && o.annotate === true, dismissOverlays: o.dismiss_overlays === true, deadlineMs: deps.fetch.deadlineMs, signal: req.signal,
   });
+  deps.metrics?.ranking('observe', page.timings.ranking / 1000);
   const result: MapResult = {
     status: 'success', url: page.url, viewport: page.ranked.viewport,
     interactable_elements: shapeElements(page, { shape, visualCues: o.include_visual_cues ?? !visual, attributes: o.include_attributes ?? visual }),
@@ -171,14 +180,28 @@ export function observeRoute(deps: ObserveDeps): Route {
     const account = admit(deps.store, req, deps.rateLimit);
     const body = validate(parseJsonBody(req));
     const mode = body.mode ?? 'read';
+    const started = performance.now();
+    // The engine label: read's is `fetch`, or `browser` when the page was rendered.
+    let engineLabel = mode === 'read' ? (body.options?.render === 'always' ? 'browser' : 'fetch') : '';
+    const timed = async (work: () => Promise<object>) => {
+      let outcome = 'ok';
+      try { return json(200, await work()); } catch (err) { outcome = asSightlineError(err).code; throw err; } finally {
+        deps.metrics?.observe(mode, engineLabel, outcome, (performance.now() - started) / 1000);
+      }
+    };
     if (mode === 'read') {
-      return json(200, await charged(deps, req, account.id, OBSERVE_COSTS.read, 'read', (remaining) => read(deps, agent, req, body, remaining)));
+      return timed(async () => {
+        const result = await charged(deps, req, account.id, OBSERVE_COSTS.read, 'read', (remaining) => read(deps, agent, req, body, remaining));
+        if (result.rendered) engineLabel = 'browser';
+        return result;
+      });
     }
     const visual = mode === 'visual';
     // SPEC: visual always uses the precision engine.
     const engine: Engine = visual || body.options?.render_quality === 'precision' ? 'precision' : 'performance';
+    engineLabel = engine;
     const cost = visual ? OBSERVE_COSTS.visual : engine === 'precision' ? OBSERVE_COSTS.map_precision : OBSERVE_COSTS.map;
     const what = visual ? 'visual' : `map (${engine})`;
-    return json(200, await charged(deps, req, account.id, cost, what, (remaining) => map(deps, req, body, visual, engine, cost, remaining)));
+    return timed(() => charged(deps, req, account.id, cost, what, (remaining) => map(deps, req, body, visual, engine, cost, remaining)));
   };
 }

@@ -13,13 +13,13 @@ test('200 parallel requests, 50 credits, 2 workers + a second process: exactly 5
     startServer(unlimited, { dataDir }),
   ]);
   try {
-    const key = createKey(dataDir, 50);
+    const key = await createKey(dataDir, 50);
     const body = { url: 'https://example.test/', raw_elements: elements(200) };
     const answers = await Promise.all(Array.from({ length: 200 }, (_, i) =>
       snapshot(i % 2 ? workers.url : other.url, key, body)));
     const count = (status: number) => answers.filter((a) => a.status === status).length;
     assert.deepEqual({ ok: count(200), short: count(402), other: 200 - count(200) - count(402) }, { ok: 50, short: 150, other: 0 });
-    assert.equal(balance(dataDir, key), 0);
+    assert.equal(await balance(dataDir, key), 0);
     // Every success saw a different balance: no charge was lost or doubled.
     const remaining = answers.filter((a) => a.status === 200).map((a) => a.body.credits_remaining).sort((a, b) => a - b);
     assert.deepEqual(remaining, Array.from({ length: 50 }, (_, i) => i));

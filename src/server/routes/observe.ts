@@ -1,7 +1,8 @@
 // POST /v1/observe (SPEC, legacy door). Read mode: fetch through the egress guard, extract the main
 // content in a worker thread (extract-pool.ts), answer Markdown/text/HTML. Map and visual: load the page in our Chromium, collect, rank with
-// the core, and for visual a screenshot. Credits are reserved before the work and refunded when the page
-// cannot be loaded: failed loads cost nothing.
+// the core, and for visual a screenshot. Credits are held before the work, posted when it succeeds, and
+// voided when the page cannot be loaded, the client leaves or the deadline passes (holds.ts): failed loads
+// cost nothing.
 import { Compile } from 'typebox/compile';
 import { SightlineError, badRequest } from '../../schema/errors.ts';
 import { ObserveRequest, MAP_DEFAULT_LIMIT, type ReadResult, type MapResult, type VisualResult, type Screenshot } from '../../schema/observe.ts';
@@ -16,6 +17,7 @@ import type { ExtractPool } from '../../observe/extract-pool.ts';
 import { renderPage, looksLikeScriptShell } from '../../observe/render.ts';
 import type { BrowserPool } from '../../observe/browser-pool.ts';
 import { admit } from '../auth.ts';
+import { withHold } from '../holds.ts';
 import { parseJsonBody } from '../body.ts';
 import { json } from '../reply.ts';
 import type { Route } from '../router.ts';
@@ -38,6 +40,8 @@ export interface ObserveDeps {
   screenshots: ScreenshotStore;
   /** Base of screenshot URLs; empty: http:// + the request's Host. */
   publicUrl: string;
+  /** How long a hold may stay unresolved before the sweeper voids it. */
+  holdTtlMs: number;
 }
 
 function validate(body: unknown): ObserveRequest {
@@ -54,39 +58,6 @@ function validate(body: unknown): ObserveRequest {
     throw badRequest(`Invalid request: ${path} ${first.message}`);
   }
   return body as ObserveRequest;
-}
-
-/**
- * Reserves a mode's cost, runs its work, and keeps the charge only when the work succeeds for a request
- * still being answered. The credit goes back exactly once: when the work fails, or at once when the
- * request is aborted (the router answered 504), so the 504's balance is already whole and work that
- * finishes after it is never charged.
- */
-async function charged<T>(deps: ObserveDeps, req: HttpRequest, accountId: number, cost: number, what: string, work: (remaining: number) => Promise<T>): Promise<T> {
-  if (req.signal.aborted) throw new SightlineError('timeout', 'The request was cancelled at its deadline');
-  const remaining = deps.store.reserve(accountId, cost);
-  if (remaining === null) throw new SightlineError('insufficient_credits', `Insufficient credits: ${what} costs ${cost} credit${cost === 1 ? '' : 's'}`);
-  let settled = false;
-  const refund = () => {
-    if (settled) return;
-    try {
-      deps.store.refund(accountId, cost);
-      settled = true;
-    } catch { /* the store failed: the catch below tries again, and its error is the one reported */ }
-  };
-  req.signal.addEventListener('abort', refund, { once: true });
-  try {
-    const result = await work(remaining);
-    if (req.signal.aborted) throw new SightlineError('timeout', 'The request was cancelled at its deadline');
-    settled = true;
-    req.creditsUsed = cost;
-    return result;
-  } catch (err) {
-    refund();
-    throw err;
-  } finally {
-    req.signal.removeEventListener('abort', refund);
-  }
 }
 
 async function read(deps: ObserveDeps, agent: ReturnType<typeof guardedAgent>, req: HttpRequest, body: ObserveRequest, remaining: number): Promise<ReadResult> {
@@ -152,17 +123,18 @@ async function map(deps: ObserveDeps, req: HttpRequest, body: ObserveRequest, vi
 export function observeRoute(deps: ObserveDeps): Route {
   const agent = guardedAgent(deps.fetch.guard);
   return async (req) => {
-    const account = admit(deps.store, req, deps.rateLimit);
+    const account = await admit(deps.store, req, deps.rateLimit);
+    const hold = { store: deps.store, ttlMs: deps.holdTtlMs };
     const body = validate(parseJsonBody(req));
     const mode = body.mode ?? 'read';
     if (mode === 'read') {
-      return json(200, await charged(deps, req, account.id, OBSERVE_COSTS.read, 'read', (remaining) => read(deps, agent, req, body, remaining)));
+      return json(200, await withHold(hold, req, account.id, OBSERVE_COSTS.read, 'read', (remaining) => read(deps, agent, req, body, remaining)));
     }
     const visual = mode === 'visual';
     // SPEC: visual always uses the precision engine.
     const engine: Engine = visual || body.options?.render_quality === 'precision' ? 'precision' : 'performance';
     const cost = visual ? OBSERVE_COSTS.visual : engine === 'precision' ? OBSERVE_COSTS.map_precision : OBSERVE_COSTS.map;
     const what = visual ? 'visual' : `map (${engine})`;
-    return json(200, await charged(deps, req, account.id, cost, what, (remaining) => map(deps, req, body, visual, engine, cost, remaining)));
+    return json(200, await withHold(hold, req, account.id, cost, what, (remaining) => map(deps, req, body, visual, engine, cost, remaining)));
   };
 }

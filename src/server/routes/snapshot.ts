@@ -1,11 +1,11 @@
-// POST /v1/snapshot (SPEC): auth, rate limit, validation, a credit reserved before ranking and given
-// back if we fail, then the ranked result with what it cost.
-import { SightlineError } from '../../schema/errors.ts';
+// POST /v1/snapshot (SPEC): auth, rate limit, validation, a credit held before ranking and posted when
+// the result is ready (voided if we fail), then the ranked result with what it cost.
 import type { SnapshotResponse } from '../../schema/snapshot.ts';
 import type { Ranker } from '../../rank/ranker.ts';
 import type { RateLimit, Store } from '../../store/store.ts';
 import { admit } from '../auth.ts';
 import { parseJsonBody } from '../body.ts';
+import { withHold } from '../holds.ts';
 import { json } from '../reply.ts';
 import type { Route } from '../router.ts';
 
@@ -16,27 +16,18 @@ export interface SnapshotDeps {
   store: Store;
   ranker: Ranker;
   rateLimit: RateLimit;
+  /** How long a hold may stay unresolved before the sweeper voids it. */
+  holdTtlMs: number;
 }
 
-export function snapshotRoute({ store, ranker, rateLimit }: SnapshotDeps): Route {
-  return (req) => {
-    const account = admit(store, req, rateLimit);
-    const body = parseJsonBody(req);
-    let remaining = null as number | null;
-    try {
-      const result = ranker.rank(body, () => {
-        remaining = store.reserve(account.id, SNAPSHOT_COST);
-        if (remaining === null) {
-          throw new SightlineError('insufficient_credits', `Insufficient credits: a snapshot costs ${SNAPSHOT_COST} credit`);
-        }
-      });
-      req.creditsUsed = SNAPSHOT_COST;
-      const response: SnapshotResponse = { ...result, credits_used: SNAPSHOT_COST, credits_remaining: remaining! };
-      return json(200, response);
-    } catch (err) {
-      // Charged but failed on our side: give the credit back. (Validation errors throw before the charge.)
-      if (remaining !== null && req.creditsUsed === undefined) store.refund(account.id, SNAPSHOT_COST);
-      throw err;
-    }
+export function snapshotRoute({ store, ranker, rateLimit, holdTtlMs }: SnapshotDeps): Route {
+  return async (req) => {
+    const account = await admit(store, req, rateLimit);
+    // Validated before the hold: an invalid request is a 400 even for a key with no credits.
+    const request = ranker.validate(parseJsonBody(req));
+    const response = await withHold({ store, ttlMs: holdTtlMs }, req, account.id, SNAPSHOT_COST, 'a snapshot', (available): SnapshotResponse => ({
+      ...ranker.rank(request, true), credits_used: SNAPSHOT_COST, credits_remaining: available,
+    }));
+    return json(200, response);
   };
 }

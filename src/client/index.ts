@@ -1,5 +1,5 @@
 // `sightline/client`: rank pages an agent's own browser shows, locally or through the API.
-export { SightlineApi, SightlineApiError, type ApiOptions, type ObserveRequest, type ReadResult, type MapResult, type VisualResult } from './api.ts';
+export { SightlineApi, SightlineApiError, type ApiOptions, type CallOptions, type ObserveRequest, type ReadResult, type MapResult, type VisualResult } from './api.ts';
 export { snapshot, collectPage, resolve, click, type, scrollTo, highlight, waitForStable, type SnapshotOptions } from './page.ts';
 export { FRAME_ID_SPAN } from '../collect/types.ts';
 export { collectorSource } from '../playwright/collector-source.ts';

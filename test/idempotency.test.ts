@@ -170,3 +170,34 @@ test('client: a connection lost after the server answered is retried with the sa
     relay.close();
   }
 });
+
+test('OpenAPI documents the header, the replay header and both errors on each charged route', async () => {
+  const doc = await (await fetch(`${server.url}/openapi.json`)).json();
+  for (const path of ['/v1/snapshot', '/v1/observe']) {
+    const op = doc.paths[path].post;
+    assert.deepEqual(op.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`), ['header:Idempotency-Key'], path);
+    assert.equal(op.parameters[0].schema.maxLength, 255);
+    assert.ok(op.responses['200'].headers['Idempotent-Replayed'], path);
+    assert.match(op.responses['422'].description, /idempotency_key_reused/, path);
+    assert.match(op.responses['409'].description, /idempotency_in_progress/, path);
+    assert.ok(op.responses['409'].headers['Retry-After'], path);
+  }
+});
+
+test('--http node sees non-ASCII bytes in the key and refuses them (uWS drops them before the router)', async () => {
+  const plain = await startServer(['--http', 'node']);
+  try {
+    const key = await createKey(plain.dataDir, 5);
+    const accented = await snapshot(plain.url, key, page(), { 'idempotency-key': 'caf\u00e9' });
+    assert.equal(accented.status, 400);
+    assert.match(accented.body.error, /printable ASCII/);
+    const first = await snapshot(plain.url, key, page(), { 'idempotency-key': 'n-1' });
+    const again = await snapshot(plain.url, key, page(), { 'idempotency-key': 'n-1' });
+    assert.equal(again.headers.get('idempotent-replayed'), 'true');
+    assert.deepEqual(again.body, first.body);
+    assert.equal((await account(plain.dataDir, key)).credits, 4);
+  } finally {
+    await plain.stop();
+    removeDataDir(plain.dataDir);
+  }
+});

@@ -192,7 +192,10 @@ export function storeContract(name: string, backend: StoreBackend): void {
     assert.deepEqual(await two.claimIdempotency(a.id, 'k3', 'other', 1000, T0 + 3), { state: 'claimed' }, 'swept: the key is free');
   }));
 
-  test(`${name}: ping answers; close ends the connection`, () => withStores(1, async (store) => {
+  test(`${name}: ping answers; after close it rejects, and closing twice is harmless`, () => withStores(1, async (store) => {
     await store.ping();
+    await store.close();
+    await assert.rejects(store.ping());
+    await store.close();
   }));
 }

@@ -38,8 +38,8 @@ interface Row { elements: number; bytes: number; setup: string; samples: Sample[
 async function start(flags: string[]): Promise<{ url: string; proc: ChildProcess; dir: string; key: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'sightline-bench-'));
   const store = openSqliteStore(dir);
-  const { key } = store.createKey(1_000_000_000, true);
-  store.close();
+  const { key } = await store.createKey(1_000_000_000, true);
+  await store.close();
   const proc = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--data-dir', dir, '--log-level', 'warn',
     '--rate-limit', '1000000000', '--rate-burst', '1000000000', ...flags], { stdio: ['ignore', 'ignore', 'pipe'] });
   const url = await new Promise<string>((resolve, reject) => {
@@ -67,7 +67,7 @@ async function handlerCost(elements: number): Promise<{ elements: number; handle
   const dir = mkdtempSync(join(tmpdir(), 'sightline-bench-'));
   const config = resolveConfig({ 'data-dir': dir, 'rate-limit': '1000000000', 'rate-burst': '1000000000' });
   const store = openSqliteStore(dir);
-  const { key } = store.createKey(1_000_000_000, true);
+  const { key } = await store.createKey(1_000_000_000, true);
   const { router } = await buildRouter(config, store, createLogger('warn'), 'bench', 0);
   const ranker = new Ranker(await loadWasmCore(), { limitCap: config.limitCap });
   const body = Buffer.from(JSON.stringify(payload(elements)));
@@ -85,7 +85,7 @@ async function handlerCost(elements: number): Promise<{ elements: number; handle
       .on('complete', () => done())
       .run();
   });
-  store.close();
+  await store.close();
   rmSync(dir, { recursive: true, force: true });
   console.error(`handler, ${elements} elements: route ${ms.handle.toFixed(3)} ms, decode+JSON.parse ${ms.parse.toFixed(3)} ms, rank() ${ms.rank.toFixed(3)} ms`);
   return { elements, handleMs: ms.handle, parseMs: ms.parse, rankMs: ms.rank };

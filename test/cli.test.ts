@@ -16,7 +16,7 @@ function run(args: string[], env: NodeJS.ProcessEnv = {}, cliPath = CLI) {
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
-test('keys: create prints the key alone on the last line; list, set-credits, deactivate, activate', () => {
+test('keys: create prints the key alone on the last line; list, set-credits, deactivate, activate', async () => {
   const dir = tempDataDir();
   try {
     const created = run(['keys', 'create', '--credits', '25', '--data-dir', dir]);
@@ -28,7 +28,7 @@ test('keys: create prints the key alone on the last line; list, set-credits, dea
     assert.ok(!listed.includes(key), 'the full key is never shown again');
     assert.match(cli(['keys', 'set-credits', key, '7'], dir), /\s7\s+active/);
     assert.match(cli(['keys', 'deactivate', key.slice(0, 11)], dir), /inactive/);
-    assert.equal(balance(dir, key), 7);
+    assert.equal(await balance(dir, key), 7);
     assert.match(cli(['keys', 'activate', '1'], dir), /\s7\s+active/);
     const inactive = run(['keys', 'create', '--credits', '0', '--inactive', '--data-dir', dir]);
     assert.match(inactive.out, /inactive/);

@@ -233,7 +233,7 @@ describe('local and API ranking', () => {
   after(async () => { await server.stop(); removeDataDir(server.dataDir); });
 
   test('the API gives the same order as local ranking, on every fixture', async () => {
-    const api = new SightlineApi({ baseUrl: server.url, apiKey: createKey(server.dataDir, 100) });
+    const api = new SightlineApi({ baseUrl: server.url, apiKey: await createKey(server.dataDir, 100) });
     for (const name of ['search', 'login', 'shop', 'shadow', 'frames', 'long']) {
       await open(name);
       const local = await snapshot(page, { limit: 100, goal: 'sign in' });
@@ -247,7 +247,7 @@ describe('local and API ranking', () => {
   test('the HTTP client waits out Retry-After on 429, and gives up when told to', async () => {
     const limited = await startServer(['--rate-limit', '1', '--rate-burst', '1']);
     try {
-      const key = createKey(limited.dataDir, 10);
+      const key = await createKey(limited.dataDir, 10);
       const body = { url: 'https://example.test/', raw_elements: [{ id: 1, tag: 'button', text: 'Go', rect: { x: 0, y: 0, width: 50, height: 20 } }] };
       const patient = new SightlineApi({ baseUrl: limited.url, apiKey: key });
       await patient.snapshot(body);

@@ -56,7 +56,7 @@ const health = async (server: ServerProcess) => (await fetch(`${server.url}/heal
 
 describe('a hostile page does not freeze the server', () => {
   test('three reads of a 7 MB table at once: /healthz answers within 200 ms throughout', async () => {
-    const key = createKey(wide.dataDir, 10);
+    const key = await createKey(wide.dataDir, 10);
     const t0 = performance.now();
     let done = false;
     const reads = Promise.all(Array.from({ length: 3 }, () => observe(wide, key, { url: `${site}/rows` }))).finally(() => { done = true; });
@@ -81,11 +81,11 @@ describe('a hostile page does not freeze the server', () => {
     }
     assert.ok(max < 200, `/healthz took up to ${max.toFixed(0)} ms while the pages were read`);
     assert.ok(latencies.length >= 5, `polled ${latencies.length} times while the reads ran`);
-    assert.equal(balance(wide.dataDir, key), 7);
+    assert.equal(await balance(wide.dataDir, key), 7);
   });
 
   test('a page over the element limit is refused before parsing: 422 too_large, quickly, no charge', async () => {
-    const key = createKey(wide.dataDir, 5);
+    const key = await createKey(wide.dataDir, 5);
     const t0 = performance.now();
     const r = await observe(wide, key, { url: `${site}/dense` });
     assert.equal(r.status, 422, JSON.stringify(r.body));
@@ -93,31 +93,31 @@ describe('a hostile page does not freeze the server', () => {
     assert.match(r.body.message, /has 350\d+ elements, more than the 200000/);
     assert.ok(performance.now() - t0 < 3000, 'refused without reading the page');
     assert.equal(r.body.credits_remaining, 5);
-    assert.equal(balance(wide.dataDir, key), 5);
+    assert.equal(await balance(wide.dataDir, key), 5);
   });
 });
 
 describe('limits', () => {
   test('a page over the time limit: 422 too_large, no charge, the thread is replaced and the next page reads', async () => {
-    const key = createKey(strict.dataDir, 5);
+    const key = await createKey(strict.dataDir, 5);
     const t0 = performance.now();
     const r = await observe(strict, key, { url: `${site}/rows` });
     assert.equal(r.status, 422, JSON.stringify(r.body));
     assert.equal(r.body.error, 'too_large');
     assert.match(r.body.message, /took more than 1000 ms to read/);
     assert.ok(performance.now() - t0 < 4000, 'refused at the limit');
-    assert.equal(balance(strict.dataDir, key), 5);
+    assert.equal(await balance(strict.dataDir, key), 5);
     const h = await health(strict);
     assert.deepEqual({ workers: h.extract.workers, busy: h.extract.busy, queued: h.extract.queued }, { workers: 1, busy: 0, queued: 0 });
     assert.ok(h.extract.replaced >= 1);
     const next = await observe(strict, key, { url: `${site}/article` });
     assert.equal(next.status, 200, JSON.stringify(next.body));
     assert.match(next.body.content, /Most of the latency/);
-    assert.equal(balance(strict.dataDir, key), 4);
+    assert.equal(await balance(strict.dataDir, key), 4);
   });
 
   test('one thread and a queue of one: extra pages get 503 busy with Retry-After; nothing is charged', async () => {
-    const key = createKey(strict.dataDir, 10);
+    const key = await createKey(strict.dataDir, 10);
     const answers = await Promise.all(Array.from({ length: 6 }, () => observe(strict, key, { url: `${site}/rows` })));
     const statuses = answers.map((a) => a.status).sort();
     const busy = answers.filter((a) => a.status === 503);
@@ -126,24 +126,24 @@ describe('limits', () => {
       assert.equal(b.body.error, 'busy');
       assert.equal(b.retryAfter, '1');
     }
-    assert.equal(balance(strict.dataDir, key), 10);
+    assert.equal(await balance(strict.dataDir, key), 10);
     const h = await health(strict);
     assert.deepEqual({ busy: h.extract.busy, queued: h.extract.queued }, { busy: 0, queued: 0 });
   });
 
   test('the request deadline terminates a running page: 504 timeout, no charge, a fresh thread reads the next page', async () => {
-    const key = createKey(short.dataDir, 5);
+    const key = await createKey(short.dataDir, 5);
     const t0 = performance.now();
     const r = await observe(short, key, { url: `${site}/rows` });
     assert.equal(r.status, 504, JSON.stringify(r.body));
     assert.equal(r.body.error, 'timeout');
     assert.ok(performance.now() - t0 < 4000, 'answered at the deadline');
-    assert.equal(balance(short.dataDir, key), 5);
+    assert.equal(await balance(short.dataDir, key), 5);
     const h = await health(short);
     assert.deepEqual({ busy: h.extract.busy, queued: h.extract.queued, replaced: h.extract.replaced }, { busy: 0, queued: 0, replaced: 1 });
     const next = await observe(short, key, { url: `${site}/article` });
     assert.equal(next.status, 200, JSON.stringify(next.body));
-    assert.equal(balance(short.dataDir, key), 4);
+    assert.equal(await balance(short.dataDir, key), 4);
   });
 });
 

@@ -44,8 +44,8 @@ const contentType = fc.oneof({ weight: 8, arbitrary: fc.constant('application/js
   { weight: 1, arbitrary: fc.constantFrom('', 'text/plain', 'application/json; charset=latin1', 'application/x-www-form-urlencoded', 'a/b+json') });
 
 test('malformed bodies: no 5xx, no crash, no charge', { timeout: 300_000 }, async () => {
-  const apiKey = createKey(server.dataDir, 1_000_000);
-  const before = balance(server.dataDir, apiKey);
+  const apiKey = await createKey(server.dataDir, 1_000_000);
+  const before = await balance(server.dataDir, apiKey);
   const statuses = new Map<number, number>();
   await fc.assert(fc.asyncProperty(body, contentType, async (payload, type) => {
     const res = await snapshot(server.url, apiKey, payload, { 'content-type': type }).catch((err) => {
@@ -60,7 +60,7 @@ test('malformed bodies: no 5xx, no crash, no charge', { timeout: 300_000 }, asyn
   }), { numRuns: Number(process.env.FUZZ_RUNS ?? 3000), seed: Number(process.env.FUZZ_SEED ?? 20261121) });
   const ok = statuses.get(200) ?? 0;
   assert.ok((statuses.get(400) ?? 0) > 1500, `mostly malformed: ${JSON.stringify([...statuses])}`);
-  assert.equal(before - balance(server.dataDir, apiKey), ok, 'charged exactly the successful requests');
+  assert.equal(before - await balance(server.dataDir, apiKey), ok, 'charged exactly the successful requests');
   assert.equal((await fetch(`${server.url}/healthz`)).status, 200, 'still serving');
   assert.equal(server.proc.exitCode, null);
   assert.deepEqual(server.logs.filter((l) => l.msg === 'request failed'), []);

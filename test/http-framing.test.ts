@@ -142,7 +142,7 @@ test('HTTP/1.0 and malformed request lines are never answered by uWS: nothing ru
 });
 
 test('valid framing is still served: chunked (any case), identical Content-Length twice, keep-alive', async () => {
-  const key = createKey(server.dataDir, 10);
+  const key = await createKey(server.dataDir, 10);
   const body = JSON.stringify({ url: 'https://example.test/', raw_elements: elements(3) });
   const auth = `Authorization: Bearer ${key}\r\n`;
   const chunked = post(`${auth}Transfer-Encoding: Chunked\r\n`) + `${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`;

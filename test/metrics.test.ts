@@ -65,8 +65,8 @@ const observe = (body: unknown, apiKey: string) => fetch(`${server.url}/v1/obser
 });
 
 test('counters move by exactly the requests made: statuses, error codes, credits, refunds, 429s, egress refusals', async () => {
-  const work = createKey(server.dataDir, 100);
-  const limited = createKey(server.dataDir, 100);
+  const work = await createKey(server.dataDir, 100);
+  const limited = await createKey(server.dataDir, 100);
   const page = { url: 'https://shop.example/', viewport: { width: 1280, height: 800 }, raw_elements: elements(5) };
   const m0 = await scrape(server.url);
 
@@ -100,8 +100,8 @@ test('counters move by exactly the requests made: statuses, error codes, credits
   assert.equal(moved(m0, m1, 'sightline_http_request_duration_seconds')[key({ route: '/v1/snapshot' })], 7);
   assert.equal(moved(m0, m1, 'sightline_http_request_body_bytes')[key({ route: '/v1/observe' })], 3);
   // What the store says agrees: charged less refunded.
-  assert.equal(balance(server.dataDir, work), 100 - 1 - 2);
-  assert.equal(balance(server.dataDir, limited), 100 - 4);
+  assert.equal(await balance(server.dataDir, work), 100 - 1 - 2);
+  assert.equal(await balance(server.dataDir, limited), 100 - 4);
   // The browser pool started for the map and is idle again.
   assert.equal(series(m1, 'sightline_browser_launches_total').get(key()), 1);
   assert.equal(series(m1, 'sightline_browser_crashes_total').get(key()), 0);
@@ -111,7 +111,7 @@ test('counters move by exactly the requests made: statuses, error codes, credits
 });
 
 test('a read that extracts a page is timed; the token is required when set', async () => {
-  const reader = createKey(server.dataDir, 10);
+  const reader = await createKey(server.dataDir, 10);
   const m0 = await scrape(server.url);
   assert.equal((await observe({ url: `${fixtures.url}/article.html`, mode: 'read' }, reader)).status, 200);
   const m1 = await scrape(server.url);
@@ -142,7 +142,7 @@ test('without a token, /metrics answers on loopback only', async () => {
 test('with --workers 2, every scrape sums both workers', async () => {
   const pair = await startServer(['--workers', '2', '--rate-limit', '1000', '--rate-burst', '1000']);
   try {
-    const apiKey = createKey(pair.dataDir, 100);
+    const apiKey = await createKey(pair.dataDir, 100);
     const page = { url: 'https://shop.example/', raw_elements: elements(3) };
     const fresh = () => new Agent({ pipelining: 0 }); // a new connection each time: the kernel spreads them
     const N = 12;

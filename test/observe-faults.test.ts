@@ -58,7 +58,7 @@ const health = async () => (await (await fetch(`${server.url}/healthz`)).json())
 
 describe('a request answered 504 at the deadline', () => {
   test('map, visual and a rendered read cost nothing, running or queued, even after their page would have loaded', async () => {
-    const k = createKey(server.dataDir, 100);
+    const k = await createKey(server.dataDir, 100);
     // One browser page: one request works on the slow page, two wait in the queue past the deadline.
     const started = Date.now();
     const answers = await Promise.all([
@@ -73,13 +73,13 @@ describe('a request answered 504 at the deadline', () => {
     assert.ok(Date.now() - started < DEADLINE_MS + 1500, 'answered at the deadline');
     // Past the time the slow page, its settling and the queued work would all have finished.
     await new Promise((r) => setTimeout(r, SLOW_MS * 2));
-    assert.equal(balance(server.dataDir, k), 100, 'nothing charged');
+    assert.equal(await balance(server.dataDir, k), 100, 'nothing charged');
     const pool = (await health()).browser;
     assert.deepEqual({ open: pool?.open, queued: pool?.queued, contexts: pool?.contexts }, { open: 0, queued: 0, contexts: 0 }, 'no page left working');
   });
 
   test('the 504 body already shows the whole balance', async () => {
-    const k = createKey(server.dataDir, 30);
+    const k = await createKey(server.dataDir, 30);
     const r = await observe(server, k, { url: `${siteUrl}/slow`, mode: 'visual' });
     assert.equal(r.status, 504);
     assert.equal(r.body.credits_remaining, 30);
@@ -89,18 +89,18 @@ describe('a request answered 504 at the deadline', () => {
 describe('a page that replaces its document right after load', () => {
   for (const at of [0, 50, 150]) {
     test(`reloading ${at} ms after load: five maps all answer 200 with the page's controls`, async () => {
-      const k = createKey(calm.dataDir, 100);
+      const k = await createKey(calm.dataDir, 100);
       for (let i = 0; i < 5; i++) {
         const r = await observe(calm, k, { url: `${siteUrl}/reload?at=${at}&i=${i}`, mode: 'map' });
         assert.equal(r.status, 200, JSON.stringify(r.body));
         assert.ok(r.body.interactable_elements.some((e: { text: string }) => e.text === 'Continue to Reloading'), JSON.stringify(r.body.interactable_elements));
       }
-      assert.equal(balance(calm.dataDir, k), 100 - 5 * 2);
+      assert.equal(await balance(calm.dataDir, k), 100 - 5 * 2);
     });
   }
 
   test('a script that sets location after load: the new document is collected, and the warning says so when it was caught mid-read', async () => {
-    const k = createKey(calm.dataDir, 100);
+    const k = await createKey(calm.dataDir, 100);
     for (const at of [0, 50, 150]) {
       const r = await observe(calm, k, { url: `${siteUrl}/relocate?at=${at}`, mode: 'map' });
       assert.equal(r.status, 200, JSON.stringify(r.body));
@@ -116,14 +116,14 @@ describe('a page that replaces its document right after load', () => {
   });
 
   test('a page that never stops reloading answers a clear error, not a crash, and costs nothing', async () => {
-    const k = createKey(calm.dataDir, 10);
+    const k = await createKey(calm.dataDir, 10);
     const r = await observe(calm, k, { url: `${siteUrl}/restless`, mode: 'map' });
     // It may also be caught between reloads and read whole: either is a clean answer.
     if (r.status !== 200) {
       assert.equal(r.status, 502, JSON.stringify(r.body));
       assert.equal(r.body.error, 'unreachable');
       assert.match(r.body.message, /replaced its document/);
-      assert.equal(balance(calm.dataDir, k), 10);
+      assert.equal(await balance(calm.dataDir, k), 10);
     }
   });
 });

@@ -50,7 +50,7 @@ before(async () => {
     startServer(['--rate-limit', '1000', '--rate-burst', '1000']),
     launch(),
   ]);
-  key = createKey(server.dataDir, 100_000);
+  key = await createKey(server.dataDir, 100_000);
 });
 after(async () => {
   await Promise.all([server.stop(), closed.stop(), browser.close(), site.close()]);
@@ -77,14 +77,14 @@ function near(actual: { x: number; y: number; width: number; height: number }, e
 
 describe('map mode', () => {
   test('login: the expected controls with roles, texts and Playwright\'s boxes; ids in order; 2 credits', async () => {
-    const before = balance(server.dataDir, key);
+    const before = await balance(server.dataDir, key);
     const r = await map('login.html');
     assert.equal(r.status, 200, JSON.stringify(r.body));
     const b = r.body;
     assert.equal(b.status, 'success');
     assert.equal(b.engine, 'performance');
     assert.equal(b.credits_used, 2);
-    assert.equal(balance(server.dataDir, key), before - 2);
+    assert.equal(await balance(server.dataDir, key), before - 2);
     assert.equal(b.credits_remaining, before - 2);
     assert.deepEqual(b.viewport, { width: 1280, height: 800 });
     const els: any[] = b.interactable_elements;
@@ -127,13 +127,13 @@ describe('map mode', () => {
     assert.ok(plain.every((e: any) => e.visual_cues === undefined));
     const withAttributes = (await map('login.html', { include_attributes: true })).body.interactable_elements;
     assert.deepEqual(withAttributes.find((e: any) => e.text === 'Email').attributes, { type: 'email', placeholder: 'you@example.com', name: 'Email' });
-    const before = balance(server.dataDir, key);
+    const before = await balance(server.dataDir, key);
     for (const options of [{ limit: 501 }, { limit: 0 }, { filter: { min_area: 'big' } }, { render_quality: 'ultra' }, { element_shape: 'tree' }]) {
       const r = await map('shop.html', options);
       assert.equal(r.status, 400, JSON.stringify([options, r.body]));
       assert.equal(r.body.error, 'bad_request');
     }
-    assert.equal(balance(server.dataDir, key), before);
+    assert.equal(await balance(server.dataDir, key), before);
   });
 
   test('engines: performance skips images and lazy content (2 credits); precision loads them (10 credits)', async () => {
@@ -224,7 +224,7 @@ describe('map mode', () => {
   });
 
   test('failed loads cost nothing: 404, an unreachable port, a PDF, a download, a page that never finishes (504, its context closed)', async () => {
-    const before = balance(server.dataDir, key);
+    const before = await balance(server.dataDir, key);
     for (const path of ['/pdf', '/zip']) {
       const r = await observe(server, key, { url: `${specialUrl}${path}`, mode: 'map' });
       assert.equal(r.status, 422, JSON.stringify(r.body));
@@ -239,7 +239,7 @@ describe('map mode', () => {
     const hang = await observe(server, key, { url: `${specialUrl}/hang`, mode: 'visual' });
     assert.equal(hang.status, 504, JSON.stringify(hang.body));
     assert.equal(hang.body.error, 'timeout');
-    assert.equal(balance(server.dataDir, key), before);
+    assert.equal(await balance(server.dataDir, key), before);
     const health = await (await fetch(`${server.url}/healthz`)).json();
     assert.deepEqual({ open: health.browser.open, contexts: health.browser.contexts }, { open: 0, contexts: 0 });
   });
@@ -247,13 +247,13 @@ describe('map mode', () => {
 
 describe('visual mode', () => {
   test('a PNG of the viewport at a signed URL until expires_at, 404 and deleted after; 10 credits; attributes', async () => {
-    const before = balance(server.dataDir, key);
+    const before = await balance(server.dataDir, key);
     const r = await map('login.html', {}, 'visual');
     assert.equal(r.status, 200, JSON.stringify(r.body));
     const b = r.body;
     assert.equal(b.engine, 'precision');
     assert.equal(b.credits_used, 10);
-    assert.equal(balance(server.dataDir, key), before - 10);
+    assert.equal(await balance(server.dataDir, key), before - 10);
     const email = b.interactable_elements.find((e: any) => e.text === 'Email');
     assert.equal(email.attributes.placeholder, 'you@example.com');
     assert.equal(email.visual_cues, undefined);
@@ -285,7 +285,7 @@ describe('visual mode', () => {
   test('--public-url sets the origin of screenshot URLs', async () => {
     const behindProxy = await startServer(['--egress-allow', '127.0.0.1/32', '--rate-limit', '1000', '--public-url', 'https://api.example.test/']);
     try {
-      const r = await observe(behindProxy, createKey(behindProxy.dataDir, 20), { url: `${site.url}/login.html`, mode: 'visual', options: { limit: 1 } });
+      const r = await observe(behindProxy, await createKey(behindProxy.dataDir, 20), { url: `${site.url}/login.html`, mode: 'visual', options: { limit: 1 } });
       assert.equal(r.status, 200, JSON.stringify(r.body));
       assert.match(r.body.screenshot.url, /^https:\/\/api\.example\.test\/v1\/screenshots\/[\w-]{32}\.png\?expires=\d+&sig=[\w-]+$/);
       // The same path and query on this server still serve the image.
@@ -340,18 +340,18 @@ describe('visual mode', () => {
 describe('the egress guard in map and visual modes', () => {
   for (const mode of ['map', 'visual']) {
     test(`${mode}: every private address is refused (403) and every non-http scheme is invalid (400), without a charge`, async () => {
-      const k = createKey(closed.dataDir, 50);
+      const k = await createKey(closed.dataDir, 50);
       for (const c of [...GUARD_CASES, { url: `${site.url}/login.html`, status: 403, error: 'blocked_url' }]) {
         const r = await observe(closed, k, { url: c.url, mode });
         assert.equal(r.status, c.status, JSON.stringify([c.url, r.body]));
         assert.equal(r.body.error, c.error, c.url);
       }
-      assert.equal(balance(closed.dataDir, k), 50);
+      assert.equal(await balance(closed.dataDir, k), 50);
     });
   }
 
   test('the client library gets the same refusals as typed errors, without a charge', async () => {
-    const k = createKey(closed.dataDir, 20);
+    const k = await createKey(closed.dataDir, 20);
     const api = new SightlineApi({ baseUrl: closed.url, apiKey: k, retries: 0 });
     for (const c of GUARD_CASES) {
       await assert.rejects(api.observe({ url: c.url, mode: 'map' }), (err: unknown) => {
@@ -361,17 +361,17 @@ describe('the egress guard in map and visual modes', () => {
         return true;
       });
     }
-    assert.equal(balance(closed.dataDir, k), 20);
+    assert.equal(await balance(closed.dataDir, k), 20);
   });
 
   test('a redirect to the metadata address is refused; a page\'s private image, iframe, fetch and WebSocket are not loaded', async () => {
-    const before = balance(server.dataDir, key);
+    const before = await balance(server.dataDir, key);
     for (const mode of ['map', 'visual']) {
       const r = await observe(server, key, { url: `${specialUrl}/to-metadata`, mode });
       assert.equal(r.status, 403, JSON.stringify(r.body));
       assert.equal(r.body.error, 'blocked_url');
     }
-    assert.equal(balance(server.dataDir, key), before);
+    assert.equal(await balance(server.dataDir, key), before);
     const leaky = await observe(server, key, { url: `${specialUrl}/leaky`, mode: 'visual' });
     assert.equal(leaky.status, 200, JSON.stringify(leaky.body));
     const blocked = leaky.body.warnings.filter((w: string) => w.startsWith('blocked:')).join('\n');
@@ -391,7 +391,7 @@ describe('map under load', () => {
       try { return sum + Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024; } catch { return sum; }
     }, 0);
     try {
-      const k = createKey(loaded.dataDir, 1000);
+      const k = await createKey(loaded.dataDir, 1000);
       const pages = ['login.html', 'search.html', 'shop.html', 'consent.html', 'long.html', 'frames.html'];
       const round = () => Promise.all(Array.from({ length: 30 }, (_, i) => observe(loaded, k, { url: `${site.url}/${pages[i % pages.length]}`, mode: 'map' })));
       const first = await round();
@@ -404,7 +404,7 @@ describe('map under load', () => {
         if (r.status === 200) { served++; assert.ok(r.body.interactable_elements.length > 0); }
       }
       assert.ok(served >= 8, `served ${served}`);
-      assert.equal(balance(loaded.dataDir, k), 1000 - 2 * served, 'exactly the served requests were charged');
+      assert.equal(await balance(loaded.dataDir, k), 1000 - 2 * served, 'exactly the served requests were charged');
       assert.ok(afterSecond < afterFirst * 1.5 + 100, `memory stays bounded: ${afterFirst.toFixed(0)} MiB, then ${afterSecond.toFixed(0)} MiB`);
       const health = await (await fetch(`${loaded.url}/healthz`)).json();
       assert.deepEqual({ open: health.browser.open, queued: health.browser.queued, contexts: health.browser.contexts, launches: health.browser.launches },

@@ -56,7 +56,7 @@ before(async () => {
     startServer(['--egress-allow', '127.0.0.1/32', '--rate-limit', '1000', '--rate-burst', '1000', '--max-page-mb', '1', '--page-timeout-ms', '1500']),
     startServer(['--rate-limit', '1000', '--rate-burst', '1000']),
   ]);
-  key = createKey(server.dataDir, 1000);
+  key = await createKey(server.dataDir, 1000);
 });
 after(async () => {
   await Promise.all([server.stop(), closed.stop()]);
@@ -69,14 +69,14 @@ after(async () => {
 
 describe('reading pages', () => {
   test('an article: main content as Markdown with a GFM table, fenced code, absolute links and lazy images', async () => {
-    const before = balance(server.dataDir, key);
+    const before = await balance(server.dataDir, key);
     const r = await observe(server, key, { url: `${site}/article` });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     assert.equal(r.body.status, 'success');
     assert.equal(r.body.title, 'Tuning Node.js servers');
     assert.equal(r.body.description, 'How we cut p99 latency in half by reading bodies once and corking writes.');
     assert.equal(r.body.credits_used, 1);
-    assert.equal(balance(server.dataDir, key), before - 1);
+    assert.equal(await balance(server.dataDir, key), before - 1);
     const md: string = r.body.content;
     assert.match(md, /^# Tuning Node\.js servers/m);
     assert.match(md, /\| Version \| p50 ms \| p99 ms \|\n\| --- \| --- \| --- \|\n\| before \| 12 +\| 85 +\|/);
@@ -131,14 +131,14 @@ describe('reading pages', () => {
   ];
   for (const [name, path, status, code, message] of failures) {
     test(`${name}: ${status} ${code}, no charge`, async () => {
-      const before = balance(server.dataDir, key);
+      const before = await balance(server.dataDir, key);
       const r = await observe(server, key, { url: site + path });
       assert.equal(r.status, status, JSON.stringify(r.body));
       assert.deepEqual(Object.keys(r.body).sort(), ['credits_remaining', 'error', 'message', 'status']);
       assert.equal(r.body.error, code);
       assert.match(r.body.message, message);
       assert.equal(r.body.credits_remaining, before);
-      assert.equal(balance(server.dataDir, key), before);
+      assert.equal(await balance(server.dataDir, key), before);
     });
   }
 });
@@ -172,7 +172,7 @@ describe('rendering in Chromium', () => {
   });
 
   test('killing Chromium mid-request fails that request without a charge; the next one succeeds', async () => {
-    const before = balance(server.dataDir, key);
+    const before = await balance(server.dataDir, key);
     const pending = observe(server, key, { url: `${site}/slow`, options: { render: 'always' } });
     await new Promise((res) => setTimeout(res, 1500));
     const { execSync } = await import('node:child_process');
@@ -181,7 +181,7 @@ describe('rendering in Chromium', () => {
     for (const line of children) process.kill(Number(line.trim().split(/\s+/)[0]), 'SIGKILL');
     const failed = await pending;
     assert.ok(failed.status >= 500, JSON.stringify(failed.body));
-    assert.equal(balance(server.dataDir, key), before, 'no charge for the failed request');
+    assert.equal(await balance(server.dataDir, key), before, 'no charge for the failed request');
     const next = await observe(server, key, { url: `${site}/article`, options: { render: 'always' } });
     assert.equal(next.status, 200, JSON.stringify(next.body));
     assert.equal(next.body.rendered, true);
@@ -190,13 +190,13 @@ describe('rendering in Chromium', () => {
 
 describe('the browser pool under load', () => {
   test('a page that never finishes in the browser: 504 timeout at the deadline, no charge, its context closed', async () => {
-    const before = balance(server.dataDir, key);
+    const before = await balance(server.dataDir, key);
     const t0 = Date.now();
     const r = await observe(server, key, { url: `${site}/hang`, options: { render: 'always' } });
     assert.equal(r.status, 504, JSON.stringify(r.body));
     assert.equal(r.body.error, 'timeout');
     assert.ok(Date.now() - t0 < 6000, 'answered at the deadline, not later');
-    assert.equal(balance(server.dataDir, key), before);
+    assert.equal(await balance(server.dataDir, key), before);
     const health = await (await fetch(`${server.url}/healthz`)).json();
     assert.deepEqual({ open: health.browser.open, contexts: health.browser.contexts }, { open: 0, contexts: 0 });
   });
@@ -204,7 +204,7 @@ describe('the browser pool under load', () => {
   test('one page and a queue of one: extra requests get 503 busy with Retry-After and no charge; no context is left open', async () => {
     const small = await startServer(['--egress-allow', '127.0.0.1/32', '--rate-limit', '1000', '--rate-burst', '1000', '--browser-pages', '1', '--browser-queue', '1']);
     try {
-      const k = createKey(small.dataDir, 50);
+      const k = await createKey(small.dataDir, 50);
       const answers = await Promise.all(Array.from({ length: 5 }, () => observe(small, k, { url: `${site}/wait`, options: { render: 'always' } })));
       const ok = answers.filter((a) => a.status === 200);
       const busy = answers.filter((a) => a.status === 503);
@@ -214,7 +214,7 @@ describe('the browser pool under load', () => {
         assert.equal(b.body.error, 'busy');
         assert.equal(b.retryAfter, '1');
       }
-      assert.equal(balance(small.dataDir, k), 48, 'only the served requests were charged');
+      assert.equal(await balance(small.dataDir, k), 48, 'only the served requests were charged');
       const health = await (await fetch(`${small.url}/healthz`)).json();
       assert.deepEqual({ open: health.browser.open, queued: health.browser.queued, contexts: health.browser.contexts }, { open: 0, queued: 0, contexts: 0 });
       assert.equal(health.browser.launches, 1);
@@ -228,17 +228,17 @@ describe('the browser pool under load', () => {
 describe('the egress guard (no loopback allowed on this server)', () => {
   for (const c of GUARD_CASES) {
     test(`refuses ${c.url} (${c.status} ${c.error}), rendered or not`, async () => {
-      const k = createKey(closed.dataDir, 5);
+      const k = await createKey(closed.dataDir, 5);
       for (const render of ['auto', 'always']) {
         const r = await observe(closed, k, { url: c.url, options: { render } });
         assert.equal(r.status, c.status, JSON.stringify(r.body));
         assert.equal(r.body.error, c.error);
       }
-      assert.equal(balance(closed.dataDir, k), 5, 'not charged');
+      assert.equal(await balance(closed.dataDir, k), 5, 'not charged');
     });
   }
   test('the loopback server itself is refused without --egress-allow, and the refusal is logged', async () => {
-    const r = await observe(closed, createKey(closed.dataDir, 5), { url: `${site}/article` });
+    const r = await observe(closed, await createKey(closed.dataDir, 5), { url: `${site}/article` });
     assert.equal(r.body.error, 'blocked_url');
     await new Promise((res) => setTimeout(res, 100));
     assert.ok(closed.logs.some((l) => l.path === '/v1/observe' && l.status === 403));

@@ -26,7 +26,7 @@ const SHOTS = mkdtempSync(join(tmpdir(), 'sightline-playground-'));
 before(async () => {
   fixtures = await serveFixtures();
   server = await startServer(['--egress-allow', '127.0.0.1/32', '--rate-limit', '1000', '--rate-burst', '1000']);
-  key = createKey(server.dataDir, 1000);
+  key = await createKey(server.dataDir, 1000);
   browser = await launch();
   process.stderr.write(`playground screenshots: ${SHOTS}\n`);
 });
@@ -241,7 +241,7 @@ test('the snapshot payload tab draws the payload\'s boxes on a blank viewport', 
   await page.getByRole('tab', { name: 'Paste a snapshot payload' }).click();
   await page.getByRole('button', { name: 'Load an example' }).click();
   const payload = JSON.parse(await page.getByRole('textbox', { name: 'Snapshot payload' }).inputValue());
-  const before = balance(server.dataDir, key);
+  const before = await balance(server.dataDir, key);
   await page.getByRole('button', { name: 'Run', exact: true }).last().click();
   await page.locator('#busy').waitFor({ state: 'hidden' });
   assert.equal(await page.locator('#error').isHidden(), true, await page.locator('#error').textContent() ?? '');
@@ -250,7 +250,7 @@ test('the snapshot payload tab draws the payload\'s boxes on a blank viewport', 
   assert.equal(await page.locator('#stage img').count(), 0, 'no screenshot: a blank canvas');
   const viewBox = await page.locator('#stage svg').getAttribute('viewBox');
   assert.match(viewBox ?? '', /^0 0 1280 \d+$/, 'the canvas is the viewport wide');
-  assert.equal(balance(server.dataDir, key), before - 1);
+  assert.equal(await balance(server.dataDir, key), before - 1);
   await shot(w, '9-payload');
   // A payload that is not JSON is said so in place, with nothing sent.
   await page.getByRole('textbox', { name: 'Snapshot payload' }).fill('{"url": ');

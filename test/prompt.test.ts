@@ -27,7 +27,7 @@ before(async () => {
     startServer(['--egress-allow', '127.0.0.1/32', '--rate-limit', '1000', '--rate-burst', '1000']),
   ]);
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  key = createKey(server.dataDir, 10_000);
+  key = await createKey(server.dataDir, 10_000);
 });
 after(async () => {
   await Promise.all([browser.close(), fx.close(), server.stop()]);
@@ -182,7 +182,7 @@ describe('options.format "text" through the real server', () => {
 
   test('/v1/snapshot: text beside the elements, or alone with elements: false; one credit each', async () => {
     const body = await payload('shop');
-    const start = balance(server.dataDir, key);
+    const start = await balance(server.dataDir, key);
     const both = await postSnapshot(server.url, key, { ...body, options: { limit: 30, format: 'text' } });
     assert.equal(both.status, 200, JSON.stringify(both.body));
     conforms('SnapshotResponse', both.body);
@@ -200,7 +200,7 @@ describe('options.format "text" through the real server', () => {
 
     const json = await postSnapshot(server.url, key, { ...body, options: { limit: 30 } });
     assert.equal(json.body.text, undefined, 'no text unless asked');
-    assert.equal(balance(server.dataDir, key), start - 3);
+    assert.equal(await balance(server.dataDir, key), start - 3);
 
     const api = new SightlineApi({ baseUrl: server.url, apiKey: key });
     const viaClient = await api.snapshot({ ...body, options: { limit: 30, format: 'text', elements: false } });
@@ -209,7 +209,7 @@ describe('options.format "text" through the real server', () => {
 
   test('/v1/snapshot: bad format or elements values are 400 in the SPEC error shape and cost nothing', async () => {
     const body = await payload('login');
-    const start = balance(server.dataDir, key);
+    const start = await balance(server.dataDir, key);
     for (const [options, field] of [[{ format: 'yaml' }, 'options.format'], [{ format: 5 }, 'options.format'], [{ format: 'text', elements: 'no' }, 'options.elements'], [{ elements: false }, 'options.elements']] as const) {
       const res = await postSnapshot(server.url, key, { ...body, options });
       assert.equal(res.status, 400, JSON.stringify(options));
@@ -218,12 +218,12 @@ describe('options.format "text" through the real server', () => {
       assert.match(res.body.error, new RegExp(`^Invalid request: ${field.replace('.', '\\.')}`));
       assert.equal(res.body.credits_remaining, start);
     }
-    assert.equal(balance(server.dataDir, key), start);
+    assert.equal(await balance(server.dataDir, key), start);
   });
 
   test('observe map: text with the page title and the result\'s own ids; elements: false; the dom shape\'s uids', async () => {
     const url = `${fx.url}/login.html`;
-    const start = balance(server.dataDir, key);
+    const start = await balance(server.dataDir, key);
     const both = await observe(server, key, { url, mode: 'map', options: { format: 'text' } });
     assert.equal(both.status, 200, JSON.stringify(both.body));
     conforms('MapResult', both.body);
@@ -241,7 +241,7 @@ describe('options.format "text" through the real server', () => {
 
     const dom = await observe(server, key, { url, mode: 'map', options: { format: 'text', element_shape: 'dom', limit: 5 } });
     assert.deepEqual(parse(dom.body.text).lines.map((l) => String(l.id)), dom.body.interactable_elements.map((e: { uid: string }) => e.uid));
-    assert.equal(balance(server.dataDir, key), start - 6, 'map costs 2 credits, with or without text');
+    assert.equal(await balance(server.dataDir, key), start - 6, 'map costs 2 credits, with or without text');
   });
 
   test('observe visual: the text with the screenshot; bad values are 400 and cost nothing', async () => {
@@ -254,7 +254,7 @@ describe('options.format "text" through the real server', () => {
     assert.equal(header, `# "Gearshop — headphones" ${url} scroll=0 modal`);
     assert.deepEqual(lines.map((l) => l.id), [...lines.keys()]);
 
-    const start = balance(server.dataDir, key);
+    const start = await balance(server.dataDir, key);
     for (const options of [{ format: 'yaml' }, { format: 'text', elements: 0 }, { elements: false }]) {
       const res = await observe(server, key, { url, mode: 'map', options });
       assert.equal(res.status, 400, JSON.stringify(options));
@@ -262,6 +262,6 @@ describe('options.format "text" through the real server', () => {
       assert.equal(res.body.error, 'bad_request');
       assert.match(res.body.message, /options\.(format|elements)/);
     }
-    assert.equal(balance(server.dataDir, key), start);
+    assert.equal(await balance(server.dataDir, key), start);
   });
 });

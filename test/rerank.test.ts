@@ -31,7 +31,7 @@ let key: string;
 before(async () => {
   [fx, browser, server] = await Promise.all([serveFixtures(), launch(), startServer(['--egress-allow', '127.0.0.1/32', '--rate-limit', '1000', '--rate-burst', '1000'])]);
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  key = createKey(server.dataDir, 1000);
+  key = await createKey(server.dataDir, 1000);
 });
 after(async () => {
   await Promise.all([browser.close(), fx.close(), server.stop()]);

@@ -1,5 +1,5 @@
 // Faults inside the router, injected where no real input can cause them. A request that fails on our
-// side after its credit was reserved gets the credit back and a 500 with
+// side after its credit was held gets the hold voided (a ledger row says why) and a 500 with
 // the balance. Real router, route, store and Wasm ranker; the only fault injected is a ranker that throws
 // after admitting the request, because no input can make the real one fail there.
 import { test } from 'node:test';
@@ -20,27 +20,28 @@ class FailingAfterAdmit extends Ranker {
   }
 }
 
-test('our failure after the charge: 500 internal_error, credit refunded, cause logged with the request id', async () => {
+test('our failure after the hold: 500 internal_error, hold voided, cause logged with the request id', async () => {
   const dir = tempDataDir();
   const store = openSqliteStore(dir);
   const lines: any[] = [];
   const logger = pino({ level: 'info' }, new Writable({ write(chunk, _enc, done) { lines.push(JSON.parse(String(chunk))); done(); } }));
   try {
-    const { key, account } = store.createKey(5, true);
+    const { key, account } = await store.createKey(5, true);
     const ranker = new FailingAfterAdmit(await loadWasmCore());
-    const router = createRouter({ routes: { 'POST /v1/snapshot': snapshotRoute({ store, ranker, rateLimit: { rate: 100, burst: 100 } }) }, store, logger, deadlineMs: 1000 });
+    const router = createRouter({ routes: { 'POST /v1/snapshot': snapshotRoute({ store, ranker, rateLimit: { rate: 100, burst: 100 }, holdTtlMs: 60_000 }) }, store, logger, deadlineMs: 1000 });
     const body = Buffer.from(JSON.stringify({ url: 'https://example.test/', raw_elements: elements(5) }));
     const reply = await router.handle({ method: 'POST', path: '/v1/snapshot', query: '', host: 'localhost', authorization: `Bearer ${key}`, contentType: 'application/json', requestId: 'req-1', remoteAddress: '127.0.0.1', body });
     assert.equal(reply.status, 500);
     const answer = JSON.parse(String(reply.body));
     assert.deepEqual(answer, { status: 'error', error: 'Internal error', error_code: 'internal_error', credits_remaining: 5 });
-    assert.equal(store.balance(account.id), 5);
+    assert.deepEqual(await store.balance(account.id), { available: 5, held: 0 });
+    assert.deepEqual((await store.ledger(account.id)).map((r) => [r.kind, r.delta, r.requestId, r.reason]), [['grant', 5, null, 'key created'], ['void', 0, 'req-1', 'internal_error']]);
     const logged = lines.find((l) => l.req_id === 'req-1');
     assert.equal(logged.status, 500);
     assert.match(JSON.stringify(logged.err), /simulated fault/);
     assert.ok(!reply.body.includes('simulated'), 'internal details stay in the log');
   } finally {
-    store.close();
+    await store.close();
     removeDataDir(dir);
   }
 });
@@ -62,7 +63,7 @@ test('a route that passes the deadline gets 504 timeout and its abort signal fir
     assert.ok(aborted, 'the route was told to stop');
     assert.ok(performance.now() - t0 >= 95);
   } finally {
-    store.close();
+    await store.close();
     removeDataDir(dir);
   }
 });

@@ -47,7 +47,7 @@ const head = (key: string, length?: number, extra = '') =>
   `POST /v1/snapshot HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\n${length === undefined ? '' : `Content-Length: ${length}\r\n`}${extra}\r\n`;
 
 test('413 for a body over the cap, declared or not, and no charge', async () => {
-  const key = createKey(server.dataDir, 10);
+  const key = await createKey(server.dataDir, 10);
   // Declared too large: answered at once, before any of the body is read.
   const early = await open(server.port);
   const earlyAnswer = response(early);
@@ -69,12 +69,12 @@ test('413 for a body over the cap, declared or not, and no charge', async () => 
   assert.match(text, /^HTTP\/1\.1 413/, text.slice(0, 200));
   assert.match(text, /"error_code":"payload_too_large"/);
   socket.destroy();
-  assert.equal(balance(server.dataDir, key), 10);
+  assert.equal(await balance(server.dataDir, key), 10);
   assert.equal((await snapshot(server.url, key, JSON.stringify(page(3)))).status, 200, 'a body under the cap still works');
 });
 
 test('a client that stops sending gets 408 and its connection closed, without a charge', async () => {
-  const key = createKey(server.dataDir, 10);
+  const key = await createKey(server.dataDir, 10);
   const body = JSON.stringify(page(3));
   const socket = await open(server.port);
   const answer = response(socket);
@@ -84,11 +84,11 @@ test('a client that stops sending gets 408 and its connection closed, without a 
   assert.match(text, /^HTTP\/1\.1 408/, text);
   assert.match(text, /"error_code":"request_timeout"/);
   assert.ok(performance.now() - t0 >= 500, 'waited for the body timeout');
-  assert.equal(balance(server.dataDir, key), 10);
+  assert.equal(await balance(server.dataDir, key), 10);
 });
 
 test('a client that disconnects mid-body costs nothing and the server keeps serving', async () => {
-  const key = createKey(server.dataDir, 10);
+  const key = await createKey(server.dataDir, 10);
   const body = JSON.stringify(page(50));
   for (let i = 0; i < 20; i++) {
     const socket = await open(server.port);
@@ -96,13 +96,13 @@ test('a client that disconnects mid-body costs nothing and the server keeps serv
     socket.destroy();
   }
   await new Promise((r) => setTimeout(r, 100));
-  assert.equal(balance(server.dataDir, key), 10);
+  assert.equal(await balance(server.dataDir, key), 10);
   assert.equal((await snapshot(server.url, key, body)).status, 200);
-  assert.equal(balance(server.dataDir, key), 9);
+  assert.equal(await balance(server.dataDir, key), 9);
 });
 
 test('429 "Rate limit exceeded" with Retry-After past the burst; refused requests cost nothing', async () => {
-  const key = createKey(server.dataDir, 100);
+  const key = await createKey(server.dataDir, 100);
   const answers = await Promise.all(Array.from({ length: 6 }, () => snapshot(server.url, key, page())));
   const ok = answers.filter((a) => a.status === 200);
   const limited = answers.filter((a) => a.status === 429);
@@ -114,22 +114,22 @@ test('429 "Rate limit exceeded" with Retry-After past the burst; refused request
     assert.equal(a.body.credits_remaining, 97);
     assert.equal(a.headers.get('retry-after'), '1');
   }
-  assert.equal(balance(server.dataDir, key), 97);
-  const other = createKey(server.dataDir, 5);
+  assert.equal(await balance(server.dataDir, key), 97);
+  const other = await createKey(server.dataDir, 5);
   assert.equal((await snapshot(server.url, other, page())).status, 200, 'buckets are per key');
   await new Promise((r) => setTimeout(r, 1100));
   assert.equal((await snapshot(server.url, key, page())).status, 200, 'a token is back after Retry-After');
 });
 
 test('the options.limit cap is a server setting', async () => {
-  const key = createKey(server.dataDir, 10);
+  const key = await createKey(server.dataDir, 10);
   const res = await snapshot(server.url, key, { ...page(60), options: { limit: 50 } });
   assert.equal(res.body.elements.length, 20);
 });
 
 test('graceful shutdown: stops accepting, finishes the request in flight, exits 0', async () => {
   const own = await startServer([]);
-  const key = createKey(own.dataDir, 5);
+  const key = await createKey(own.dataDir, 5);
   const body = JSON.stringify(page(30));
   const socket = await open(own.port);
   const answer = response(socket);
@@ -144,7 +144,7 @@ test('graceful shutdown: stops accepting, finishes the request in flight, exits 
   assert.match(text, /^HTTP\/1\.1 200/, `${text.slice(0, 300)} exit=${own.proc.exitCode} ${JSON.stringify(own.logs)} ${own.stderr()}`);
   assert.match(text, /"credits_remaining":4/);
   assert.equal(await own.exited, 0);
-  assert.equal(balance(own.dataDir, key), 4);
+  assert.equal(await balance(own.dataDir, key), 4);
   assert.ok(own.logs.some((l) => l.msg === 'stopped'));
   removeDataDir(own.dataDir);
 });

@@ -19,7 +19,7 @@ let errorSchema: ReturnType<typeof Compile>;
 
 before(async () => {
   server = await startServer(['--rate-limit', '100000', '--rate-burst', '100000']);
-  key = createKey(server.dataDir, 1_000_000);
+  key = await createKey(server.dataDir, 1_000_000);
   const doc = await (await fetch(`${server.url}/openapi.json`)).json();
   // Responses are checked against the published OpenAPI schemas: the docs cannot drift from the wire.
   const resolve = (schema: object) => JSON.parse(JSON.stringify(schema));
@@ -43,7 +43,7 @@ function assertError(res: { status: number; body: any }, status: number, code: s
 
 describe('success', () => {
   test('ranks elements, charges one credit and reports the balance', async () => {
-    const before = balance(server.dataDir, key);
+    const before = await balance(server.dataDir, key);
     const res = await snapshot(server.url, key, page(12));
     assert.equal(res.status, 200);
     const valid: boolean = responseSchema.Check(res.body);
@@ -52,7 +52,7 @@ describe('success', () => {
     assert.equal(res.body.url, 'https://example.test/');
     assert.equal(res.body.credits_used, 1);
     assert.equal(res.body.credits_remaining, before - 1);
-    assert.equal(balance(server.dataDir, key), before - 1);
+    assert.equal(await balance(server.dataDir, key), before - 1);
     assert.equal(res.body.elements.length, 12);
     const importance = res.body.elements.map((e: { importance: number }) => e.importance);
     assert.deepEqual(importance, [...importance].sort((a, b) => b - a), 'pre-sorted by importance');
@@ -147,23 +147,23 @@ describe('errors (SPEC bodies, no charge)', () => {
   });
 
   test('403 for an inactive account, with its balance', async () => {
-    const inactive = createKey(server.dataDir, 7, true);
+    const inactive = await createKey(server.dataDir, 7, true);
     const res = await snapshot(server.url, inactive, page());
     assertError(res, 403, 'account_inactive');
     assert.equal(res.body.credits_remaining, 7);
-    assert.equal(balance(server.dataDir, inactive), 7);
+    assert.equal(await balance(server.dataDir, inactive), 7);
   });
 
   test('402 when the balance is short; an invalid request with no credits is still a 400', async () => {
-    const empty = createKey(server.dataDir, 0);
+    const empty = await createKey(server.dataDir, 0);
     const res = await snapshot(server.url, empty, page());
     assertError(res, 402, 'insufficient_credits');
     assert.equal(res.body.credits_remaining, 0);
     assertError(await snapshot(server.url, empty, { url: 'x' }), 400, 'bad_request', /Missing required field/);
-    const one = createKey(server.dataDir, 1);
+    const one = await createKey(server.dataDir, 1);
     assert.equal((await snapshot(server.url, one, page())).status, 200);
     assertError(await snapshot(server.url, one, page()), 402, 'insufficient_credits');
-    assert.equal(balance(server.dataDir, one), 0);
+    assert.equal(await balance(server.dataDir, one), 0);
   });
 
   const invalid: [string, unknown, RegExp][] = [
@@ -182,23 +182,23 @@ describe('errors (SPEC bodies, no charge)', () => {
   ];
   for (const [name, body, message] of invalid) {
     test(`400 for ${name}`, async () => {
-      const before = balance(server.dataDir, key);
+      const before = await balance(server.dataDir, key);
       const res = await snapshot(server.url, key, body);
       assertError(res, 400, 'bad_request', message);
       assert.equal(res.body.credits_remaining, before);
-      assert.equal(balance(server.dataDir, key), before, 'not charged');
+      assert.equal(await balance(server.dataDir, key), before, 'not charged');
     });
   }
 
   test('400 for invalid JSON, an empty body and non-JSON content types', async () => {
-    const before = balance(server.dataDir, key);
+    const before = await balance(server.dataDir, key);
     assertError(await snapshot(server.url, key, '{"url": "u", raw_elements: ['), 400, 'bad_request', /^Invalid JSON payload/);
     assertError(await snapshot(server.url, key, ''), 400, 'bad_request', /^Invalid JSON payload: the body is empty/);
     assertError(await snapshot(server.url, key, Buffer.from([0xff, 0xfe, 0x00, 0x7b])), 400, 'bad_request', /^Invalid JSON payload/);
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml']) {
       assertError(await snapshot(server.url, key, page(), { 'content-type': type }), 400, 'bad_request', /Content-Type/);
     }
-    assert.equal(balance(server.dataDir, key), before, 'not charged');
+    assert.equal(await balance(server.dataDir, key), before, 'not charged');
     for (const type of ['application/json; charset=utf-8', 'application/vnd.agent+json']) {
       assert.equal((await snapshot(server.url, key, page(), { 'content-type': type })).status, 200, type);
     }
@@ -207,12 +207,12 @@ describe('errors (SPEC bodies, no charge)', () => {
   test('deeply nested JSON is refused or ignored, never a crash', async () => {
     const depth = 200_000;
     const nested = '['.repeat(depth) + ']'.repeat(depth);
-    const before = balance(server.dataDir, key);
+    const before = await balance(server.dataDir, key);
     for (const body of [nested, `{"url":"u","raw_elements":${nested}}`, `{"url":"u","raw_elements":[{"id":1,"rect":{"x":0,"y":0,"width":1,"height":1},"attributes":${nested}}]}`]) {
       const res = await snapshot(server.url, key, body);
       assertError(res, 400, 'bad_request');
     }
-    assert.equal(balance(server.dataDir, key), before);
+    assert.equal(await balance(server.dataDir, key), before);
     const extra = await snapshot(server.url, key, `{"url":"u","raw_elements":[],"extra":${'['.repeat(5000)}${']'.repeat(5000)}}`);
     assert.equal(extra.status, 200, 'unknown fields are accepted and ignored');
     assert.equal((await fetch(`${server.url}/healthz`)).status, 200);
@@ -264,7 +264,7 @@ describe('service endpoints', () => {
     assert.equal(doc.openapi, '3.1.0');
     assert.deepEqual(doc.components.schemas.SnapshotRequest, JSON.parse(JSON.stringify(SnapshotRequest)));
     const op = doc.paths['/v1/snapshot'].post;
-    assert.deepEqual(Object.keys(op.responses).sort(), ['200', '400', '401', '402', '403', '408', '413', '429', '431', '500']);
+    assert.deepEqual(Object.keys(op.responses).sort(), ['200', '400', '401', '402', '403', '408', '409', '413', '422', '429', '431', '500', '504']);
     assert.ok(op.responses['429'].headers['Retry-After']);
   });
 });

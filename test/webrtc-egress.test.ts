@@ -136,7 +136,7 @@ before(async () => {
 
   server = await startServer(['--host', INSIDE, '--egress-allow', `${OUTSIDE}/32`, '--rate-limit', '1000', '--rate-burst', '1000', '--page-timeout-ms', '8000'],
     { prefix: ['ip', 'netns', 'exec', NS] });
-  key = createKey(server.dataDir, 1000);
+  key = await createKey(server.dataDir, 1000);
 });
 
 after(async () => {

@@ -8,14 +8,14 @@ export const DEV_KEY_FILE = 'dev-key';
 export const DEV_KEY_CREDITS = 1000;
 
 /** The dev key to show, or undefined when the store holds other keys and no dev key is on file. */
-export function ensureDevKey(store: Store, dataDir: string): string | undefined {
+export async function ensureDevKey(store: Store, dataDir: string): Promise<string | undefined> {
   const file = join(dataDir, DEV_KEY_FILE);
   if (existsSync(file)) {
     const key = readFileSync(file, 'utf8').trim();
-    if (store.resolve(key)) return key;
+    if (await store.resolve(key)) return key;
   }
-  if (store.listAccounts().length > 0) return undefined;
-  const { key } = store.createKey(DEV_KEY_CREDITS, true);
+  if ((await store.listAccounts()).length > 0) return undefined;
+  const { key } = await store.createKey(DEV_KEY_CREDITS, true);
   writeFileSync(file, key + '\n', { mode: 0o600 });
   return key;
 }

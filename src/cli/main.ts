@@ -31,7 +31,7 @@ async function serve(config: ServerConfig, devKey: boolean): Promise<void> {
   let key: string | undefined;
   if (devKey) {
     const store = openSqliteStore(config.dataDir);
-    try { key = ensureDevKey(store, config.dataDir); } finally { store.close(); }
+    try { key = await ensureDevKey(store, config.dataDir); } finally { await store.close(); }
   }
   const server: RunningServer = config.workers > 1
     ? await runWorkers(config, logger, new URL(import.meta.url))
@@ -39,7 +39,7 @@ async function serve(config: ServerConfig, devKey: boolean): Promise<void> {
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${server.port}`;
   if (key) {
     const store = openSqliteStore(config.dataDir);
-    try { process.stdout.write(devKeyBanner(key, url, store.resolve(key)?.credits ?? DEV_KEY_CREDITS) + '\n'); } finally { store.close(); }
+    try { process.stdout.write(devKeyBanner(key, url, (await store.resolve(key))?.credits ?? DEV_KEY_CREDITS) + '\n'); } finally { await store.close(); }
   }
   logger.info({ url, http: server.backend, workers: config.workers, data_dir: config.dataDir }, 'listening');
   // Always said, whatever the log level: people and scripts wait for this line.
@@ -89,10 +89,10 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'keys') {
     const store = openSqliteStore(resolveConfig(flags).dataDir);
     try {
-      const lines = keysCommand(store, rest, { credits: flags.credits, inactive: Boolean(values.inactive), json: Boolean(values.json) });
+      const lines = await keysCommand(store, rest, { credits: flags.credits, inactive: Boolean(values.inactive), json: Boolean(values.json) });
       process.stdout.write(lines.join('\n') + '\n');
     } finally {
-      store.close();
+      await store.close();
     }
     return 0;
   }

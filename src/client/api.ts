@@ -1,5 +1,8 @@
 // HTTP client for the Sightline API: typed requests and results, typed errors carrying `error_code`,
-// a timeout per attempt, and retries on 429/503 that wait as long as Retry-After says.
+// a timeout per attempt, and retries. Every call sends a fresh Idempotency-Key, and every attempt of
+// one call sends the same key, so a retry after a network error (the request may have run) returns the
+// first outcome instead of running and charging twice. Retried: network errors (after a short backoff),
+// 429, 503 and 409 idempotency_in_progress (after Retry-After). Not retried: other 4xx/5xx and timeouts.
 import type { SnapshotRequest, SnapshotResponse, SnapshotTextResponse } from '../schema/snapshot.ts';
 import type { ObserveRequest, ReadResult, MapResult, VisualResult, MapTextResult, VisualTextResult } from '../schema/observe.ts';
 
@@ -11,10 +14,17 @@ export interface ApiOptions {
   apiKey: string;
   /** Per attempt. Default 30 s. */
   timeoutMs?: number;
-  /** Extra attempts after a 429 or 503. Default 2. */
+  /** Extra attempts after a network error, a 429, a 503 or a 409 idempotency_in_progress. Default 2. */
   retries?: number;
   /** Longest wait honoured from Retry-After before giving up. Default 30 s. */
   maxRetryWaitMs?: number;
+}
+
+/** Per call. */
+export interface CallOptions {
+  /** Sent as Idempotency-Key on every attempt (default: a fresh random UUID per call). Reuse one to make
+   *  a later call return this call's outcome. */
+  idempotencyKey?: string;
 }
 
 export class SightlineApiError extends Error {
@@ -32,6 +42,8 @@ export class SightlineApiError extends Error {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** First wait before retrying a network error; doubled on each further attempt. */
+const NETWORK_RETRY_MS = 200;
 
 export class SightlineApi {
   private readonly base: string;
@@ -40,35 +52,41 @@ export class SightlineApi {
   }
 
   /** With `options.format: "text"` the result carries `text`; with `options.elements: false` only `text`. */
-  snapshot(request: SnapshotRequest & { options: { elements: false } }): Promise<SnapshotTextResponse>;
-  snapshot(request: SnapshotRequest): Promise<SnapshotResponse>;
-  snapshot(request: SnapshotRequest): Promise<SnapshotResponse | SnapshotTextResponse> {
-    return this.post<SnapshotResponse>('/v1/snapshot', request);
+  snapshot(request: SnapshotRequest & { options: { elements: false } }, call?: CallOptions): Promise<SnapshotTextResponse>;
+  snapshot(request: SnapshotRequest, call?: CallOptions): Promise<SnapshotResponse>;
+  snapshot(request: SnapshotRequest, call?: CallOptions): Promise<SnapshotResponse | SnapshotTextResponse> {
+    return this.post<SnapshotResponse>('/v1/snapshot', request, call);
   }
 
   /** POST /v1/observe: the result shape follows the mode (read by default). */
-  observe(request: ObserveRequest & { mode: 'visual'; options: { elements: false } }): Promise<VisualTextResult>;
-  observe(request: ObserveRequest & { mode: 'map'; options: { elements: false } }): Promise<MapTextResult>;
-  observe(request: ObserveRequest & { mode: 'visual' }): Promise<VisualResult>;
-  observe(request: ObserveRequest & { mode: 'map' }): Promise<MapResult>;
-  observe(request: ObserveRequest & { mode?: 'read' }): Promise<ReadResult>;
-  observe(request: ObserveRequest): Promise<ReadResult | MapResult | VisualResult | MapTextResult | VisualTextResult>;
-  observe(request: ObserveRequest): Promise<ReadResult | MapResult | VisualResult | MapTextResult | VisualTextResult> {
-    return this.post('/v1/observe', request);
+  observe(request: ObserveRequest & { mode: 'visual'; options: { elements: false } }, call?: CallOptions): Promise<VisualTextResult>;
+  observe(request: ObserveRequest & { mode: 'map'; options: { elements: false } }, call?: CallOptions): Promise<MapTextResult>;
+  observe(request: ObserveRequest & { mode: 'visual' }, call?: CallOptions): Promise<VisualResult>;
+  observe(request: ObserveRequest & { mode: 'map' }, call?: CallOptions): Promise<MapResult>;
+  observe(request: ObserveRequest & { mode?: 'read' }, call?: CallOptions): Promise<ReadResult>;
+  observe(request: ObserveRequest, call?: CallOptions): Promise<ReadResult | MapResult | VisualResult | MapTextResult | VisualTextResult>;
+  observe(request: ObserveRequest, call?: CallOptions): Promise<ReadResult | MapResult | VisualResult | MapTextResult | VisualTextResult> {
+    return this.post('/v1/observe', request, call);
   }
 
-  private async post<T>(path: string, body: unknown): Promise<T> {
+  private async post<T>(path: string, body: unknown, call: CallOptions = {}): Promise<T> {
     const { apiKey, timeoutMs = 30_000, retries = 2, maxRetryWaitMs = 30_000 } = this.options;
     const payload = JSON.stringify(body);
+    const idempotencyKey = call.idempotencyKey ?? globalThis.crypto.randomUUID();
     for (let attempt = 0; ; attempt++) {
       let res: Response;
       try {
         res = await fetch(this.base + path, {
           method: 'POST', body: payload, signal: AbortSignal.timeout(timeoutMs),
-          headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+          headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
         });
       } catch (err) {
         const timedOut = (err as Error).name === 'TimeoutError';
+        if (!timedOut && attempt < retries) {
+          // The request may have run: the same key makes the retry return its outcome, charged once.
+          await sleep(NETWORK_RETRY_MS * 2 ** attempt);
+          continue;
+        }
         throw new SightlineApiError(0, timedOut ? 'timeout' : 'network_error',
           timedOut ? `no answer from ${path} within ${timeoutMs} ms` : `cannot reach ${this.base}: ${(err as Error).message}`);
       }
@@ -81,7 +99,8 @@ export class SightlineApi {
         parsed?.message ?? (typeof parsed?.error === 'string' ? parsed.error : `HTTP ${res.status}: ${text.slice(0, 200)}`),
         parsed?.credits_remaining, retryAfterS);
       const waitMs = (retryAfterS ?? 1) * 1000;
-      if ((res.status === 429 || res.status === 503) && attempt < retries && waitMs <= maxRetryWaitMs) {
+      const retryable = res.status === 429 || res.status === 503 || error.errorCode === 'idempotency_in_progress';
+      if (retryable && attempt < retries && waitMs <= maxRetryWaitMs) {
         await sleep(waitMs);
         continue;
       }

@@ -28,6 +28,8 @@ export interface EncodeOptions {
   limitCap?: number;
   /** Have the core write its rerank features (training). */
   emitFeatures?: boolean;
+  /** The body already passed validateRequest (the server checks before it holds credits). */
+  validated?: boolean;
 }
 
 /** What the decoder needs besides the core's outputs. */
@@ -180,7 +182,7 @@ const identityKey = (role: number, text: string | null | undefined, name: string
 
 /** Validates `body`, fills the core's buffers, and returns what the decoder needs. */
 export function encode(body: unknown, core: CoreBackend, options: EncodeOptions = {}): Encoded {
-  const request = validateRequest(body);
+  const request = options.validated ? body as SnapshotRequest : validateRequest(body);
   const elements = flatten(request);
   const previous = request.options?.previous ?? [];
   const n = elements.length;

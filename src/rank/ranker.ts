@@ -1,7 +1,7 @@
 // rank(): encode -> core -> decode. The one pipeline behind every door (snapshot endpoint, observe
 // map/visual, the client library, the extension).
-import type { RankResult, MlRerank } from '../schema/snapshot.ts';
-import { encode, type EncodeOptions, type Encoded } from './encode.ts';
+import type { RankResult, MlRerank, SnapshotRequest } from '../schema/snapshot.ts';
+import { encode, validateRequest, type EncodeOptions, type Encoded } from './encode.ts';
 import { decode } from './decode.ts';
 import { diagnose } from './diagnostics.ts';
 import type { CoreBackend } from './backend.ts';
@@ -32,14 +32,19 @@ function rerankInfo(enc: Encoded, dec: Decoded): MlRerank {
 export class Ranker {
   constructor(readonly core: CoreBackend, readonly options: RankerOptions = {}) {}
 
+  /** Checks a snapshot request without ranking it (bad_request SightlineError when invalid): the server
+   *  validates before it holds credits, so an invalid request is refused before it can cost anything. */
+  validate(request: unknown): SnapshotRequest {
+    return validateRequest(request);
+  }
+
   /**
    * Ranks a snapshot request synchronously. Throws a SightlineError (bad_request) on invalid input.
-   * `admit` runs after the request is validated and before the core works: the server charges credits
-   * there, so an invalid request is refused before it can cost anything. If it throws, nothing is ranked.
+   * `validated`: the request already passed validate(), whose whole-request check is then skipped (frame
+   * contents are still checked as they are flattened).
    */
-  rank(request: unknown, admit?: (request: Encoded['request']) => void): RankResult {
-    const enc = encode(request, this.core, this.options);
-    admit?.(enc.request);
+  rank(request: unknown, validated = false): RankResult {
+    const enc = encode(request, this.core, { ...this.options, validated });
     const selected = this.core.run();
     const dec = decode(this.core, enc, selected);
     return {

@@ -13,6 +13,9 @@ export const ERRORS = {
   payload_too_large: { status: 413, message: 'Payload too large' },
   headers_too_large: { status: 431, message: 'Request header fields too large' },
   rate_limited: { status: 429, message: 'Rate limit exceeded' },
+  // Idempotency-Key (docs/decisions.md, "Idempotency keys").
+  idempotency_key_reused: { status: 422, message: 'This Idempotency-Key was used with a different request' },
+  idempotency_in_progress: { status: 409, message: 'A request with this Idempotency-Key is still running' },
   // Observe: the page the caller asked for.
   invalid_url: { status: 400, message: 'The URL is not valid' },
   invalid_mode: { status: 400, message: 'Unknown mode: use read, map or visual' },

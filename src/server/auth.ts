@@ -6,11 +6,11 @@ import type { HttpRequest } from './http.ts';
 
 /** The account behind the bearer key (401 when missing or unknown). Activity is checked separately so a
  * 403 can still report the account's credits. */
-export function findAccount(store: Store, header: string): Account {
+export async function findAccount(store: Store, header: string): Promise<Account> {
   const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
   if (!header) throw new SightlineError('unauthorized', 'Missing API key: send the header "Authorization: Bearer <API_KEY>"');
   if (!match) throw new SightlineError('unauthorized', 'Invalid Authorization header: expected "Bearer <API_KEY>"');
-  const account = looksLikeKey(match[1]) ? store.findByHash(hashKey(match[1])) : undefined;
+  const account = looksLikeKey(match[1]) ? await store.findByHash(hashKey(match[1])) : undefined;
   if (!account) throw new SightlineError('unauthorized', 'Invalid API key');
   return account;
 }
@@ -19,15 +19,23 @@ export function assertActive(account: Account): void {
   if (!account.active) throw new SightlineError('account_inactive', 'Account inactive: this API key is deactivated');
 }
 
+/** The key (401) and the account (403), found once per request: the idempotency check and the route
+ *  both need them. */
+export async function authenticate(store: Store, req: HttpRequest): Promise<Account> {
+  if (req.account) return req.account;
+  const account = await findAccount(store, req.authorization);
+  req.account = account;
+  assertActive(account);
+  return account;
+}
+
 /**
  * What every paid route does first: the key (401), the account (403, with its balance in the error),
  * then one token from the key's bucket (429 with Retry-After). Returns the account.
  */
-export function admit(store: Store, req: HttpRequest, rateLimit: RateLimit): Account {
-  const account = findAccount(store, req.authorization);
-  req.account = account;
-  assertActive(account);
-  const wait = store.takeToken(account.id, rateLimit);
+export async function admit(store: Store, req: HttpRequest, rateLimit: RateLimit): Promise<Account> {
+  const account = await authenticate(store, req);
+  const wait = await store.takeToken(account.id, rateLimit);
   if (wait > 0) {
     const err = new SightlineError('rate_limited', `Rate limit exceeded: at most ${rateLimit.rate} requests per second (burst ${rateLimit.burst}) per key; retry in ${wait} s`);
     err.retryAfter = wait;

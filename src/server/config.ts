@@ -14,6 +14,10 @@ export interface ServerConfig {
   bodyTimeoutMs: number;
   /** Work on a request longer than this is answered with 504; the route is told through its abort signal. */
   deadlineMs: number;
+  /** How long a credit hold may stay unresolved before the sweeper voids it (its process died). */
+  holdTtlMs: number;
+  /** How often the sweeper looks for expired holds and idempotency records. */
+  sweepIntervalMs: number;
   rateLimit: RateLimit;
   /** How long shutdown waits for in-flight requests. */
   shutdownGraceMs: number;
@@ -101,6 +105,8 @@ export const SETTINGS: Setting[] = [
   { key: 'maxBodyMb', flag: 'max-body-mb', env: 'SIGHTLINE_MAX_BODY_MB', default: '32', help: 'largest request body, MiB (413 above)', parse: positive },
   { key: 'bodyTimeoutMs', flag: 'body-timeout-ms', env: 'SIGHTLINE_BODY_TIMEOUT_MS', default: '10000', help: 'time allowed to receive a body (408 after)', parse: int(1) },
   { key: 'deadlineMs', flag: 'deadline-ms', env: 'SIGHTLINE_DEADLINE_MS', default: '30000', help: 'time allowed for the work of one request (504 after)', parse: int(1) },
+  { key: 'holdTtlMs', flag: 'hold-ttl-ms', env: 'SIGHTLINE_HOLD_TTL_MS', default: 'auto', help: 'time before an unresolved credit hold is voided by the sweeper (auto: the deadline plus 30 s)', parse: (raw: string) => (raw === 'auto' ? 0 : int(1)(raw)) },
+  { key: 'sweepIntervalMs', flag: 'sweep-interval-ms', env: 'SIGHTLINE_SWEEP_INTERVAL_MS', default: '10000', help: 'how often expired holds are voided and old idempotency records dropped', parse: int(10) },
   { key: 'rate', flag: 'rate-limit', env: 'SIGHTLINE_RATE_LIMIT', default: '50', help: 'requests per second per key (token refill rate)', parse: positive },
   { key: 'burst', flag: 'rate-burst', env: 'SIGHTLINE_RATE_BURST', default: '100', help: 'requests per key accepted at once (bucket size)', parse: int(1) },
   { key: 'shutdownGraceMs', flag: 'shutdown-grace-ms', env: 'SIGHTLINE_SHUTDOWN_GRACE_MS', default: '10000', help: 'how long shutdown waits for in-flight requests', parse: int(0) },
@@ -125,6 +131,9 @@ export const SETTINGS: Setting[] = [
 
 export class ConfigError extends Error {}
 
+/** `--hold-ttl-ms auto`: the deadline plus this. */
+export const HOLD_TTL_MARGIN_MS = 30_000;
+
 /** Builds the config from command-line values (strings by flag name), then the environment, then defaults. */
 export function resolveConfig(flags: Record<string, string | undefined>, env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const values: Record<string, unknown> = {};
@@ -140,6 +149,10 @@ export function resolveConfig(flags: Record<string, string | undefined>, env: No
   }
   const { rate, burst, maxBodyMb, maxPageMb, ...rest } = values;
   if (rest.http === 'node' && (rest.workers as number) > 1) throw new ConfigError('--http node serves with one worker: node:http threads cannot share a port');
+  const deadlineMs = rest.deadlineMs as number;
+  if (rest.holdTtlMs === 0) rest.holdTtlMs = deadlineMs + HOLD_TTL_MARGIN_MS;
+  // A hold must outlive its request's deadline, or the sweeper could void work still being answered.
+  if ((rest.holdTtlMs as number) <= deadlineMs) throw new ConfigError(`--hold-ttl-ms ${rest.holdTtlMs} must be longer than --deadline-ms ${deadlineMs}`);
   return {
     ...(rest as unknown as Omit<ServerConfig, 'rateLimit' | 'maxBodyBytes' | 'maxPageBytes'>),
     rateLimit: { rate: rate as number, burst: burst as number },

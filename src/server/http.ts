@@ -16,8 +16,16 @@ export interface HttpRequest {
   requestId: string;
   /** The peer's IP address as text (GET /metrics answers loopback alone without a token). */
   remoteAddress: string;
-  /** Aborted when the request's deadline passes. */
+  /** The Idempotency-Key header ('' or absent when not sent). */
+  idempotencyKey?: string;
+  /** Aborted by the transport when the client goes away before its answer. */
+  clientClosed?: AbortSignal;
+  /** Aborted when the request's deadline passes (reason `deadline`) or its client goes away
+   *  (`client_closed`). */
   signal: AbortSignal;
+  /** Set by a route holding credits: voids the hold unless it was already posted. The router calls it at
+   *  the deadline, so a 504 is never charged (holds.ts). */
+  releaseHold?: (reason: string) => Promise<'voided' | 'posted'>;
   /** Set by a route once the caller's key is known, so error bodies can carry `credits_remaining`. */
   account?: Account;
   /** For the access log: credits this request cost. */
@@ -35,10 +43,11 @@ export interface Reply {
 
 /** Request header values the transports read (uWS headers must be read synchronously). */
 export const REQUEST_ID_HEADER = 'x-request-id';
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK', 400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required', 403: 'Forbidden',
-  404: 'Not Found', 405: 'Method Not Allowed', 408: 'Request Timeout', 413: 'Payload Too Large',
+  404: 'Not Found', 405: 'Method Not Allowed', 408: 'Request Timeout', 409: 'Conflict', 413: 'Payload Too Large', 422: 'Unprocessable Content',
   429: 'Too Many Requests', 431: 'Request Header Fields Too Large', 500: 'Internal Server Error', 503: 'Service Unavailable', 504: 'Gateway Timeout',
 };
 

@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { randomUUID } from 'node:crypto';
 import { SightlineError, badRequest } from '../schema/errors.ts';
 import type { IncomingRequest, Router } from './router.ts';
-import { REQUEST_ID_HEADER, bodyErrors, framingError, requestIdFrom, statusLine, type Reply } from './http.ts';
+import { REQUEST_ID_HEADER, IDEMPOTENCY_KEY_HEADER, bodyErrors, framingError, requestIdFrom, statusLine, type Reply } from './http.ts';
 import type { Listening, TransportOptions } from './uws.ts';
 
 function readBody(req: IncomingMessage, limit: number, timeoutMs: number): Promise<Buffer> {
@@ -55,8 +55,12 @@ export function serveNodeHttp(options: TransportOptions, router: Router): Promis
       contentType: req.headers['content-type'] ?? '',
       requestId: requestIdFrom(String(req.headers[REQUEST_ID_HEADER] ?? ''), randomUUID),
       remoteAddress: req.socket.remoteAddress ?? '',
+      idempotencyKey: String(req.headers[IDEMPOTENCY_KEY_HEADER] ?? ''),
       body: Buffer.alloc(0),
     };
+    const closed = new AbortController();
+    incoming.clientClosed = closed.signal;
+    res.once('close', () => { if (!res.writableFinished) closed.abort(); });
     const raw = req.rawHeaders;
     const framing = framingError((visit) => { for (let i = 0; i < raw.length; i += 2) visit(raw[i].toLowerCase(), raw[i + 1]); },
       incoming.method.length + url.length + 12, req.httpVersion === '1.0');

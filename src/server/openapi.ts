@@ -10,8 +10,19 @@ const jsonContent = (name: string) => ({ 'application/json': { schema: ref(name)
 /** Drops typebox's symbol keys and anything else JSON cannot carry. */
 const plain = (schema: unknown) => JSON.parse(JSON.stringify(schema));
 
-const SNAPSHOT_ERRORS = ['bad_request', 'unauthorized', 'insufficient_credits', 'account_inactive', 'payload_too_large', 'request_timeout', 'headers_too_large', 'rate_limited', 'internal_error'] as const;
-const OBSERVE_ERRORS = ['bad_request', 'invalid_url', 'invalid_mode', 'unauthorized', 'insufficient_credits', 'blocked_url', 'unsupported_content_type', 'too_large', 'rate_limited', 'internal_error', 'unreachable', 'http_error', 'busy', 'timeout'] as const;
+const SNAPSHOT_ERRORS = ['bad_request', 'unauthorized', 'insufficient_credits', 'account_inactive', 'payload_too_large', 'request_timeout', 'headers_too_large', 'rate_limited', 'idempotency_key_reused', 'idempotency_in_progress', 'internal_error', 'timeout'] as const;
+const OBSERVE_ERRORS = ['bad_request', 'invalid_url', 'invalid_mode', 'unauthorized', 'insufficient_credits', 'blocked_url', 'unsupported_content_type', 'too_large', 'rate_limited', 'idempotency_key_reused', 'idempotency_in_progress', 'internal_error', 'unreachable', 'http_error', 'busy', 'timeout'] as const;
+
+/** Idempotency-Key (docs/decisions.md, "Idempotency keys"). */
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: 'Idempotency-Key', in: 'header', required: false,
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
+  description: 'A unique key per logical request (a UUID), sent again on every retry of it. The first outcome is kept for 24 h per API key and ' +
+    'returned to a retry with the same request without running or charging again (header Idempotent-Replayed: true); the same key with a ' +
+    'different request is 422 idempotency_key_reused; while the first still runs, 409 idempotency_in_progress with Retry-After. Outcomes of ' +
+    '402, 408, 409, 429 and 5xx are not kept: a retry runs again.',
+};
+const REPLAYED_HEADER_DOC = { 'Idempotent-Replayed': { schema: { type: 'string', enum: ['true'] }, description: 'present when this is the kept outcome of an earlier request with the same Idempotency-Key' } };
 
 /** Request examples, shown on /docs; test/playground.test.ts sends each one to a running server (the
  *  observe ones with the URL of a local page) and checks the answer against the documented schema. */
@@ -46,7 +57,7 @@ function errorResponses(codes: readonly (keyof typeof ERRORS)[], schema: string,
   return Object.fromEntries([...byStatus].map(([status, lines]) => [String(status), {
     description: lines.join('; '),
     content: jsonContent(schema),
-    ...(status === 429 || status === 503 ? { headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'seconds until a request is likely accepted' } } } : {}),
+    ...(status === 429 || status === 503 || status === 409 ? { headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'seconds until a request is likely accepted' } } } : {}),
   }]));
 }
 
@@ -86,9 +97,10 @@ export function openApiDocument(config: Pick<ServerConfig, 'limitCap' | 'maxBody
           summary: 'Rank raw elements collected in the caller\'s browser (1 credit)',
           description: `Elements come back sorted by importance. options.limit defaults to 50, capped at ${config.limitCap}. ` +
             `Bodies up to ${config.maxBodyBytes} bytes. Rate limit per key: ${config.rateLimit.rate}/s, burst ${config.rateLimit.burst}.`,
+          parameters: [IDEMPOTENCY_KEY_PARAMETER],
           requestBody: { required: true, content: { 'application/json': { schema: ref('SnapshotRequest'), examples: EXAMPLES.snapshot } } },
           responses: {
-            200: { description: 'ranked elements (with options.format "text" also `text`; with options.elements false `text` alone)', content: { 'application/json': { schema: { oneOf: [ref('SnapshotResponse'), ref('SnapshotTextResponse')] } } } },
+            200: { description: 'ranked elements (with options.format "text" also `text`; with options.elements false `text` alone)', headers: REPLAYED_HEADER_DOC, content: { 'application/json': { schema: { oneOf: [ref('SnapshotResponse'), ref('SnapshotTextResponse')] } } } },
             ...snapshotErrors,
           },
         },
@@ -97,9 +109,10 @@ export function openApiDocument(config: Pick<ServerConfig, 'limitCap' | 'maxBody
         post: {
           operationId: 'observe',
           summary: 'Load a URL: read (Markdown, 1 credit), map (ranked elements; 2, or 10 with the precision engine), visual (map + screenshot, 10)',
+          parameters: [IDEMPOTENCY_KEY_PARAMETER],
           requestBody: { required: true, content: { 'application/json': { schema: ref('ObserveRequest'), examples: EXAMPLES.observe } } },
           responses: {
-            200: { description: 'the result of the chosen mode', content: { 'application/json': { schema: { oneOf: [ref('ReadResult'), ref('MapResult'), ref('VisualResult'), ref('MapTextResult'), ref('VisualTextResult')] } } } },
+            200: { description: 'the result of the chosen mode', headers: REPLAYED_HEADER_DOC, content: { 'application/json': { schema: { oneOf: [ref('ReadResult'), ref('MapResult'), ref('VisualResult'), ref('MapTextResult'), ref('VisualTextResult')] } } } },
             ...errorResponses(OBSERVE_ERRORS, 'ObserveError'),
           },
         },

@@ -5,6 +5,8 @@ import type { Store } from '../store/store.ts';
 import { errorReply, asSightlineError } from './reply.ts';
 import type { HttpRequest, Reply } from './http.ts';
 import type { Metrics } from './metrics.ts';
+import { authenticate } from './auth.ts';
+import { checkIdempotencyKey, idempotent, type IdempotencyDeps } from './idempotency.ts';
 
 export type Route = (req: HttpRequest) => Reply | Promise<Reply>;
 /** Routes by method and path, e.g. `{ 'POST /v1/snapshot': snapshot }`; a path ending in `/*` takes
@@ -21,6 +23,8 @@ export interface RouterDeps {
   deadlineMs: number;
   /** Fed from the access log line: one sample per answered request. */
   metrics?: Metrics;
+  /** Routes (as `POST /v1/snapshot`) that honour Idempotency-Key, and how. */
+  idempotency?: IdempotencyDeps & { routes: string[] };
 }
 
 export interface Router {
@@ -29,7 +33,11 @@ export interface Router {
   refuse(req: IncomingRequest, err: SightlineError): Reply;
 }
 
-export function createRouter({ routes, store, logger, deadlineMs, metrics }: RouterDeps): Router {
+/** Observe has its own SPEC error body; everything else answers like snapshot. */
+const shapeOf = (path: string) => (path.startsWith('/v1/observe') ? 'observe' : 'snapshot');
+
+export function createRouter({ routes, store, logger, deadlineMs, metrics, idempotency }: RouterDeps): Router {
+  const idempotentRoutes = new Set(idempotency?.routes ?? []);
   const paths = new Map<string, string[]>();
   for (const key of Object.keys(routes)) {
     const [method, path] = key.split(' ');
@@ -55,31 +63,42 @@ export function createRouter({ routes, store, logger, deadlineMs, metrics }: Rou
     return reply;
   }
 
-  function errorFor(req: IncomingRequest, thrown: unknown): Reply {
+  async function errorFor(req: IncomingRequest, thrown: unknown): Promise<Reply> {
     const err = asSightlineError(thrown);
     let credits: number | undefined;
     if (req.account) {
-      try { credits = store.balance(req.account.id); } catch { /* the store failed: the error says enough */ }
+      try { credits = (await store.balance(req.account.id)).available; } catch { /* the store failed: the error says enough */ }
     }
-    // Observe has its own SPEC error body; everything else answers like snapshot.
-    return errorReply(err, credits, req.path.startsWith('/v1/observe') ? 'observe' : 'snapshot');
+    return errorReply(err, credits, shapeOf(req.path));
   }
 
+  /**
+   * Runs a route against the deadline. At the deadline the route is told (its signal aborts with reason
+   * `deadline`) and its credit hold released before the 504 is answered, so a 504 is never charged; if
+   * the hold had just been posted, the work is done and its answer is given instead.
+   */
   async function run(route: Route, req: HttpRequest, controller: AbortController): Promise<Reply> {
-    const result = route(req);
-    if (!(result instanceof Promise)) return result;
+    const result = Promise.resolve().then(() => route(req));
+    result.catch(() => { /* awaited below, or abandoned at the deadline */ });
     let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        // Settle the race first: an aborted route rejects at once, and its error must not win.
-        reject(new SightlineError('timeout', `Request timed out after ${deadlineMs} ms`));
-        controller.abort();
-      }, deadlineMs);
-    });
+    const expired = new Promise<'deadline'>((resolve) => { timer = setTimeout(() => resolve('deadline'), deadlineMs); });
     try {
-      return await Promise.race([result, expired]);
+      const first = await Promise.race([result, expired]);
+      if (first !== 'deadline') return first;
+      controller.abort('deadline');
+      if (req.releaseHold && await req.releaseHold('deadline') === 'posted') return await result;
+      throw new SightlineError('timeout', `Request timed out after ${deadlineMs} ms`);
     } finally {
       clearTimeout(timer);
+    }
+  }
+
+  /** The route's reply, or the error reply for what it threw (with the error, for the log). */
+  async function answer(route: Route, req: HttpRequest, controller: AbortController): Promise<{ reply: Reply; err?: unknown }> {
+    try {
+      return { reply: await run(route, req, controller) };
+    } catch (err) {
+      return { reply: await errorFor(req, err), err };
     }
   }
 
@@ -88,8 +107,11 @@ export function createRouter({ routes, store, logger, deadlineMs, metrics }: Rou
       const started = performance.now();
       const controller = new AbortController();
       const req: HttpRequest = { ...incoming, signal: controller.signal };
+      const onClientClosed = () => controller.abort('client_closed');
+      incoming.clientClosed?.addEventListener('abort', onClientClosed, { once: true });
       const pattern = patternOf(req.path);
-      const route = routes[`${req.method} ${pattern}`];
+      const routeKey = `${req.method} ${pattern}`;
+      const route = routes[routeKey];
       try {
         if (!route) {
           const allowed = paths.get(pattern);
@@ -97,13 +119,28 @@ export function createRouter({ routes, store, logger, deadlineMs, metrics }: Rou
           const err = new SightlineError('method_not_allowed', `${req.path} accepts ${allowed.join(', ')}, not ${req.method}`);
           return finish(req, { ...errorReply(err), headers: { allow: allowed.join(', ') } }, started);
         }
-        return finish(req, await run(route, req, controller), started);
+        if (idempotency && idempotentRoutes.has(routeKey) && req.idempotencyKey) {
+          const key = checkIdempotencyKey(req.idempotencyKey);
+          const account = await authenticate(store, req);
+          let routeErr: unknown;
+          const reply = await idempotent(idempotency, req, account.id, key, async () => {
+            const { reply, err } = await answer(route, req, controller);
+            routeErr = err;
+            return reply;
+          });
+          return finish(req, reply, started, routeErr);
+        }
+        const { reply, err } = await answer(route, req, controller);
+        return finish(req, reply, started, err);
       } catch (err) {
-        return finish(req, errorFor(req, err), started, err);
+        return finish(req, await errorFor(req, err), started, err);
+      } finally {
+        incoming.clientClosed?.removeEventListener('abort', onClientClosed);
       }
     },
     refuse(req, err) {
-      return finish(req, errorFor(req, err), performance.now());
+      // Refused before the route ran: no key was looked up, so there is no balance to report.
+      return finish(req, errorReply(err, undefined, shapeOf(req.path)), performance.now());
     },
   };
 }

@@ -23,6 +23,7 @@ import { json } from './reply.ts';
 import { loadUws, serveUws, type Listening } from './uws.ts';
 import { serveNodeHttp } from './node-http.ts';
 import { VERSION } from './version.ts';
+import { startSweeper } from './holds.ts';
 
 export interface RunningServer {
   port: number;
@@ -86,9 +87,9 @@ export async function buildRouter(config: ServerConfig, store: Store, logger: Lo
   });
   const openapi = JSON.stringify(openApiDocument(config, VERSION));
   const routes: Routes = {
-    'POST /v1/snapshot': snapshotRoute({ store, ranker, rateLimit: config.rateLimit, metrics }),
+    'POST /v1/snapshot': snapshotRoute({ store, ranker, rateLimit: config.rateLimit, holdTtlMs: config.holdTtlMs, metrics }),
     'POST /v1/observe': observeRoute({
-      store, rateLimit: config.rateLimit, browser: browser.get, extract,
+      store, rateLimit: config.rateLimit, holdTtlMs: config.holdTtlMs, browser: browser.get, extract,
       ranker: new Ranker(core, { limitCap: MAP_MAX_LIMIT }), screenshots, publicUrl: config.publicUrl, metrics,
       fetch: { guard, deadlineMs: config.pageTimeoutMs, maxBytes: config.maxPageBytes },
     }),
@@ -99,7 +100,8 @@ export async function buildRouter(config: ServerConfig, store: Store, logger: Lo
     ...pageRoutes({ publicUrl: config.publicUrl }),
   };
   metrics.watchPools(browser.stats, () => extract.stats());
-  return { router: createRouter({ routes, store, logger, deadlineMs: config.deadlineMs, metrics }), metrics, routes: Object.keys(routes), dispose: async () => { screenshots.close(); await Promise.all([browser.dispose(), extract.close()]); } };
+  const idempotency = { store, lockMs: config.holdTtlMs, routes: ['POST /v1/snapshot', 'POST /v1/observe'] };
+  return { router: createRouter({ routes, store, logger, deadlineMs: config.deadlineMs, metrics, idempotency }), metrics, routes: Object.keys(routes), dispose: async () => { screenshots.close(); await Promise.all([browser.dispose(), extract.close()]); } };
 }
 
 export async function startServer(config: ServerConfig, logger: Logger, options: { worker?: number; gather?: GatherMetrics } = {}): Promise<RunningServer> {
@@ -115,15 +117,18 @@ export async function startServer(config: ServerConfig, logger: Logger, options:
     const transportOptions = { host: config.host, port: config.port, maxBodyBytes: config.maxBodyBytes, bodyTimeoutMs: config.bodyTimeoutMs };
     listening = loaded ? await serveUws(loaded, transportOptions, router) : await serveNodeHttp(transportOptions, router);
   } catch (err) {
-    store.close();
+    await store.close();
     throw err;
   }
+  // One sweeper per server: worker 0's (every worker shares the store).
+  const stopSweeper = (options.worker ?? 0) === 0 ? startSweeper(store, config.sweepIntervalMs, logger) : () => {};
   let closing: Promise<void> | undefined;
   return {
     port: listening.port,
     backend,
     metrics: built.metrics,
     close() {
+      stopSweeper();
       closing ??= listening.close(config.shutdownGraceMs).then(() => built.dispose()).finally(() => store.close());
       return closing;
     },

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { HttpRequest as UwsRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import { SightlineError } from '../schema/errors.ts';
 import type { IncomingRequest, Router } from './router.ts';
-import { REQUEST_ID_HEADER, bodyErrors, framingError, requestIdFrom, statusLine, type Reply } from './http.ts';
+import { REQUEST_ID_HEADER, IDEMPOTENCY_KEY_HEADER, bodyErrors, framingError, requestIdFrom, statusLine, type Reply } from './http.ts';
 
 type Uws = typeof import('uWebSockets.js');
 const require = createRequire(import.meta.url);
@@ -143,13 +143,17 @@ export function serveUws({ uws, backend }: LoadedUws, options: TransportOptions,
       contentType: req.getHeader('content-type'),
       requestId: requestIdFrom(req.getHeader(REQUEST_ID_HEADER), randomUUID),
       remoteAddress: remoteAddress(res),
+      idempotencyKey: req.getHeader(IDEMPOTENCY_KEY_HEADER),
       body: EMPTY,
     };
     const lengthHeader = req.getHeader('content-length');
     const state: RequestState = { aborted: false };
+    const closed = new AbortController();
+    incoming.clientClosed = closed.signal;
     res.onAborted(() => {
       state.aborted = true;
       state.onAbort?.();
+      closed.abort();
     });
     const framing = checkFraming && framingError((visit) => req.forEach(visit), incoming.method.length + path.length + query.length + 12);
     if (framing) {

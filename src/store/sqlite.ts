@@ -1,56 +1,76 @@
 // The embedded store: one SQLite file (WAL, busy timeout) shared safely by every worker thread and
-// process of a server. Credits and rate-limit tokens move in single conditional statements, so
-// concurrent requests can never overdraw a balance or a bucket.
+// process of a server. Every operation that moves credits runs in an immediate transaction (the write
+// lock taken at BEGIN), and every check-and-change is one conditional statement inside it, so concurrent
+// requests can never overdraw a balance or a bucket, and a hold resolves at most once.
+// better-sqlite3 is synchronous; the methods are async only to meet the backend-neutral contract.
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Account, RateLimit, Store } from './store.ts';
+import type { Account, Hold, IdempotencyClaim, LedgerKind, LedgerRow, RateLimit, Store } from './store.ts';
 import { generateKey, hashKey, keyPrefix, looksLikeKey } from './keys.ts';
+import { migrate } from './sqlite-migrations.ts';
 
 export const DB_FILE = 'sightline.db';
 /** How long a writer waits for another thread or process holding the lock. */
 const BUSY_TIMEOUT_MS = 5000;
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS accounts (
-  id INTEGER PRIMARY KEY,
-  key_hash TEXT NOT NULL UNIQUE,
-  prefix TEXT NOT NULL,
-  credits INTEGER NOT NULL CHECK (credits >= 0),
-  active INTEGER NOT NULL DEFAULT 1,
-  created_at TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS rate_buckets (
-  account_id INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
-  tokens REAL NOT NULL,
-  updated_ms INTEGER NOT NULL
-);`;
+interface Row { id: number; prefix: string; credits: number; held: number; active: number; created_at: string }
+interface HoldRow { account_id: number; credits: number; request_id: string }
+interface LedgerDbRow { id: number; account_id: number; hold_id: number | null; delta: number; kind: LedgerKind; request_id: string | null; reason: string | null; created_ms: number }
 
-interface Row { id: number; prefix: string; credits: number; active: number; created_at: string }
+const toAccount = (r: Row): Account => ({ id: r.id, prefix: r.prefix, credits: r.credits, held: r.held, active: r.active === 1, created_at: r.created_at });
 
-const toAccount = (r: Row): Account => ({ id: r.id, prefix: r.prefix, credits: r.credits, active: r.active === 1, created_at: r.created_at });
-
+/** Opens (creating and migrating as needed) the store file under `dataDir`. */
 export function openSqliteStore(dataDir: string): Store {
   mkdirSync(dataDir, { recursive: true });
   const db = new Database(join(dataDir, DB_FILE), { timeout: BUSY_TIMEOUT_MS });
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('foreign_keys = ON');
-  db.exec(SCHEMA);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    migrate(db);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
 
-  const cols = 'id, prefix, credits, active, created_at';
+  const cols = 'id, prefix, credits, held, active, created_at';
   const byHash = db.prepare<[string], Row>(`SELECT ${cols} FROM accounts WHERE key_hash = ?`);
   const byId = db.prepare<[number], Row>(`SELECT ${cols} FROM accounts WHERE id = ?`);
   const byPrefix = db.prepare<[string], Row>(`SELECT ${cols} FROM accounts WHERE prefix = ?`);
   const all = db.prepare<[], Row>(`SELECT ${cols} FROM accounts ORDER BY id`);
   const insert = db.prepare<[string, string, number, number, string], Row>(
     `INSERT INTO accounts (key_hash, prefix, credits, active, created_at) VALUES (?, ?, ?, ?, ?) RETURNING ${cols}`);
-  const charge = db.prepare<[number, number, number], { credits: number }>(
-    'UPDATE accounts SET credits = credits - ? WHERE id = ? AND credits >= ? RETURNING credits');
-  const give = db.prepare<[number, number], { credits: number }>(
-    'UPDATE accounts SET credits = credits + ? WHERE id = ? RETURNING credits');
   const setCreditsStmt = db.prepare<[number, number], Row>(`UPDATE accounts SET credits = ? WHERE id = ? RETURNING ${cols}`);
   const setActiveStmt = db.prepare<[number, number], Row>(`UPDATE accounts SET active = ? WHERE id = ? RETURNING ${cols}`);
+
+  // Holds. Each resolving statement matches only a hold still `held`, so a second post or void finds
+  // nothing and changes nothing.
+  const holdCredits = db.prepare<[{ credits: number; id: number }], { credits: number }>(
+    'UPDATE accounts SET credits = credits - @credits, held = held + @credits WHERE id = @id AND credits >= @credits RETURNING credits');
+  const insertHold = db.prepare<[number, number, string, number, number], { id: number }>(
+    "INSERT INTO holds (account_id, credits, request_id, state, created_ms, expires_ms) VALUES (?, ?, ?, 'held', ?, ?) RETURNING id");
+  const resolveHold = db.prepare<[{ state: string; now: number; spent: number; id: number }], HoldRow>(
+    "UPDATE holds SET state = @state, resolved_ms = @now, spent = @spent WHERE id = @id AND state = 'held' AND credits >= @spent RETURNING account_id, credits, request_id");
+  const releaseHeld = db.prepare<[{ held: number; spent: number; id: number }], unknown>(
+    'UPDATE accounts SET held = held - @held, credits = credits + @held - @spent WHERE id = @id');
+  const holdSize = db.prepare<[number], { credits: number; state: string }>('SELECT credits, state FROM holds WHERE id = ?');
+  const expired = db.prepare<[number], { id: number }>("SELECT id FROM holds WHERE state = 'held' AND expires_ms <= ? ORDER BY id");
+  const append = db.prepare<[number, number | null, number, LedgerKind, string | null, string | null, number], unknown>(
+    'INSERT INTO ledger (account_id, hold_id, delta, kind, request_id, reason, created_ms) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  const ledgerOf = db.prepare<[number], LedgerDbRow>('SELECT * FROM ledger WHERE account_id = ? ORDER BY id');
+  const balanceOf = db.prepare<[number], { credits: number; held: number }>('SELECT credits, held FROM accounts WHERE id = ?');
+
+  // Idempotency records.
+  const idemGet = db.prepare<[number, string], { request_hash: string; state: string; status: number | null; content_type: string | null; body: string | null; expires_ms: number }>(
+    'SELECT request_hash, state, status, content_type, body, expires_ms FROM idempotency WHERE account_id = ? AND key = ?');
+  const idemClaim = db.prepare<[number, string, string, number], unknown>(
+    "INSERT OR REPLACE INTO idempotency (account_id, key, request_hash, state, expires_ms) VALUES (?, ?, ?, 'running', ?)");
+  const idemDone = db.prepare<[{ id: number; key: string; status: number; type: string; body: string; expires: number }], unknown>(
+    "UPDATE idempotency SET state = 'done', status = @status, content_type = @type, body = @body, expires_ms = @expires WHERE account_id = @id AND key = @key AND state = 'running'");
+  const idemRelease = db.prepare<[number, string], unknown>("DELETE FROM idempotency WHERE account_id = ? AND key = ? AND state = 'running'");
+  const idemExpire = db.prepare<[number], unknown>('DELETE FROM idempotency WHERE expires_ms <= ?');
+
   // Refill by elapsed time, capped at the burst, then take one token only if one is there: one statement,
   // so the check and the take cannot be split by another writer.
   const refilled = 'min(@burst, tokens + max(0, @now - updated_ms) * @rate / 1000.0)';
@@ -67,54 +87,136 @@ export function openSqliteStore(dataDir: string): Store {
     if (!row) throw new Error(`no account with id ${id}`);
     return toAccount(row);
   };
+  const wholeCredits = (n: number, what: string) => {
+    if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`${what} must be a whole number >= 0 (got ${n})`);
+  };
 
-  return {
-    findByHash(hash) {
+  /** Resolves a held hold as posted (spending `spent`) or voided (spent 0); false when not held. */
+  const resolve = (holdId: number, state: 'posted' | 'voided', spent: number | undefined, reason: string | null, now: number): boolean => {
+    let amount = spent;
+    if (amount === undefined) {
+      const hold = holdSize.get(holdId);
+      if (!hold || hold.state !== 'held') return false;
+      amount = hold.credits;
+    }
+    const hold = resolveHold.get({ state, now, spent: amount, id: holdId });
+    if (!hold) {
+      const found = holdSize.get(holdId);
+      if (found?.state === 'held') throw new RangeError(`hold ${holdId} holds ${found.credits} credits: cannot post ${amount}`);
+      return false;
+    }
+    releaseHeld.run({ held: hold.credits, spent: amount, id: hold.account_id });
+    append.run(hold.account_id, holdId, -amount, state === 'posted' ? 'post' : 'void', hold.request_id, reason, now);
+    return true;
+  };
+
+  const reserveTx = db.transaction((accountId: number, credits: number, requestId: string, ttlMs: number, now: number): Hold | null => {
+    const row = holdCredits.get({ credits, id: accountId });
+    if (!row) return null;
+    const expiresMs = now + ttlMs;
+    const { id } = insertHold.get(accountId, credits, requestId, now, expiresMs)!;
+    return { id, accountId, credits, requestId, expiresMs, available: row.credits };
+  });
+  const resolveTx = db.transaction(resolve);
+  const sweepTx = db.transaction((now: number): number => {
+    let voided = 0;
+    for (const { id } of expired.all(now)) if (resolve(id, 'voided', 0, 'expired', now)) voided++;
+    idemExpire.run(now);
+    return voided;
+  });
+  const claimTx = db.transaction((accountId: number, key: string, requestHash: string, lockMs: number, now: number): IdempotencyClaim => {
+    const row = idemGet.get(accountId, key);
+    if (row && row.expires_ms > now) {
+      if (row.request_hash !== requestHash) return { state: 'mismatch' };
+      if (row.state === 'running') return { state: 'running' };
+      return { state: 'done', outcome: { status: row.status!, contentType: row.content_type!, body: row.body! } };
+    }
+    idemClaim.run(accountId, key, requestHash, now + lockMs);
+    return { state: 'claimed' };
+  });
+  const createTx = db.transaction((credits: number, active: boolean, now: number) => {
+    const key = generateKey();
+    const row = insert.get(hashKey(key), keyPrefix(key), credits, active ? 1 : 0, new Date(now).toISOString())!;
+    if (credits !== 0) append.run(row.id, null, credits, 'grant', null, 'key created', now);
+    return { key, account: toAccount(row) };
+  });
+  const setCreditsTx = db.transaction((accountId: number, credits: number, now: number) => {
+    const before = mustGet(byId.get(accountId), accountId);
+    const after = mustGet(setCreditsStmt.get(credits, accountId), accountId);
+    if (credits !== before.credits) append.run(accountId, null, credits - before.credits, 'grant', null, 'set-credits', now);
+    return after;
+  });
+
+  const store: Store = {
+    async findByHash(hash) {
       const row = byHash.get(hash);
       return row && toAccount(row);
     },
-    takeToken(accountId, { rate, burst }: RateLimit, now = Date.now()) {
+    async takeToken(accountId, { rate, burst }: RateLimit, now = Date.now()) {
       if (take.get({ id: accountId, rate, burst, now })) return 0;
       const b = bucket.get(accountId);
       const tokens = b ? Math.min(burst, b.tokens + Math.max(0, now - b.updated_ms) * rate / 1000) : 0;
       return Math.max(1, Math.ceil((1 - tokens) / rate));
     },
-    reserve(accountId, cost) {
-      return charge.get(cost, accountId, cost)?.credits ?? null;
+    async reserve(accountId, credits, requestId, ttlMs, now = Date.now()) {
+      if (!Number.isSafeInteger(credits) || credits <= 0) throw new RangeError(`a hold needs a whole number of credits > 0 (got ${credits})`);
+      return reserveTx.immediate(accountId, credits, requestId, ttlMs, now);
     },
-    refund(accountId, cost) {
-      const row = give.get(cost, accountId);
+    async post(holdId, actualCredits, now = Date.now()) {
+      if (actualCredits !== undefined) wholeCredits(actualCredits, 'posted credits');
+      return resolveTx.immediate(holdId, 'posted', actualCredits, null, now);
+    },
+    async void(holdId, reason, now = Date.now()) {
+      return resolveTx.immediate(holdId, 'voided', 0, reason, now);
+    },
+    async sweep(now = Date.now()) {
+      return sweepTx.immediate(now);
+    },
+    async balance(accountId) {
+      const row = balanceOf.get(accountId);
       if (!row) throw new Error(`no account with id ${accountId}`);
-      return row.credits;
+      return { available: row.credits, held: row.held };
     },
-    balance(accountId) {
-      return mustGet(byId.get(accountId), accountId).credits;
+    async ledger(accountId) {
+      return ledgerOf.all(accountId).map((r): LedgerRow => ({
+        id: r.id, accountId: r.account_id, holdId: r.hold_id, delta: r.delta, kind: r.kind, requestId: r.request_id, reason: r.reason, createdMs: r.created_ms,
+      }));
     },
-    createKey(credits, active) {
-      const key = generateKey();
-      const row = insert.get(hashKey(key), keyPrefix(key), credits, active ? 1 : 0, new Date().toISOString());
-      return { key, account: toAccount(row!) };
+    async claimIdempotency(accountId, key, requestHash, lockMs, now = Date.now()) {
+      return claimTx.immediate(accountId, key, requestHash, lockMs, now);
     },
-    listAccounts() {
+    async completeIdempotency(accountId, key, outcome, keepMs, now = Date.now()) {
+      idemDone.run({ id: accountId, key, status: outcome.status, type: outcome.contentType, body: outcome.body, expires: now + keepMs });
+    },
+    async releaseIdempotency(accountId, key) {
+      idemRelease.run(accountId, key);
+    },
+    async createKey(credits, active) {
+      wholeCredits(credits, 'credits');
+      return createTx.immediate(credits, active, Date.now());
+    },
+    async listAccounts() {
       return all.all().map(toAccount);
     },
-    resolve(ref) {
-      if (looksLikeKey(ref)) return this.findByHash(hashKey(ref));
+    async resolve(ref) {
+      if (looksLikeKey(ref)) return store.findByHash(hashKey(ref));
       if (/^\d+$/.test(ref)) { const row = byId.get(Number(ref)); return row && toAccount(row); }
       const rows = byPrefix.all(ref);
       return rows.length === 1 ? toAccount(rows[0]) : undefined;
     },
-    setCredits(accountId, credits) {
-      return mustGet(setCreditsStmt.get(credits, accountId), accountId);
+    async setCredits(accountId, credits) {
+      wholeCredits(credits, 'credits');
+      return setCreditsTx.immediate(accountId, credits, Date.now());
     },
-    setActive(accountId, active) {
+    async setActive(accountId, active) {
       return mustGet(setActiveStmt.get(active ? 1 : 0, accountId), accountId);
     },
-    ping() {
+    async ping() {
       ping.get();
     },
-    close() {
+    async close() {
       if (db.open) db.close();
     },
   };
+  return store;
 }

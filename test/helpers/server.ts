@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openSqliteStore } from '../../src/store/sqlite.ts';
+import type { Account, LedgerRow } from '../../src/store/store.ts';
 
 export const CLI = fileURLToPath(new URL('../../build/cli.js', import.meta.url));
 
@@ -35,20 +36,25 @@ export function cli(args: string[], dataDir: string, env: NodeJS.ProcessEnv = {}
 }
 
 /** A key made in the server's store (the CLI that does the same is tested in cli.test.ts). */
-export function createKey(dataDir: string, credits: number, inactive = false): string {
+export async function createKey(dataDir: string, credits: number, inactive = false): Promise<string> {
   const store = openSqliteStore(dataDir);
-  try { return store.createKey(credits, !inactive).key; } finally { store.close(); }
+  try { return (await store.createKey(credits, !inactive)).key; } finally { await store.close(); }
 }
 
-/** The key's balance, read from the store the server writes. */
-export function balance(dataDir: string, key: string): number {
+/** The key's available credits, read from the store the server writes. */
+export async function balance(dataDir: string, key: string): Promise<number> {
+  return (await account(dataDir, key)).credits;
+}
+
+/** The key's account (available and held credits) and its ledger, read from the server's store. */
+export async function account(dataDir: string, key: string): Promise<Account & { ledger: LedgerRow[] }> {
   const store = openSqliteStore(dataDir);
   try {
-    const account = store.resolve(key);
-    if (!account) throw new Error(`no account for ${key}`);
-    return account.credits;
+    const found = await store.resolve(key);
+    if (!found) throw new Error(`no account for ${key}`);
+    return { ...found, ledger: await store.ledger(found.id) };
   } finally {
-    store.close();
+    await store.close();
   }
 }
 

@@ -6,8 +6,8 @@ import type { Route } from '../router.ts';
 
 export function healthRoute(info: { store: Store; backend: string; worker: number; version: string; browser: () => object | null; extract: () => object }): Route {
   const started = Date.now();
-  return () => {
-    info.store.ping();
+  return async () => {
+    await info.store.ping();
     return json(200, {
       status: 'ok', version: info.version, http: info.backend, worker: info.worker,
       uptime_s: Math.round((Date.now() - started) / 1000),

@@ -1,7 +1,8 @@
 // POST /v1/observe (SPEC, legacy door). Read mode: fetch through the egress guard, extract the main
 // content in a worker thread (extract-pool.ts), answer Markdown/text/HTML. Map and visual: load the page in our Chromium, collect, rank with
-// the core, and for visual a screenshot. Credits are reserved before the work and refunded when the page
-// cannot be loaded: failed loads cost nothing.
+// the core, and for visual a screenshot. Credits are held before the work, posted when it succeeds, and
+// voided when the page cannot be loaded, the client leaves or the deadline passes (holds.ts): failed loads
+// cost nothing.
 import { Compile } from 'typebox/compile';
 import { SightlineError, badRequest } from '../../schema/errors.ts';
 import { ObserveRequest, MAP_DEFAULT_LIMIT, type ReadResult, type MapResult, type VisualResult, type Screenshot, type MapTextResult, type VisualTextResult } from '../../schema/observe.ts';
@@ -17,6 +18,7 @@ import type { ExtractPool } from '../../observe/extract-pool.ts';
 import { renderPage, looksLikeScriptShell } from '../../observe/render.ts';
 import type { BrowserPool } from '../../observe/browser-pool.ts';
 import { admit } from '../auth.ts';
+import { withHold } from '../holds.ts';
 import { parseJsonBody } from '../body.ts';
 import { json, asSightlineError } from '../reply.ts';
 import type { Route } from '../router.ts';
@@ -41,6 +43,8 @@ export interface ObserveDeps {
   /** Base of screenshot URLs; empty: http:// + the request's Host. */
   publicUrl: string;
   metrics?: Metrics;
+  /** How long a hold may stay unresolved before the sweeper voids it. */
+  holdTtlMs: number;
 }
 
 function validate(body: unknown): ObserveRequest {
@@ -61,41 +65,6 @@ function validate(body: unknown): ObserveRequest {
     throw badRequest('Invalid request: options.elements false needs options.format "text" (the result would be empty)');
   }
   return body as ObserveRequest;
-}
-
-/**
- * Reserves a mode's cost, runs its work, and keeps the charge only when the work succeeds for a request
- * still being answered. The credit goes back exactly once: when the work fails, or at once when the
- * request is aborted (the router answered 504), so the 504's balance is already whole and work that
- * finishes after it is never charged.
- */
-async function charged<T>(deps: ObserveDeps, req: HttpRequest, accountId: number, cost: number, what: string, work: (remaining: number) => Promise<T>): Promise<T> {
-  if (req.signal.aborted) throw new SightlineError('timeout', 'The request was cancelled at its deadline');
-  const remaining = deps.store.reserve(accountId, cost);
-  if (remaining === null) throw new SightlineError('insufficient_credits', `Insufficient credits: ${what} costs ${cost} credit${cost === 1 ? '' : 's'}`);
-  deps.metrics?.charged('observe', cost);
-  let settled = false;
-  const refund = () => {
-    if (settled) return;
-    try {
-      deps.store.refund(accountId, cost);
-      settled = true;
-      deps.metrics?.refunded('observe', cost);
-    } catch { /* the store failed: the catch below tries again, and its error is the one reported */ }
-  };
-  req.signal.addEventListener('abort', refund, { once: true });
-  try {
-    const result = await work(remaining);
-    if (req.signal.aborted) throw new SightlineError('timeout', 'The request was cancelled at its deadline');
-    settled = true;
-    req.creditsUsed = cost;
-    return result;
-  } catch (err) {
-    refund();
-    throw err;
-  } finally {
-    req.signal.removeEventListener('abort', refund);
-  }
 }
 
 async function read(deps: ObserveDeps, agent: ReturnType<typeof guardedAgent>, req: HttpRequest, body: ObserveRequest, remaining: number): Promise<ReadResult> {
@@ -177,7 +146,8 @@ async function map(deps: ObserveDeps, req: HttpRequest, body: ObserveRequest, vi
 export function observeRoute(deps: ObserveDeps): Route {
   const agent = guardedAgent(deps.fetch.guard);
   return async (req) => {
-    const account = admit(deps.store, req, deps.rateLimit);
+    const account = await admit(deps.store, req, deps.rateLimit);
+    const hold = { store: deps.store, ttlMs: deps.holdTtlMs, metrics: deps.metrics, route: 'observe' as const };
     const body = validate(parseJsonBody(req));
     const mode = body.mode ?? 'read';
     const started = performance.now();
@@ -191,7 +161,7 @@ export function observeRoute(deps: ObserveDeps): Route {
     };
     if (mode === 'read') {
       return timed(async () => {
-        const result = await charged(deps, req, account.id, OBSERVE_COSTS.read, 'read', (remaining) => read(deps, agent, req, body, remaining));
+        const result = await withHold(hold, req, account.id, OBSERVE_COSTS.read, 'read', (remaining) => read(deps, agent, req, body, remaining));
         if (result.rendered) engineLabel = 'browser';
         return result;
       });
@@ -202,6 +172,6 @@ export function observeRoute(deps: ObserveDeps): Route {
     engineLabel = engine;
     const cost = visual ? OBSERVE_COSTS.visual : engine === 'precision' ? OBSERVE_COSTS.map_precision : OBSERVE_COSTS.map;
     const what = visual ? 'visual' : `map (${engine})`;
-    return timed(() => charged(deps, req, account.id, cost, what, (remaining) => map(deps, req, body, visual, engine, cost, remaining)));
+    return timed(() => withHold(hold, req, account.id, cost, what, (remaining) => map(deps, req, body, visual, engine, cost, remaining)));
   };
 }

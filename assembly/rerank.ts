@@ -120,10 +120,12 @@ export function computeRerank(): void {
   if (ordinal != 0) listPositions(position, listSize);
 
   for (let i = 0; i < count; i++) {
-    const ownLen = i32In(I32In.OWN_LEN, i), ctxLen = i32In(I32In.CTX_LEN, i), triLen = i32In(I32In.TRI_LEN, i);
-    const own = hits(goalWords, i32In(I32In.OWN_START, i), ownLen);
-    const ctx = contextHits(goalWords, i32In(I32In.CTX_START, i), ctxLen, i32In(I32In.OWN_START, i), ownLen);
-    const tri = hits(goalTri, i32In(I32In.TRI_START, i), triLen);
+    // The spans hold only the hashes the goal has; the counts are of all the element's distinct hashes.
+    const ownSpan = i32In(I32In.OWN_LEN, i), ctxLen = i32In(I32In.CTX_LEN, i), triSpan = i32In(I32In.TRI_LEN, i);
+    const ownLen = i32In(I32In.OWN_COUNT, i), triLen = i32In(I32In.TRI_COUNT, i);
+    const own = hits(goalWords, i32In(I32In.OWN_START, i), ownSpan);
+    const ctx = contextHits(goalWords, i32In(I32In.CTX_START, i), ctxLen, i32In(I32In.OWN_START, i), ownSpan);
+    const tri = hits(goalTri, i32In(I32In.TRI_START, i), triSpan);
     const kind = i32In(I32In.KIND, i);
     const out = i32Out(I32Out.FLAGS, i);
     const kindIntent = intentFor(kind);
@@ -155,7 +157,7 @@ export function computeRerank(): void {
     if ((i32In(I32In.FLAGS, i) & Flag.DISABLED) != 0) unchecked(f[Feature.DISABLED] = 1);
     if (ownLen == 0) unchecked(f[Feature.NO_WORDS] = 1);
     if (nConcepts > 0) {
-      unchecked(f[Feature.CONCEPT_OWN] = ratio(hits(goalConcepts, i32In(I32In.OWN_START, i), ownLen), nConcepts));
+      unchecked(f[Feature.CONCEPT_OWN] = ratio(hits(goalConcepts, i32In(I32In.OWN_START, i), ownSpan), nConcepts));
       unchecked(f[Feature.CONCEPT_LINK] = ratio(hits(goalConcepts, i32In(I32In.CTX_START, i), ctxLen), nConcepts));
     }
 

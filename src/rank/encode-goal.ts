@@ -4,7 +4,7 @@
 // the request has a goal.
 import { Buf, Feature, I32In, Param } from '../../assembly/layout.ts';
 import type { RawElement } from '../schema/snapshot.ts';
-import { parseGoal, textHashes, TEXT_WORDS, type ConceptScan, type GoalParts, type HashSink } from './goal.ts';
+import { parseGoal, scanText, startText, counted, HashFilter, TEXT_WORDS, type Scan, type GoalParts, type HashSink } from './goal.ts';
 import { linkConcepts, tablesFor, PHRASES, PHRASE_ENDS } from './concepts.ts';
 import { RERANK_MODEL } from './rerank-model.ts';
 import type { CoreBackend } from './backend.ts';
@@ -20,12 +20,22 @@ class Hashes implements HashSink {
   view(): Int32Array { return this.data.subarray(0, this.length); }
 }
 
-/** Per element, where its hashes start in each buffer; element i's span ends where i + 1's starts. */
-export interface GoalTokens { goal: GoalParts; concepts: number[]; own: Hashes; ctx: Hashes; tri: Hashes; starts: Int32Array; total: number }
+/**
+ * Per element, where its kept hashes start in each buffer (element i's span ends where i + 1's starts)
+ * and how many distinct words and trigrams it has in all. Only hashes the goal holds are kept: the
+ * core counts matches and divides by these totals, so the rest need not cross into it.
+ */
+export interface GoalTokens { goal: GoalParts; concepts: number[]; own: Hashes; ctx: Hashes; tri: Hashes; starts: Int32Array; counts: Int32Array; total: number }
 
 const own = new Hashes(), ctx = new Hashes(), tri = new Hashes();
 const seenConcepts = new Set<number>();
-const scan: ConceptScan = { sink: own, seen: seenConcepts, limit: 0, phrases: PHRASES, ends: PHRASE_ENDS };
+const NO_PHRASES = new Map<number, number[]>(), NO_ENDS = new Set<number>();
+/** The element's own text: words (counted, goal's kept), trigrams (counted, goal's kept), concepts. */
+const ownScan: Scan = { words: own, wordFilter: null, countWords: true, trigrams: tri, trigramFilter: null, concepts: false, conceptSink: own, seen: seenConcepts, limit: 0, phrases: NO_PHRASES, ends: NO_ENDS };
+/** Its context: link path and nearby text, words the goal holds, concepts in the path's first words. */
+const ctxScan: Scan = { words: ctx, wordFilter: null, countWords: false, trigrams: null, trigramFilter: null, concepts: false, conceptSink: ctx, seen: seenConcepts, limit: 0, phrases: NO_PHRASES, ends: NO_ENDS };
+/** A link's concepts (its site, share intent, mailto/tel) that the goal names. */
+const linkSink = { filter: null as HashFilter | null, push(h: number): void { if (this.filter!.has(h)) ctx.push(h); } };
 /** A label names its concept in its first words ("Log in", not a paragraph's tenth word). */
 const LABEL_WORDS = 10;
 /** Path words of a link read for concepts ("/account/login"); the nearby text after them is not. */
@@ -59,31 +69,47 @@ export function goalTokens(elements: RawElement[], goal: string): GoalTokens {
   const n = elements.length;
   own.length = ctx.length = tri.length = 0;
   // The goal's concepts first: elements are searched only for those (none named: no search at all).
-  const concepts: number[] = [];
+  const concepts = new Hashes();
   seenConcepts.clear();
-  textHashes(goal, [], undefined, { sink: concepts, seen: seenConcepts, limit: TEXT_WORDS, phrases: PHRASES, ends: PHRASE_ENDS });
-  const tables = concepts.length ? tablesFor(concepts) : null;
-  if (tables) { scan.phrases = tables.phrases; scan.ends = tables.ends; }
+  startText();
+  scanText(goal, { words: new Hashes(), wordFilter: null, countWords: false, trigrams: null, trigramFilter: null, concepts: true, conceptSink: concepts, seen: seenConcepts, limit: TEXT_WORDS, phrases: PHRASES, ends: PHRASE_ENDS });
+  const goalConcepts = [...concepts.view()];
+  const parts = parseGoal(goal);
+  const tables = goalConcepts.length ? tablesFor(goalConcepts) : null;
+  // What the core compares each span with: own words and context with the goal's words and concepts,
+  // trigrams with its trigrams.
+  const wordFilter = new HashFilter([...parts.words, ...goalConcepts]);
+  ownScan.wordFilter = ctxScan.wordFilter = linkSink.filter = wordFilter;
+  ownScan.trigramFilter = new HashFilter(parts.trigrams);
+  ownScan.concepts = ctxScan.concepts = tables !== null;
+  if (tables) { ownScan.phrases = ctxScan.phrases = tables.phrases; ownScan.ends = ctxScan.ends = tables.ends; }
+  ownScan.limit = LABEL_WORDS;
+  ctxScan.limit = PATH_WORDS;
   // starts[3i], [3i+1], [3i+2]: own, context and trigram starts of element i; entry 3n closes the spans.
+  // counts[2i], [2i+1]: its distinct own words (concepts included) and trigrams.
   const starts = new Int32Array(3 * n + 3);
+  const counts = new Int32Array(2 * n);
   for (let i = 0; i < n; i++) {
     const e = elements[i];
     starts[3 * i] = own.length; starts[3 * i + 1] = ctx.length; starts[3 * i + 2] = tri.length;
     // Concepts join the words they came from; the core tells them apart by the goal's concept set.
     seenConcepts.clear();
-    scan.sink = own;
-    scan.limit = LABEL_WORDS;
-    textHashes(ownText(e), own, tri, tables ? scan : undefined);
+    startText();
+    scanText(ownText(e), ownScan);
+    counts[2 * i] = counted.words; counts[2 * i + 1] = counted.trigrams;
     const href = e.attributes?.href;
     const nearby = e.attributes?.nearby_text;
+    if (!href && !nearby) continue;
     seenConcepts.clear();
-    scan.sink = ctx;
-    scan.limit = PATH_WORDS;
-    if (href || nearby) textHashes(href ? `${hrefWords(href)} ${nearby ?? ''}` : nearby!, ctx, undefined, tables && href ? scan : undefined);
-    if (href && tables?.links) linkConcepts(String(href), ctx, seenConcepts);
+    startText();
+    // The path's concepts only: the nearby text is read after it, as one text.
+    ctxScan.concepts = tables !== null && !!href;
+    if (href) scanText(hrefWords(href), ctxScan);
+    if (nearby) scanText(nearby, ctxScan);
+    if (href && tables?.links) linkConcepts(String(href), linkSink, seenConcepts);
   }
   starts[3 * n] = own.length; starts[3 * n + 1] = ctx.length; starts[3 * n + 2] = tri.length;
-  return { goal: parseGoal(goal), concepts, own, ctx, tri, starts, total: own.length + ctx.length + tri.length };
+  return { goal: parts, concepts: goalConcepts, own, ctx, tri, starts, counts, total: own.length + ctx.length + tri.length };
 }
 
 /** The model's weights in Feature order (by name, so a reordered enum cannot misalign them). */
@@ -111,12 +137,14 @@ export function writeGoal(core: CoreBackend, n: number, t: GoalTokens): void {
   tokens.set(t.ctx.view(), base[1]);
   tokens.set(t.tri.view(), base[2]);
   const columns = [[I32In.OWN_START, I32In.OWN_LEN], [I32In.CTX_START, I32In.CTX_LEN], [I32In.TRI_START, I32In.TRI_LEN]] as const;
-  const { starts } = t;
+  const { starts, counts } = t;
   for (let i = 0; i < n; i++) {
     for (let k = 0; k < 3; k++) {
       c[columns[k][0] * n + i] = base[k] + starts[3 * i + k];
       c[columns[k][1] * n + i] = starts[3 * (i + 1) + k] - starts[3 * i + k];
     }
+    c[I32In.OWN_COUNT * n + i] = counts[2 * i];
+    c[I32In.TRI_COUNT * n + i] = counts[2 * i + 1];
   }
   const goal = core.i32(Buf.GOAL);
   goal.set(t.goal.words, 0);

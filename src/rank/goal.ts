@@ -47,11 +47,46 @@ export function trigramHashes(text: string): number[] {
 }
 
 // The fast path for element text (thousands of strings per request): one pass over the characters,
-// each word kept in a reusable buffer at word[1..end) (word[0] and word[end] pad its trigrams), stop
-// words recognised by hash, stemming and hashing on the buffer. It gives exactly the hashes of
-// wordHashes and trigramHashes above (a test checks it on every page of the training data).
-const STOP_HASHES = new Set([...STOP].map(hash));
+// each word kept in a reusable buffer at word[1..end) (word[0] and word[end] pad its trigrams) with
+// the FNV-1a hash of each of its prefixes beside it, so a word is hashed as it is read and its stem's
+// hash is a prefix's (no second pass). Stop words are recognised by hash. Only the hashes a goal can
+// meet are kept (a filter of the goal's words, concepts and trigrams); the rest are only counted, as
+// distinct words and trigrams, which is all the core's shares need. With no filter it gives exactly
+// the hashes of wordHashes and trigramHashes above (a test checks it on every page of the training data).
+const FNV_BASIS = 0x811c9dc5 | 0, FNV_PRIME = 0x01000193;
+
+/** A fixed set of i32 hashes: open addressing over typed arrays, for a goal's words, concepts or trigrams. */
+export class HashFilter {
+  private readonly keys: Int32Array;
+  private readonly used: Uint8Array;
+  private readonly mask: number;
+  readonly size: number;
+  constructor(hashes: Iterable<number>) {
+    const all = [...new Set(hashes)];
+    let slots = 16;
+    while (slots < all.length * 4) slots <<= 1;
+    this.keys = new Int32Array(slots);
+    this.used = new Uint8Array(slots);
+    this.mask = slots - 1;
+    this.size = all.length;
+    for (const h of all) {
+      let at = (h ^ (h >>> 15)) & this.mask;
+      while (this.used[at]) at = (at + 1) & this.mask;
+      this.used[at] = 1;
+      this.keys[at] = h;
+    }
+  }
+  has(h: number): boolean {
+    for (let at = (h ^ (h >>> 15)) & this.mask; this.used[at]; at = (at + 1) & this.mask) if (this.keys[at] === h) return true;
+    return false;
+  }
+}
+
+const STOP_HASHES = new HashFilter([...STOP].map(hash));
 const word = new Uint16Array(WORD_MAX + 2);
+/** prefix[k]: the hash of word[1..k). */
+const prefix = new Int32Array(WORD_MAX + 2);
+prefix[1] = FNV_BASIS;
 const LETTER = new Uint8Array(65536); // per UTF-16 unit: 0 not yet known, 1 letter or digit, 2 neither
 const NON_ASCII = /[^\x00-\x7f]/;
 /** Distinct-hash filters for one text: open addressing over a reused table, cleared by generation. */
@@ -97,62 +132,96 @@ function stemBuffer(end: number): number {
   return end;
 }
 
-function hashRange(from: number, to: number): number {
-  let h = 0x811c9dc5;
-  for (let k = from; k < to; k++) { h ^= word[k]; h = Math.imul(h, 0x01000193); }
-  return h | 0;
-}
-
 /** Where hashes go: an array, or the encoder's reusable buffer. */
 export interface HashSink { push(h: number): unknown }
 
-/** Concepts to find while tokenising: where they go, which were found already, how many words to
- *  read, and which phrases to look for (the whole lexicon, or the part a goal names). */
-export interface ConceptScan { sink: HashSink; seen: Set<number>; limit: number; phrases: Map<number, number[]>; ends: Set<number> }
+/**
+ * What one scan of a text keeps. Words (distinct) go to `words` when `wordFilter` holds them (no
+ * filter: all); with `countWords` every distinct word is counted first, kept or not. With `trigrams`,
+ * the distinct trigrams of the first TRIGRAM_WORDS kept words are counted and those `trigramFilter`
+ * holds go there. With `concepts`, the phrases of `phrases` ending in the first `limit` words name
+ * concepts, which go to `conceptSink` (each once, counted among the words when `countWords`; kept when
+ * `wordFilter` holds them).
+ */
+export interface Scan {
+  words: HashSink; wordFilter: HashFilter | null; countWords: boolean;
+  trigrams: HashSink | null; trigramFilter: HashFilter | null;
+  concepts: boolean; conceptSink: HashSink; seen: Set<number>; limit: number; phrases: Map<number, number[]>; ends: Set<number>;
+}
+
+/** What the scans since the last startText() counted. */
+export const counted = { words: 0, trigrams: 0 };
+let wordsRead = 0, wordsKept = 0;
 const recent = new Int32Array(MAX_PHRASE), ordered = new Int32Array(MAX_PHRASE);
 
-/**
- * The distinct word hashes of `text`, and (with `trigrams`) the distinct hashes of its trigrams; with
- * `concepts`, the lexicon's concepts named in its first `limit` words, found in the same pass.
- */
-export function textHashes(text: string, words: HashSink, trigrams?: HashSink, concepts?: ConceptScan): void {
+/** Starts a new text: the next scans continue one another as if their texts were joined by spaces. */
+export function startText(): void {
   seenWords.clear();
   seenTrigrams.clear();
-  if (!text) return;
+  wordsRead = wordsKept = 0;
+  counted.words = counted.trigrams = 0;
+}
+
+/** Reads `text` (after what the scans since startText() read, a space between): see Scan. */
+export function scanText(text: string, s: Scan): void {
+  if (!text || wordsRead >= TEXT_WORDS) return;
   const source = NON_ASCII.test(text) ? normalise(text) : text;
-  let end = 1, kept = 0, seen = 0;
-  for (let i = 0; i <= source.length && seen < TEXT_WORDS; i++) {
-    let c = i < source.length ? source.charCodeAt(i) : 32;
+  const length = source.length;
+  const wordFilter = s.wordFilter;
+  let end = 1;
+  for (let i = 0; i <= length; i++) {
+    let c = i < length ? source.charCodeAt(i) : 32;
     if (c >= 65 && c <= 90) c += 32;
-    if (isWordChar(c)) { if (end <= WORD_MAX) word[end++] = c; continue; }
-    if (end === 1) continue;
-    seen++;
-    let h = hashRange(1, end);
-    if (!STOP_HASHES.has(h)) {
-      end = stemBuffer(end);
-      h = hashRange(1, end);
-      if (seenWords.add(h)) words.push(h);
-      if (trigrams && kept++ < TRIGRAM_WORDS) {
-        word[0] = 32; word[end] = 32;
-        for (let k = 0; k + 3 <= end + 1; k++) {
-          const t = hashRange(k, k + 3);
-          if (seenTrigrams.add(t)) trigrams.push(t);
-        }
-      }
+    if (c < 128 ? (c >= 97 && c <= 122) || (c >= 48 && c <= 57) : isWordChar(c)) {
+      if (end <= WORD_MAX) { word[end] = c; prefix[end + 1] = Math.imul(prefix[end] ^ c, FNV_PRIME); end++; }
+      continue;
     }
-    if (concepts && seen <= concepts.limit) findConcepts(h, seen, concepts);
+    if (end === 1) continue;
+    const n = ++wordsRead;
+    let h = prefix[end];
+    if (!STOP_HASHES.has(h)) {
+      const last = word[end - 1];
+      if (last === 103 || last === 115 || last === 100) { // the stems' endings: -ing, -s, -ed
+        const stemmed = stemBuffer(end);
+        if (stemmed !== end) { end = stemmed; h = Math.imul(prefix[end - 1] ^ word[end - 1], FNV_PRIME); }
+      }
+      if (s.countWords) {
+        if (seenWords.add(h)) { counted.words++; if (wordFilter === null || wordFilter.has(h)) s.words.push(h); }
+      } else if ((wordFilter === null || wordFilter.has(h)) && seenWords.add(h)) s.words.push(h);
+      if (s.trigrams !== null && wordsKept++ < TRIGRAM_WORDS) trigramsOf(end, s.trigrams, s.trigramFilter);
+    }
+    if (s.concepts && n <= s.limit) findConcepts(h, n, s);
     end = 1;
+    if (n >= TEXT_WORDS) return;
+  }
+}
+
+/** The trigrams of the word at word[1..end), padded with spaces. */
+function trigramsOf(end: number, sink: HashSink, filter: HashFilter | null): void {
+  word[0] = 32; word[end] = 32;
+  let a = 32, b = word[1];
+  for (let k = 2; k <= end; k++) {
+    const c = word[k];
+    const t = Math.imul(Math.imul(Math.imul(FNV_BASIS ^ a, FNV_PRIME) ^ b, FNV_PRIME) ^ c, FNV_PRIME);
+    if (seenTrigrams.add(t)) { counted.trigrams++; if (filter === null || filter.has(t)) sink.push(t); }
+    a = b; b = c;
   }
 }
 
 /** Phrases of the lexicon that end at the `n`-th word (hash `h`: its stem's, or its own if a stop word). */
-function findConcepts(h: number, n: number, scan: ConceptScan): void {
+function findConcepts(h: number, n: number, scan: Scan): void {
   recent[(n - 1) % MAX_PHRASE] = h;
   if (!scan.ends.has(h)) return;
   for (let len = 1; len <= MAX_PHRASE && len <= n; len++) {
     for (let k = 0; k < len; k++) ordered[k] = recent[(n - len + k) % MAX_PHRASE];
     const found = scan.phrases.get(phraseKey(ordered, 0, len));
-    if (found) for (const c of found) if (!scan.seen.has(c)) { scan.seen.add(c); scan.sink.push(c); }
+    if (!found) continue;
+    for (const c of found) {
+      if (scan.seen.has(c)) continue;
+      scan.seen.add(c);
+      if (scan.countWords) counted.words++;
+      if (scan.wordFilter === null || scan.wordFilter.has(c)) scan.conceptSink.push(c);
+    }
   }
 }
 

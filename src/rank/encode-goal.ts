@@ -18,6 +18,13 @@ class Hashes implements HashSink {
     this.data[this.length++] = h;
   }
   view(): Int32Array { return this.data.subarray(0, this.length); }
+  /** Appends a copy of data[from, to). */
+  copy(from: number, to: number): void {
+    if (from === to) return;
+    while (this.length + to - from > this.data.length) { const grown = new Int32Array(this.data.length * 2); grown.set(this.data); this.data = grown; }
+    this.data.copyWithin(this.length, from, to);
+    this.length += to - from;
+  }
 }
 
 /**
@@ -29,6 +36,8 @@ export interface GoalTokens { goal: GoalParts; concepts: number[]; own: Hashes; 
 
 const own = new Hashes(), ctx = new Hashes(), tri = new Hashes();
 const seenConcepts = new Set<number>();
+/** Set.clear() allocates a new table: only when there is something to clear. */
+const clearConcepts = () => { if (seenConcepts.size) seenConcepts.clear(); };
 const NO_PHRASES = new Map<number, number[]>(), NO_ENDS = new Set<number>();
 /** The element's own text: words (counted, goal's kept), trigrams (counted, goal's kept), concepts. */
 const ownScan: Scan = { words: own, wordFilter: null, countWords: true, trigrams: tri, trigramFilter: null, concepts: false, conceptSink: own, seen: seenConcepts, limit: 0, phrases: NO_PHRASES, ends: NO_ENDS };
@@ -89,18 +98,36 @@ export function goalTokens(elements: RawElement[], goal: string): GoalTokens {
   // counts[2i], [2i+1]: its distinct own words (concepts included) and trigrams.
   const starts = new Int32Array(3 * n + 3);
   const counts = new Int32Array(2 * n);
+  // Pages repeat their texts ("Read more", a menu in the header and the footer, links to one page):
+  // an element whose text (or link and nearby text) an earlier one had gets that one's hashes.
+  const ownSeen = new Map<string, number>();
+  const ctxSeen = new Map<string, Map<string, number>>();
   for (let i = 0; i < n; i++) {
     const e = elements[i];
     starts[3 * i] = own.length; starts[3 * i + 1] = ctx.length; starts[3 * i + 2] = tri.length;
-    // Concepts join the words they came from; the core tells them apart by the goal's concept set.
-    seenConcepts.clear();
-    startText();
-    scanText(ownText(e), ownScan);
-    counts[2 * i] = counted.words; counts[2 * i + 1] = counted.trigrams;
+    const text = ownText(e);
+    const same = text ? ownSeen.get(text) : undefined;
+    if (same !== undefined) {
+      own.copy(starts[3 * same], starts[3 * same + 3]);
+      tri.copy(starts[3 * same + 2], starts[3 * same + 5]);
+      counts[2 * i] = counts[2 * same]; counts[2 * i + 1] = counts[2 * same + 1];
+    } else if (text) {
+      ownSeen.set(text, i);
+      // Concepts join the words they came from; the core tells them apart by the goal's concept set.
+      clearConcepts();
+      startText();
+      scanText(text, ownScan);
+      counts[2 * i] = counted.words; counts[2 * i + 1] = counted.trigrams;
+    }
     const href = e.attributes?.href;
     const nearby = e.attributes?.nearby_text;
     if (!href && !nearby) continue;
-    seenConcepts.clear();
+    let byNearby = ctxSeen.get(href || '');
+    if (!byNearby) ctxSeen.set(href || '', byNearby = new Map());
+    const sameCtx = byNearby.get(nearby || '');
+    if (sameCtx !== undefined) { ctx.copy(starts[3 * sameCtx + 1], starts[3 * sameCtx + 4]); continue; }
+    byNearby.set(nearby || '', i);
+    clearConcepts();
     startText();
     // The path's concepts only: the nearby text is read after it, as one text.
     ctxScan.concepts = tables !== null && !!href;

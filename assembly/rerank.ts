@@ -6,6 +6,7 @@
 import { F64In, F64Out, I32In, I32Out, Flag, OutFlag, Param, Feature, Intent, Kind } from "./layout";
 import { count, f64In, i32In, i32Out, setI32Out, f64Out, setF64Out, param, setParam, tokens, goal, weights, features } from "./state";
 import { sortByKey, tableSize, hash3 } from "./sort";
+import { byDocY } from "./group";
 import { passes } from "./select";
 import { sigmoid } from "./mathdet";
 
@@ -80,29 +81,33 @@ const MIN_ITEMS = 3;
  * Lists, for "the second result": elements of one kind in one aligned column (the same group key) that
  * are at least ITEM_WIDTH_SHARE as wide as the widest of them (a logo or a page number in the same
  * column is not an item). Writes each item's 0-based position top to bottom into `position`, -1 for
- * the rest, and the list's size into `size`.
+ * the rest, and the list's size into `size`. Columns are found by a hash table, and walked in the
+ * top-to-bottom order the grouping pass already sorted.
  */
 function listPositions(position: Int32Array, size: Int32Array): void {
-  const idx = new Int32Array(count), tmp = new Int32Array(count), key = new Float64Array(count);
-  for (let i = 0; i < count; i++) { unchecked(idx[i] = i); unchecked(key[i] = f64Out(F64Out.DOC_Y, i)); }
-  sortByKey(idx, count, key, tmp);
-  for (let i = 0; i < count; i++) unchecked(key[i] = f64(hash3(i32Out(I32Out.GROUP_A, i), i32Out(I32Out.GROUP_B, i), i32In(I32In.KIND, i))));
-  sortByKey(idx, count, key, tmp); // stable: each column stays in top-to-bottom order
-  let start = 0;
-  while (start < count) {
-    const h = unchecked(key[unchecked(idx[start])]);
-    let end = start;
-    let widest: f64 = 0;
-    while (end < count && unchecked(key[unchecked(idx[end])]) == h) { widest = max(widest, f64In(F64In.W, unchecked(idx[end]))); end++; }
-    let items = 0;
-    for (let k = start; k < end; k++) {
-      const i = unchecked(idx[k]);
-      unchecked(position[i] = -1);
-      if (i32In(I32In.KIND, i) != Kind.STATIC && f64In(F64In.W, i) >= ITEM_WIDTH_SHARE * widest) unchecked(position[i] = items++);
-    }
-    for (let k = start; k < end; k++) unchecked(size[unchecked(idx[k])] = items);
-    start = end;
+  const slots = tableSize(count), mask = slots - 1;
+  const keys = new Int32Array(slots), columnAt = new Int32Array(slots); // column + 1, 0 = empty
+  const columnOf = new Int32Array(count), widest = new Float64Array(count), items = new Int32Array(count);
+  let columns = 0;
+  for (let i = 0; i < count; i++) {
+    const h = hash3(i32Out(I32Out.GROUP_A, i), i32Out(I32Out.GROUP_B, i), i32In(I32In.KIND, i));
+    let at = h & mask;
+    while (unchecked(columnAt[at]) != 0 && unchecked(keys[at]) != h) at = (at + 1) & mask;
+    if (unchecked(columnAt[at]) == 0) { unchecked(keys[at] = h); unchecked(columnAt[at] = ++columns); }
+    const c = unchecked(columnAt[at]) - 1;
+    unchecked(columnOf[i] = c);
+    unchecked(widest[c] = max(unchecked(widest[c]), f64In(F64In.W, i)));
   }
+  for (let k = 0; k < count; k++) {
+    const i = unchecked(byDocY[k]);
+    const c = unchecked(columnOf[i]);
+    unchecked(position[i] = -1);
+    if (i32In(I32In.KIND, i) != Kind.STATIC && f64In(F64In.W, i) >= ITEM_WIDTH_SHARE * unchecked(widest[c])) {
+      unchecked(position[i] = unchecked(items[c]));
+      unchecked(items[c] = unchecked(items[c]) + 1);
+    }
+  }
+  for (let i = 0; i < count; i++) unchecked(size[i] = unchecked(items[unchecked(columnOf[i])]));
 }
 
 export function computeRerank(): void {

@@ -56,7 +56,7 @@ export enum I32In {
 export enum F64Out {
   CENTER_X, CENTER_Y, DOC_Y,
   ML_SCORE,     // rerank model score (logit), goal given
-  ML_PROB,      // sigmoid(ML_SCORE)
+  ML_PROB,      // sigmoid(ML_SCORE), for the selected elements (ORDER) only
   FUSED,        // ML_SCORE + fusion * importance / 1000 (logit space)
   COUNT,
 }

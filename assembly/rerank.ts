@@ -4,7 +4,7 @@
 // over them (weights in WEIGHTS, trained by `npm run train`); the fused score orders the result when
 // the best candidate is confident enough. Only + - * / and floor: identical in Wasm and JS.
 import { F64In, F64Out, I32In, I32Out, Flag, OutFlag, Param, Feature, Intent, Kind } from "./layout";
-import { count, f64In, i32In, i32Out, setI32Out, f64Out, setF64Out, param, setParam, tokens, goal, weights, features } from "./state";
+import { count, f64In, i32In, i32Out, setI32Out, f64Out, setF64Out, param, setParam, tokens, goal, weights, features, order } from "./state";
 import { sortByKey, tableSize, hash3 } from "./sort";
 import { byDocY } from "./group";
 import { passes } from "./select";
@@ -110,6 +110,17 @@ function listPositions(position: Int32Array, size: Int32Array): void {
   for (let i = 0; i < count; i++) unchecked(size[i] = unchecked(items[unchecked(columnOf[i])]));
 }
 
+/** Scores this close to the best are all turned into probabilities to find the highest one. */
+const TOP_MARGIN: f64 = 1e-6;
+
+/** ML_PROB of the selected elements (ORDER[0, selected)): the only ones anybody reads. */
+export function rerankProbabilities(selected: i32): void {
+  for (let k = 0; k < selected; k++) {
+    const i = unchecked(order[k]);
+    setF64Out(F64Out.ML_PROB, i, sigmoid(f64Out(F64Out.ML_SCORE, i)));
+  }
+}
+
 export function computeRerank(): void {
   const nWords = i32(param(Param.GOAL_WORDS)), nTri = i32(param(Param.GOAL_TRIGRAMS)), nConcepts = i32(param(Param.GOAL_CONCEPTS));
   const goalWords = new HashSet(nWords), goalTri = new HashSet(nTri), goalConcepts = new HashSet(nConcepts);
@@ -169,9 +180,7 @@ export function computeRerank(): void {
     let score: f64 = 0;
     for (let k = 0; k < Feature.COUNT; k++) score += unchecked(f[k]) * unchecked(weights[k]);
     if (emit) for (let k = 0; k < Feature.COUNT; k++) unchecked(features[i * Feature.COUNT + k] = unchecked(f[k]));
-    const p = sigmoid(score);
     setF64Out(F64Out.ML_SCORE, i, score);
-    setF64Out(F64Out.ML_PROB, i, p);
     // Fused in logit space: probabilities saturate near 1, where a share of importance would decide alone.
     setF64Out(F64Out.FUSED, i, score + fusion * f64(i32Out(I32Out.IMPORTANCE, i)) / 1000);
   }
@@ -182,13 +191,20 @@ export function computeRerank(): void {
   const byRole = param(Param.FILTER_ROLES) != 0, byTag = param(Param.FILTER_TAGS) != 0;
   const idx = new Int32Array(count), tmp = new Int32Array(count), key = new Float64Array(count);
   let m = 0;
-  let top: f64 = 0;
+  let best: f64 = -Infinity;
   for (let i = 0; i < count; i++) {
     setI32Out(I32Out.HEURISTIC_INDEX, i, -1);
     setI32Out(I32Out.FUSED_INDEX, i, -1);
     if (!passes(i, minArea, byRole, byTag)) continue;
     unchecked(idx[m++] = i);
-    top = max(top, f64Out(F64Out.ML_PROB, i));
+    best = max(best, f64Out(F64Out.ML_SCORE, i));
+  }
+  // The best probability, from the scores near the best one only: sigmoid (expDet within 1e-14 of e^x,
+  // then + and / rounded monotonically) never puts a score TOP_MARGIN lower above a higher one.
+  let top: f64 = 0;
+  for (let k = 0; k < m; k++) {
+    const score = f64Out(F64Out.ML_SCORE, unchecked(idx[k]));
+    if (score >= best - TOP_MARGIN) top = max(top, sigmoid(score));
   }
   // Ties: higher on the page first, as the heuristic order does (sort is stable in document order).
   for (let k = 0; k < m; k++) { const i = unchecked(idx[k]); unchecked(key[i] = -f64(i32Out(I32Out.IMPORTANCE, i)) * 1e7 + f64Out(F64Out.DOC_Y, i) / 1e3); }

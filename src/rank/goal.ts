@@ -3,10 +3,10 @@
 // the goal asks for: the kind of control (intent verbs) and a position ("the second result"). Text
 // work stays here; the core compares hashes and scores.
 import { Intent } from '../../assembly/layout.ts';
-import { STOP, hash, stem, normalise } from './words.ts';
+import { STOP, hash, stem, normalise, HashFilter, type HashSet } from './words.ts';
 import { phraseKey, MAX_PHRASE } from './concepts.ts';
 
-export { hash, stem, normalise };
+export { hash, stem, normalise, HashFilter };
 
 /** Longer words are cut to this many characters (tokens, hashes, data URLs). */
 const WORD_MAX = 64;
@@ -55,33 +55,6 @@ export function trigramHashes(text: string): number[] {
 // the hashes of wordHashes and trigramHashes above (a test checks it on every page of the training data).
 const FNV_BASIS = 0x811c9dc5 | 0, FNV_PRIME = 0x01000193;
 
-/** A fixed set of i32 hashes: open addressing over typed arrays, for a goal's words, concepts or trigrams. */
-export class HashFilter {
-  private readonly keys: Int32Array;
-  private readonly used: Uint8Array;
-  private readonly mask: number;
-  readonly size: number;
-  constructor(hashes: Iterable<number>) {
-    const all = [...new Set(hashes)];
-    let slots = 16;
-    while (slots < all.length * 4) slots <<= 1;
-    this.keys = new Int32Array(slots);
-    this.used = new Uint8Array(slots);
-    this.mask = slots - 1;
-    this.size = all.length;
-    for (const h of all) {
-      let at = (h ^ (h >>> 15)) & this.mask;
-      while (this.used[at]) at = (at + 1) & this.mask;
-      this.used[at] = 1;
-      this.keys[at] = h;
-    }
-  }
-  has(h: number): boolean {
-    for (let at = (h ^ (h >>> 15)) & this.mask; this.used[at]; at = (at + 1) & this.mask) if (this.keys[at] === h) return true;
-    return false;
-  }
-}
-
 const STOP_HASHES = new HashFilter([...STOP].map(hash));
 const word = new Uint16Array(WORD_MAX + 2);
 /** prefix[k]: the hash of word[1..k). */
@@ -121,16 +94,19 @@ function endsWith(end: number, suffix: string): boolean {
   return true;
 }
 
-/** stem() on the buffer: returns the word's new end. */
+/** stem() on the buffer, for a word ending in g, d or s (no other can change): returns its new end. */
 function stemBuffer(end: number): number {
-  const len = end - 1;
-  if (len > 5 && endsWith(end, 'ing')) return end - 3;
-  if (len > 4 && endsWith(end, 'ies')) { word[end - 3] = 121; return end - 2; } // "ies" -> "y"
-  if (len > 4 && endsWith(end, 'ed')) return end - 2;
+  const len = end - 1, last = word[end - 1];
+  if (last === 103) return len > 5 && word[end - 2] === 110 && word[end - 3] === 105 ? end - 3 : end; // -ing
+  if (last === 100) return len > 4 && word[end - 2] === 101 ? end - 2 : end; // -ed
+  if (len > 4 && word[end - 2] === 101 && word[end - 3] === 105) { word[end - 3] = 121; return end - 2; } // "ies" -> "y"
   if (len > 3 && (endsWith(end, 'sses') || endsWith(end, 'xes') || endsWith(end, 'ches') || endsWith(end, 'shes'))) return end - 2;
-  if (len > 3 && endsWith(end, 's') && !endsWith(end, 'ss')) return end - 1;
+  if (len > 3 && word[end - 2] !== 115) return end - 1; // -s, not -ss
   return end;
 }
+
+/** Concepts found in one text: each is written once. */
+export interface SeenSet { has(h: number): boolean; add(h: number): unknown }
 
 /** Where hashes go: an array, or the encoder's reusable buffer. */
 export interface HashSink { push(h: number): unknown }
@@ -146,7 +122,7 @@ export interface HashSink { push(h: number): unknown }
 export interface Scan {
   words: HashSink; wordFilter: HashFilter | null; countWords: boolean;
   trigrams: HashSink | null; trigramFilter: HashFilter | null;
-  concepts: boolean; conceptSink: HashSink; seen: Set<number>; limit: number; phrases: Map<number, number[]>; ends: Set<number>;
+  concepts: boolean; conceptSink: HashSink; seen: SeenSet; limit: number; phrases: Map<number, number[]>; ends: HashSet;
 }
 
 /** What the scans since the last startText() counted. */

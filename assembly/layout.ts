@@ -49,7 +49,7 @@ export enum I32In {
   CTX_START, CTX_LEN,   // context word hashes (href words, nearby text) the goal holds
   TRI_START, TRI_LEN,   // character trigram hashes of its own words the goal holds
   OWN_COUNT,  // how many distinct own word (and concept) hashes it has in all, kept or not
-  TRI_COUNT,  // how many distinct trigram hashes it has in all
+  TRI_COUNT,  // how many distinct trigram hashes it has in all, when the goal holds any (else 0)
   COUNT,
 }
 

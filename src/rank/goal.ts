@@ -114,8 +114,8 @@ export interface HashSink { push(h: number): unknown }
 /**
  * What one scan of a text keeps. Words (distinct) go to `words` when `wordFilter` holds them (no
  * filter: all); with `countWords` every distinct word is counted first, kept or not. With `trigrams`,
- * the distinct trigrams of the first TRIGRAM_WORDS kept words are counted and those `trigramFilter`
- * holds go there. With `concepts`, the phrases of `phrases` ending in the first `limit` words name
+ * the distinct trigrams of the first TRIGRAM_WORDS kept words that `trigramFilter` holds go there
+ * (trigramCount() counts them all). With `concepts`, the phrases of `phrases` ending in the first `limit` words name
  * concepts, which go to `conceptSink` (each once, counted among the words when `countWords`; kept when
  * `wordFilter` holds them).
  */
@@ -125,8 +125,8 @@ export interface Scan {
   concepts: boolean; conceptSink: HashSink; seen: SeenSet; limit: number; phrases: Map<number, number[]>; ends: HashSet;
 }
 
-/** What the scans since the last startText() counted. */
-export const counted = { words: 0, trigrams: 0 };
+/** What the scans since the last startText() counted: distinct words (and concepts). */
+export const counted = { words: 0 };
 let wordsRead = 0, wordsKept = 0;
 const recent = new Int32Array(MAX_PHRASE), ordered = new Int32Array(MAX_PHRASE);
 
@@ -135,7 +135,8 @@ export function startText(): void {
   seenWords.clear();
   seenTrigrams.clear();
   wordsRead = wordsKept = 0;
-  counted.words = counted.trigrams = 0;
+  trigramsReadCount = trigramsKept = 0;
+  counted.words = 0;
 }
 
 /** Reads `text` (after what the scans since startText() read, a space between): see Scan. */
@@ -172,16 +173,33 @@ export function scanText(text: string, s: Scan): void {
   }
 }
 
-/** The trigrams of the word at word[1..end), padded with spaces. */
+/** Every trigram read since startText(), kept or not: counted only when some were kept. */
+const trigramsRead = new Int32Array(TRIGRAM_WORDS * (WORD_MAX + 1));
+let trigramsReadCount = 0, trigramsKept = 0;
+const seenAllTrigrams = new Seen();
+
+/** The trigrams of the word at word[1..end), padded with spaces: those the filter holds go to `sink`
+ *  (each once); all are noted for trigramCount(). */
 function trigramsOf(end: number, sink: HashSink, filter: HashFilter | null): void {
   word[0] = 32; word[end] = 32;
   let a = 32, b = word[1];
   for (let k = 2; k <= end; k++) {
     const c = word[k];
     const t = Math.imul(Math.imul(Math.imul(FNV_BASIS ^ a, FNV_PRIME) ^ b, FNV_PRIME) ^ c, FNV_PRIME);
-    if (seenTrigrams.add(t)) { counted.trigrams++; if (filter === null || filter.has(t)) sink.push(t); }
+    trigramsRead[trigramsReadCount++] = t;
+    if ((filter === null || filter.has(t)) && seenTrigrams.add(t)) { sink.push(t); trigramsKept++; }
     a = b; b = c;
   }
+}
+
+/** How many distinct trigrams the text since startText() has, when any was kept; 0 when none was (a
+ *  share of kept trigrams is 0 then, whatever the count). */
+export function trigramCount(): number {
+  if (trigramsKept === 0) return 0;
+  seenAllTrigrams.clear();
+  let n = 0;
+  for (let k = 0; k < trigramsReadCount; k++) if (seenAllTrigrams.add(trigramsRead[k])) n++;
+  return n;
 }
 
 /** Phrases of the lexicon that end at the `n`-th word (hash `h`: its stem's, or its own if a stop word). */

@@ -4,7 +4,7 @@
 // the request has a goal.
 import { Buf, Feature, I32In, Param } from '../../assembly/layout.ts';
 import type { RawElement } from '../schema/snapshot.ts';
-import { parseGoal, scanText, startText, counted, HashFilter, TEXT_WORDS, type Scan, type GoalParts, type HashSink } from './goal.ts';
+import { parseGoal, scanText, startText, counted, trigramCount, HashFilter, TEXT_WORDS, type Scan, type GoalParts, type HashSink } from './goal.ts';
 import { linkConcepts, tablesFor, PHRASES, PHRASE_ENDS } from './concepts.ts';
 import { RERANK_MODEL } from './rerank-model.ts';
 import type { CoreBackend } from './backend.ts';
@@ -29,16 +29,22 @@ class Hashes implements HashSink {
 
 /**
  * Per element, where its kept hashes start in each buffer (element i's span ends where i + 1's starts)
- * and how many distinct words and trigrams it has in all. Only hashes the goal holds are kept: the
- * core counts matches and divides by these totals, so the rest need not cross into it.
+ * and how many distinct words and trigrams it has in all (trigrams: when any is kept; 0 otherwise, as the
+ * share is 0 then). Only hashes the goal holds are kept: the core counts matches and divides by these
+ * totals, so the rest need not cross into it.
  */
 export interface GoalTokens { goal: GoalParts; concepts: number[]; own: Hashes; ctx: Hashes; tri: Hashes; starts: Int32Array; counts: Int32Array; total: number }
 
 const own = new Hashes(), ctx = new Hashes(), tri = new Hashes();
-const seenConcepts = new Set<number>();
-/** Set.clear() allocates a new table: only when there is something to clear. */
-const clearConcepts = () => { if (seenConcepts.size) seenConcepts.clear(); };
-const NO_PHRASES = new Map<number, number[]>(), NO_ENDS = new Set<number>();
+/** The concepts found in the text being read: a few at most, so a short array. */
+class Found {
+  private items: number[] = [];
+  has(h: number): boolean { return this.items.includes(h); }
+  add(h: number): void { this.items.push(h); }
+  clear(): void { if (this.items.length) this.items.length = 0; }
+}
+const seenConcepts = new Found();
+const NO_PHRASES = new Map<number, number[]>(), NO_ENDS = new HashFilter([]), ALL_ENDS = new HashFilter(PHRASE_ENDS);
 /** The element's own text: words (counted, goal's kept), trigrams (counted, goal's kept), concepts. */
 const ownScan: Scan = { words: own, wordFilter: null, countWords: true, trigrams: tri, trigramFilter: null, concepts: false, conceptSink: own, seen: seenConcepts, limit: 0, phrases: NO_PHRASES, ends: NO_ENDS };
 /** Its context: link path and nearby text, words the goal holds, concepts in the path's first words. */
@@ -54,13 +60,16 @@ const PATH_WORDS = 6;
  *  name usually repeats its text). */
 function ownText(e: RawElement): string {
   const a = e.attributes;
-  let out = e.text ?? '';
-  if (!a) return out;
+  const text = e.text ?? '';
+  if (!a) return text;
   const redacted = a.value_redacted === true || a.value_redacted === 'true';
-  for (const t of [a.name, a.aria_label, (a as { placeholder?: string | null }).placeholder, redacted ? null : a.value, a.inferred_label]) {
-    if (t && !out.includes(t)) out = out ? `${out} ${t}` : t;
-  }
-  return out;
+  return withPart(withPart(withPart(withPart(withPart(text, a.name), a.aria_label), (a as { placeholder?: string | null }).placeholder),
+    redacted ? null : a.value), a.inferred_label);
+}
+
+/** `out` and `part` joined by a space, unless `part` is empty or already in `out`. */
+function withPart(out: string, part: string | null | undefined): string {
+  return part && !out.includes(part) ? (out ? `${out} ${part}` : part) : out;
 }
 
 /** The path and query of a link: "https://shop.example/cart?step=2" -> "/cart?step=2" (the tokeniser
@@ -81,7 +90,7 @@ export function goalTokens(elements: RawElement[], goal: string): GoalTokens {
   const concepts = new Hashes();
   seenConcepts.clear();
   startText();
-  scanText(goal, { words: new Hashes(), wordFilter: null, countWords: false, trigrams: null, trigramFilter: null, concepts: true, conceptSink: concepts, seen: seenConcepts, limit: TEXT_WORDS, phrases: PHRASES, ends: PHRASE_ENDS });
+  scanText(goal, { words: new Hashes(), wordFilter: null, countWords: false, trigrams: null, trigramFilter: null, concepts: true, conceptSink: concepts, seen: seenConcepts, limit: TEXT_WORDS, phrases: PHRASES, ends: ALL_ENDS });
   const goalConcepts = [...concepts.view()];
   const parts = parseGoal(goal);
   const tables = goalConcepts.length ? tablesFor(goalConcepts) : null;
@@ -114,10 +123,10 @@ export function goalTokens(elements: RawElement[], goal: string): GoalTokens {
     } else if (text) {
       ownSeen.set(text, i);
       // Concepts join the words they came from; the core tells them apart by the goal's concept set.
-      clearConcepts();
+      seenConcepts.clear();
       startText();
       scanText(text, ownScan);
-      counts[2 * i] = counted.words; counts[2 * i + 1] = counted.trigrams;
+      counts[2 * i] = counted.words; counts[2 * i + 1] = trigramCount();
     }
     const href = e.attributes?.href;
     const nearby = e.attributes?.nearby_text;
@@ -127,7 +136,7 @@ export function goalTokens(elements: RawElement[], goal: string): GoalTokens {
     const sameCtx = byNearby.get(nearby || '');
     if (sameCtx !== undefined) { ctx.copy(starts[3 * sameCtx + 1], starts[3 * sameCtx + 4]); continue; }
     byNearby.set(nearby || '', i);
-    clearConcepts();
+    seenConcepts.clear();
     startText();
     // The path's concepts only: the nearby text is read after it, as one text.
     ctxScan.concepts = tables !== null && !!href;

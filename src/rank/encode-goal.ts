@@ -110,7 +110,10 @@ export function goalTokens(elements: RawElement[], goal: string): GoalTokens {
   // Pages repeat their texts ("Read more", a menu in the header and the footer, links to one page):
   // an element whose text (or link and nearby text) an earlier one had gets that one's hashes.
   const ownSeen = new Map<string, number>();
-  const ctxSeen = new Map<string, Map<string, number>>();
+  // Context by link (most links have no nearby text, or one): the first element with each link and
+  // nearby text; a link seen with other nearby texts gets a map of them.
+  const ctxSeen = new Map<string, number>();
+  const ctxMore = new Map<string, Map<string, number>>();
   for (let i = 0; i < n; i++) {
     const e = elements[i];
     starts[3 * i] = own.length; starts[3 * i + 1] = ctx.length; starts[3 * i + 2] = tri.length;
@@ -131,11 +134,16 @@ export function goalTokens(elements: RawElement[], goal: string): GoalTokens {
     const href = e.attributes?.href;
     const nearby = e.attributes?.nearby_text;
     if (!href && !nearby) continue;
-    let byNearby = ctxSeen.get(href || '');
-    if (!byNearby) ctxSeen.set(href || '', byNearby = new Map());
-    const sameCtx = byNearby.get(nearby || '');
+    const link = href || '', near = nearby || '';
+    let sameCtx = ctxSeen.get(link);
+    if (sameCtx === undefined) ctxSeen.set(link, i);
+    else if ((elements[sameCtx].attributes?.nearby_text || '') !== near) {
+      let byNearby = ctxMore.get(link);
+      if (!byNearby) ctxMore.set(link, byNearby = new Map());
+      sameCtx = byNearby.get(near);
+      if (sameCtx === undefined) byNearby.set(near, i);
+    }
     if (sameCtx !== undefined) { ctx.copy(starts[3 * sameCtx + 1], starts[3 * sameCtx + 4]); continue; }
-    byNearby.set(nearby || '', i);
     seenConcepts.clear();
     startText();
     // The path's concepts only: the nearby text is read after it, as one text.

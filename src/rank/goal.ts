@@ -142,12 +142,32 @@ export function startText(): void {
 /** Reads `text` (after what the scans since startText() read, a space between): see Scan. */
 export function scanText(text: string, s: Scan): void {
   if (!text || wordsRead >= TEXT_WORDS) return;
-  const source = NON_ASCII.test(text) ? normalise(text) : text;
-  const length = source.length;
+  // Non-ASCII units are normalised one by one (CHAR_KIND), which gives what normalise() gives the whole
+  // text, until one needs the whole text (a mark that stays, a capital sigma): then the rest is read
+  // from normalise(text), at the unit reached (the part read is the same in both).
+  let source = text;
+  let length = source.length;
+  let mapping = NON_ASCII.test(text);
+  let pending = '', p = 0, read = 0;
   const wordFilter = s.wordFilter;
   let end = 1;
   for (let i = 0; i <= length; i++) {
-    let c = i < length ? source.charCodeAt(i) : 32;
+    let c: number;
+    if (!mapping) c = i < length ? source.charCodeAt(i) : 32;
+    else {
+      if (p < pending.length) { c = pending.charCodeAt(p++); i--; }
+      else if (i < length) {
+        c = source.charCodeAt(i);
+        if (c >= 128) {
+          const kind = CHAR_KIND[c] || charKind(c);
+          if (kind === ONE) c = CHAR_ONE[c];
+          else if (kind === NONE) continue;
+          else if (kind === MANY) { pending = CHAR_MANY.get(c)!; p = 1; c = pending.charCodeAt(0); }
+          else { source = normalise(text); length = source.length; mapping = false; i = read - 1; continue; }
+        }
+      } else c = 32;
+      read++;
+    }
     if (c >= 65 && c <= 90) c += 32;
     if (c < 128 ? (c >= 97 && c <= 122) || (c >= 48 && c <= 57) : isWordChar(c)) {
       if (end <= WORD_MAX) { word[end] = c; prefix[end + 1] = Math.imul(prefix[end] ^ c, FNV_PRIME); end++; }
@@ -172,6 +192,32 @@ export function scanText(text: string, s: Scan): void {
     if (n >= TEXT_WORDS) return;
   }
 }
+
+// What normalise() makes of one UTF-16 unit (>= 128) alone, when it makes the same of it in any text:
+// NFKD decomposes each character on its own and only reorders runs of combining marks, the marks it
+// drops (U+0300-036F) vanish in any order, and lower case depends on context only for a capital sigma.
+// So a unit whose result holds no mark (every reordered character is a mark) and no sigma maps alone.
+const UNKNOWN = 0, NONE = 1, ONE = 2, MANY = 3, WHOLE = 4;
+const CHAR_KIND = new Uint8Array(65536); // UNKNOWN, NONE (dropped), ONE (CHAR_ONE), MANY (CHAR_MANY), WHOLE
+const CHAR_ONE = new Uint16Array(65536);
+const CHAR_MANY = new Map<number, string>();
+const MARK = /\p{M}/u;
+
+function charKind(c: number): number {
+  let kind = WHOLE;
+  if (c < 0xd800 || c > 0xdfff) { // a surrogate's character is known only with its pair
+    const alone = String.fromCharCode(c);
+    const out = normalise(alone);
+    if (!alone.normalize('NFKD').includes('\u03a3') && !MARK.test(out)) {
+      if (out.length === 0) kind = NONE;
+      else if (out.length === 1) { kind = ONE; CHAR_ONE[c] = out.charCodeAt(0); }
+      else { kind = MANY; CHAR_MANY.set(c, out); }
+    }
+  }
+  CHAR_KIND[c] = kind;
+  return kind;
+}
+void UNKNOWN;
 
 /** Every trigram read since startText(), kept or not: counted only when some were kept. */
 const trigramsRead = new Int32Array(TRIGRAM_WORDS * (WORD_MAX + 1));

@@ -7,7 +7,7 @@ import { computeOcclusion } from "./occlusion";
 import { computeScores } from "./score";
 import { computeGroups } from "./group";
 import { selectTop } from "./select";
-import { computeRerank } from "./rerank";
+import { computeRerank, rerankProbabilities } from "./rerank";
 import { computeDiff } from "./diff";
 
 export { colorName, colorCount } from "./palette";
@@ -27,6 +27,7 @@ export function run(): i32 {
   computeGroups();
   if (param(Param.HAS_GOAL) != 0) computeRerank();
   const selected = selectTop();
+  if (param(Param.HAS_GOAL) != 0) rerankProbabilities(selected);
   if (param(Param.HAS_PREVIOUS) != 0) computeDiff();
   return selected;
 }

@@ -5,6 +5,9 @@ import { F64In, I32In, F64Out, I32Out, Flag, OutFlag, Param } from "./layout";
 import { count, f64In, i32In, f64Out, i32Out, setI32Out, setParam } from "./state";
 import { sortByKey, tableSize, hash3 } from "./sort";
 
+/** Every element top to bottom (doc_y, ties in document order), for the passes after this one. */
+export let byDocY = new Int32Array(0);
+
 const X_BUCKET: f64 = 40;
 const H_BUCKET: f64 = 20;
 
@@ -73,6 +76,7 @@ export function computeGroups(): void {
   const docY = new Float64Array(n);
   for (let i = 0; i < n; i++) { unchecked(byY[i] = i); unchecked(docY[i] = f64Out(F64Out.DOC_Y, i)); }
   sortByKey(byY, n, docY, new Int32Array(n));
+  byDocY = byY;
   const seen = new Int32Array(groups);
   for (let k = 0; k < n; k++) {
     const i = unchecked(byY[k]);

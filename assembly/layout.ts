@@ -16,7 +16,7 @@ export enum Buf {
   ROLE_ALLOW,  // 1/0 per role code: options.filter.allowed_roles
   TAG_ALLOW,   // 1/0 per interned tag: options.filter.allowed_tags
   MODALS,      // MAX_MODALS records of ModalField values
-  TOKENS,      // i32 word and trigram hashes of every element, spans given by I32In.*_START/*_LEN
+  TOKENS,      // i32 word and trigram hashes of every element that the goal holds, spans given by I32In.*_START/*_LEN
   GOAL,        // i32 goal word hashes, then goal trigram hashes (Param.GOAL_WORDS, GOAL_TRIGRAMS)
   WEIGHTS,     // f64 rerank model weights, one per Feature
   FEATURES,    // f64 n x Feature.COUNT rerank features, written only when Param.EMIT_FEATURES = 1
@@ -45,10 +45,12 @@ export enum I32In {
   KEY_IDENT,  // interned identity: role + text + name (diff only)
   KEY_STATE,  // interned state: value, checked, disabled, expanded... (diff only)
   KIND,       // Kind of control, for the goal's intent
-  OWN_START, OWN_LEN,   // the element's own word hashes in TOKENS: text, name, aria label, placeholder, value
-  CTX_START, CTX_LEN,   // context word hashes: href words, nearby text
-  TRI_START, TRI_LEN,   // character trigram hashes of its own words
-  SEC_START, SEC_LEN,   // word hashes of the section it sits in (attributes.section); 0 length: not sent
+  OWN_START, OWN_LEN,   // the element's own word hashes in TOKENS (text, name, aria label, placeholder, value): those the goal holds
+  CTX_START, CTX_LEN,   // context word hashes (href words, nearby text) the goal holds
+  TRI_START, TRI_LEN,   // character trigram hashes of its own words the goal holds
+  OWN_COUNT,  // how many distinct own word (and concept) hashes it has in all, kept or not
+  TRI_COUNT,  // how many distinct trigram hashes it has in all, when the goal holds any (else 0)
+  SEC_START, SEC_LEN,   // word hashes of the section it sits in (attributes.section) the goal holds; 0 length: none
   SEC_ID,               // 1 + interned section label, 0 when not sent (the core then infers one from headings)
   COUNT,
 }
@@ -56,7 +58,7 @@ export enum I32In {
 export enum F64Out {
   CENTER_X, CENTER_Y, DOC_Y,
   ML_SCORE,     // rerank model score (logit), goal given
-  ML_PROB,      // sigmoid(ML_SCORE)
+  ML_PROB,      // sigmoid(ML_SCORE), for the selected elements (ORDER) only
   FUSED,        // ML_SCORE + fusion * importance / 1000 (logit space)
   COUNT,
 }

@@ -23,5 +23,7 @@ export function expDet(x: f64): f64 {
 }
 
 export function sigmoid(x: f64): f64 {
-  return x >= 0 ? 1 / (1 + expDet(-x)) : expDet(x) / (1 + expDet(x));
+  if (x >= 0) return 1 / (1 + expDet(-x));
+  const e = expDet(x);
+  return e / (1 + e);
 }

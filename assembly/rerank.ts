@@ -4,8 +4,9 @@
 // over them (weights in WEIGHTS, trained by `npm run train`); the fused score orders the result when
 // the best candidate is confident enough. Only + - * / and floor: identical in Wasm and JS.
 import { F64In, F64Out, I32In, I32Out, Flag, OutFlag, Param, Feature, Intent, Kind } from "./layout";
-import { count, f64In, i32In, i32Out, setI32Out, f64Out, setF64Out, param, setParam, tokens, goal, weights, features } from "./state";
+import { count, f64In, i32In, i32Out, setI32Out, f64Out, setF64Out, param, setParam, tokens, goal, weights, features, order } from "./state";
 import { sortByKey, tableSize, hash3 } from "./sort";
+import { byDocY } from "./group";
 import { passes } from "./select";
 import { sigmoid } from "./mathdet";
 
@@ -80,28 +81,43 @@ const MIN_ITEMS = 3;
  * Lists, for "the second result": elements of one kind in one aligned column (the same group key) that
  * are at least ITEM_WIDTH_SHARE as wide as the widest of them (a logo or a page number in the same
  * column is not an item). Writes each item's 0-based position top to bottom into `position`, -1 for
- * the rest, and the list's size into `size`.
+ * the rest, and the list's size into `size`. Columns are found by a hash table, and walked in the
+ * top-to-bottom order the grouping pass already sorted.
  */
 function listPositions(position: Int32Array, size: Int32Array): void {
-  const idx = new Int32Array(count), tmp = new Int32Array(count), key = new Float64Array(count);
-  for (let i = 0; i < count; i++) { unchecked(idx[i] = i); unchecked(key[i] = f64Out(F64Out.DOC_Y, i)); }
-  sortByKey(idx, count, key, tmp);
-  for (let i = 0; i < count; i++) unchecked(key[i] = f64(hash3(i32Out(I32Out.GROUP_A, i), i32Out(I32Out.GROUP_B, i), i32In(I32In.KIND, i))));
-  sortByKey(idx, count, key, tmp); // stable: each column stays in top-to-bottom order
-  let start = 0;
-  while (start < count) {
-    const h = unchecked(key[unchecked(idx[start])]);
-    let end = start;
-    let widest: f64 = 0;
-    while (end < count && unchecked(key[unchecked(idx[end])]) == h) { widest = max(widest, f64In(F64In.W, unchecked(idx[end]))); end++; }
-    let items = 0;
-    for (let k = start; k < end; k++) {
-      const i = unchecked(idx[k]);
-      unchecked(position[i] = -1);
-      if (i32In(I32In.KIND, i) != Kind.STATIC && f64In(F64In.W, i) >= ITEM_WIDTH_SHARE * widest) unchecked(position[i] = items++);
+  const slots = tableSize(count), mask = slots - 1;
+  const keys = new Int32Array(slots), columnAt = new Int32Array(slots); // column + 1, 0 = empty
+  const columnOf = new Int32Array(count), widest = new Float64Array(count), items = new Int32Array(count);
+  let columns = 0;
+  for (let i = 0; i < count; i++) {
+    const h = hash3(i32Out(I32Out.GROUP_A, i), i32Out(I32Out.GROUP_B, i), i32In(I32In.KIND, i));
+    let at = h & mask;
+    while (unchecked(columnAt[at]) != 0 && unchecked(keys[at]) != h) at = (at + 1) & mask;
+    if (unchecked(columnAt[at]) == 0) { unchecked(keys[at] = h); unchecked(columnAt[at] = ++columns); }
+    const c = unchecked(columnAt[at]) - 1;
+    unchecked(columnOf[i] = c);
+    unchecked(widest[c] = max(unchecked(widest[c]), f64In(F64In.W, i)));
+  }
+  for (let k = 0; k < count; k++) {
+    const i = unchecked(byDocY[k]);
+    const c = unchecked(columnOf[i]);
+    unchecked(position[i] = -1);
+    if (i32In(I32In.KIND, i) != Kind.STATIC && f64In(F64In.W, i) >= ITEM_WIDTH_SHARE * unchecked(widest[c])) {
+      unchecked(position[i] = unchecked(items[c]));
+      unchecked(items[c] = unchecked(items[c]) + 1);
     }
-    for (let k = start; k < end; k++) unchecked(size[unchecked(idx[k])] = items);
-    start = end;
+  }
+  for (let i = 0; i < count; i++) unchecked(size[i] = unchecked(items[unchecked(columnOf[i])]));
+}
+
+/** Scores this close to the best are all turned into probabilities to find the highest one. */
+const TOP_MARGIN: f64 = 1e-6;
+
+/** ML_PROB of the selected elements (ORDER[0, selected)): the only ones anybody reads. */
+export function rerankProbabilities(selected: i32): void {
+  for (let k = 0; k < selected; k++) {
+    const i = unchecked(order[k]);
+    setF64Out(F64Out.ML_PROB, i, sigmoid(f64Out(F64Out.ML_SCORE, i)));
   }
 }
 
@@ -214,10 +230,12 @@ export function computeRerank(): void {
   }
 
   for (let i = 0; i < count; i++) {
-    const ownLen = i32In(I32In.OWN_LEN, i), ctxLen = i32In(I32In.CTX_LEN, i), triLen = i32In(I32In.TRI_LEN, i);
-    const own = hits(goalWords, i32In(I32In.OWN_START, i), ownLen);
-    const ctx = contextHits(goalWords, i32In(I32In.CTX_START, i), ctxLen, i32In(I32In.OWN_START, i), ownLen);
-    const tri = hits(goalTri, i32In(I32In.TRI_START, i), triLen);
+    // The spans hold only the hashes the goal has; the counts are of all the element's distinct hashes.
+    const ownSpan = i32In(I32In.OWN_LEN, i), ctxLen = i32In(I32In.CTX_LEN, i), triSpan = i32In(I32In.TRI_LEN, i);
+    const ownLen = i32In(I32In.OWN_COUNT, i), triLen = i32In(I32In.TRI_COUNT, i);
+    const own = hits(goalWords, i32In(I32In.OWN_START, i), ownSpan);
+    const ctx = contextHits(goalWords, i32In(I32In.CTX_START, i), ctxLen, i32In(I32In.OWN_START, i), ownSpan);
+    const tri = hits(goalTri, i32In(I32In.TRI_START, i), triSpan);
     const kind = i32In(I32In.KIND, i);
     const out = i32Out(I32Out.FLAGS, i);
     const kindIntent = intentFor(kind);
@@ -249,7 +267,7 @@ export function computeRerank(): void {
     if ((i32In(I32In.FLAGS, i) & Flag.DISABLED) != 0) unchecked(f[Feature.DISABLED] = 1);
     if (ownLen == 0) unchecked(f[Feature.NO_WORDS] = 1);
     if (nConcepts > 0) {
-      unchecked(f[Feature.CONCEPT_OWN] = ratio(hits(goalConcepts, i32In(I32In.OWN_START, i), ownLen), nConcepts));
+      unchecked(f[Feature.CONCEPT_OWN] = ratio(hits(goalConcepts, i32In(I32In.OWN_START, i), ownSpan), nConcepts));
       unchecked(f[Feature.CONCEPT_LINK] = ratio(hits(goalConcepts, i32In(I32In.CTX_START, i), ctxLen), nConcepts));
     }
     unchecked(f[Feature.SECTION_RECALL] = ratio(hits(goalWords, unchecked(secStart[i]), unchecked(secLen[i])), nWords));
@@ -261,9 +279,7 @@ export function computeRerank(): void {
     let score: f64 = 0;
     for (let k = 0; k < Feature.COUNT; k++) score += unchecked(f[k]) * unchecked(weights[k]);
     if (emit) for (let k = 0; k < Feature.COUNT; k++) unchecked(features[i * Feature.COUNT + k] = unchecked(f[k]));
-    const p = sigmoid(score);
     setF64Out(F64Out.ML_SCORE, i, score);
-    setF64Out(F64Out.ML_PROB, i, p);
     // Fused in logit space: probabilities saturate near 1, where a share of importance would decide alone.
     setF64Out(F64Out.FUSED, i, score + fusion * f64(i32Out(I32Out.IMPORTANCE, i)) / 1000);
   }
@@ -274,13 +290,20 @@ export function computeRerank(): void {
   const byRole = param(Param.FILTER_ROLES) != 0, byTag = param(Param.FILTER_TAGS) != 0;
   const idx = new Int32Array(count), tmp = new Int32Array(count), key = new Float64Array(count);
   let m = 0;
-  let top: f64 = 0;
+  let best: f64 = -Infinity;
   for (let i = 0; i < count; i++) {
     setI32Out(I32Out.HEURISTIC_INDEX, i, -1);
     setI32Out(I32Out.FUSED_INDEX, i, -1);
     if (!passes(i, minArea, byRole, byTag)) continue;
     unchecked(idx[m++] = i);
-    top = max(top, f64Out(F64Out.ML_PROB, i));
+    best = max(best, f64Out(F64Out.ML_SCORE, i));
+  }
+  // The best probability, from the scores near the best one only: sigmoid (expDet within 1e-14 of e^x,
+  // then + and / rounded monotonically) never puts a score TOP_MARGIN lower above a higher one.
+  let top: f64 = 0;
+  for (let k = 0; k < m; k++) {
+    const score = f64Out(F64Out.ML_SCORE, unchecked(idx[k]));
+    if (score >= best - TOP_MARGIN) top = max(top, sigmoid(score));
   }
   // Ties: higher on the page first, as the heuristic order does (sort is stable in document order).
   for (let k = 0; k < m; k++) { const i = unchecked(idx[k]); unchecked(key[i] = -f64(i32Out(I32Out.IMPORTANCE, i)) * 1e7 + f64Out(F64Out.DOC_Y, i) / 1e3); }

@@ -1,14 +1,35 @@
-// One deterministic sort for the core: a stable bottom-up merge sort of an index array by an f64 key,
-// ties kept in index order. Written here (not Array#sort) so the Wasm and JS builds order identically.
+// One deterministic sort for the core: a stable sort of an index array by an f64 key (insertion-sorted
+// runs, then bottom-up merges), ties kept in index order. Written here (not Array#sort) so the Wasm and JS builds order identically.
 
-/** Sorts idx[0..len) ascending by key[idx[k]], stable. `tmp` must hold at least `len` entries. */
+/** Runs this long are sorted by insertion before the merges. */
+const RUN: i32 = 16;
+
+/** Sorts idx[0..len) ascending by key[idx[k]], stable. `tmp` must hold at least `len` entries.
+ *  Runs of RUN entries are sorted by insertion, then merged bottom-up; two runs already in order (the
+ *  right one's first key is not below the left one's last) are copied, not merged, so a nearly sorted
+ *  array (doc_y in document order) costs about one pass. A stable sort's result is unique: any order
+ *  of these steps gives the same permutation. */
 export function sortByKey(idx: Int32Array, len: i32, key: Float64Array, tmp: Int32Array): void {
+  for (let lo = 0; lo < len; lo += RUN) {
+    const hi = min(lo + RUN, len);
+    for (let i = lo + 1; i < hi; i++) {
+      const v = unchecked(idx[i]);
+      const kv = unchecked(key[v]);
+      let j = i - 1;
+      while (j >= lo && kv < unchecked(key[unchecked(idx[j])])) { unchecked(idx[j + 1] = unchecked(idx[j])); j--; }
+      unchecked(idx[j + 1] = v);
+    }
+  }
   let src = idx;
   let dst = tmp;
-  for (let width = 1; width < len; width <<= 1) {
+  for (let width = RUN; width < len; width <<= 1) {
     for (let lo = 0; lo < len; lo += width << 1) {
       const mid = min(lo + width, len);
       const hi = min(lo + (width << 1), len);
+      if (mid >= hi || !(unchecked(key[unchecked(src[mid])]) < unchecked(key[unchecked(src[mid - 1])]))) {
+        for (let k = lo; k < hi; k++) unchecked(dst[k] = unchecked(src[k]));
+        continue;
+      }
       let a = lo;
       let b = mid;
       let o = lo;

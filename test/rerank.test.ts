@@ -18,7 +18,7 @@ import { snapshot, collectPage, waitForStable } from '../src/client/page.ts';
 import { loadWasmCore } from '../src/rank/load-node.ts';
 import { jsBackend } from '../src/rank/core-js.ts';
 import { Ranker } from '../src/rank/ranker.ts';
-import { parseGoal, words, wordHashes, trigramHashes, textHashes } from '../src/rank/goal.ts';
+import { parseGoal, words, wordHashes, trigramHashes, scanText, startText, counted, trigramCount, HashFilter } from '../src/rank/goal.ts';
 import { Intent } from '../assembly/layout.ts';
 import { loadGoals } from '../train/real/evaluate.ts';
 
@@ -217,18 +217,53 @@ describe('the model in the core', () => {
     assert.equal(first('enter my email for the newsletter'), 9);
   });
 
-  test('the fast element tokeniser gives exactly the hashes of the plain one, on every training page', () => {
+  test('the fast element tokeniser gives exactly the hashes and counts of the plain one, on every training page', () => {
     const data = JSON.parse(gunzipSync(readFileSync(new URL('../train/data/pages.json.gz', import.meta.url))).toString());
-    const texts = new Set<string>(['Ünïcödé Straße — café', 'boxes classes churches wishes stories headphones running stopped', 'x'.repeat(80), '']);
+    const texts = new Set<string>(['Ünïcödé Straße — café', 'boxes classes churches wishes stories headphones running stopped', 'x'.repeat(80), '',
+      // Non-ASCII read unit by unit, or the whole text normalised: sigma, marks that stay, ligatures, Hangul, surrogates.
+      'ΟΔΟΣ ΚΑΙ ΣΟΦΙΑ', 'ABΣ. x', 'καλησπέρα Σ', '\u03f9 lunate', 'ﬁnance ½ ﬀ', '한국어 검색', 'שָׁלוֹם עולם', 'नमस्ते खोज', 'İstanbul İİ',
+      'ガギグ ｶﾞｷﾞ', 'e\u0301\u0591x café', 'cafe\u0301s résumés', '👍 like 𝐁𝐨𝐥𝐝', 'Ａｂｃ　ｄｅｆ', 'Ⅻ ⅻ ℌ ㎏', 'ǅungla Ǉ']);
     for (const p of data.pages) for (const e of p.request.raw_elements) { texts.add(e.text ?? ''); texts.add(e.attributes?.nearby_text ?? ''); }
-    const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
-    for (const text of texts) {
+    const sorted = (xs: ArrayLike<number>) => [...Array.from(xs)].sort((a, b) => a - b);
+    const scan = (text: string, wordFilter: HashFilter | null, trigramFilter: HashFilter | null) => {
       const w: number[] = [], t: number[] = [];
-      textHashes(text, w, t);
-      assert.deepEqual(sorted(w), sorted(wordHashes(text)), text);
-      assert.deepEqual(sorted(t), sorted(trigramHashes(text)), text);
+      startText();
+      scanText(text, { words: w, wordFilter, countWords: true, trigrams: t, trigramFilter, concepts: false, conceptSink: [], seen: new Set(), limit: 0, phrases: new Map(), ends: new Set() });
+      return { w, t, words: counted.words, trigrams: trigramCount() };
+    };
+    let kept = 0, dropped = 0;
+    for (const text of texts) {
+      const plainWords = wordHashes(text), plainTrigrams = trigramHashes(text);
+      // No filter: every hash, each once.
+      const all = scan(text, null, null);
+      assert.deepEqual(sorted(all.w), sorted(plainWords), text);
+      assert.deepEqual(sorted(all.t), sorted(plainTrigrams), text);
+      assert.deepEqual([all.words, all.trigrams], [plainWords.length, plainTrigrams.length], text);
+      // A goal's filter (every other hash): exactly the hashes it holds, and the same counts of all.
+      const half = <T,>(xs: T[]) => xs.filter((_, k) => k % 2 === 0);
+      const some = scan(text, new HashFilter(half(plainWords)), new HashFilter(half(plainTrigrams)));
+      assert.deepEqual(sorted(some.w), sorted(half(plainWords)), text);
+      assert.deepEqual(sorted(some.t), sorted(half(plainTrigrams)), text);
+      // Trigrams are counted when some are kept (a share of none is 0 whatever the count).
+      assert.deepEqual([some.words, some.trigrams], [plainWords.length, some.t.length ? plainTrigrams.length : 0], text);
+      kept += some.w.length + some.t.length;
+      dropped += plainWords.length + plainTrigrams.length - some.w.length - some.t.length;
     }
     assert.ok(texts.size > 300, `${texts.size} texts`);
+    assert.ok(kept > 1000 && dropped > 1000, `${kept} kept, ${dropped} dropped`);
+  });
+
+  test('texts scanned one after another read as one text joined by a space', () => {
+    const read = (parts: string[]) => {
+      const w: number[] = [];
+      startText();
+      for (const p of parts) scanText(p, { words: w, wordFilter: null, countWords: true, trigrams: null, trigramFilter: null, concepts: false, conceptSink: [], seen: new Set(), limit: 0, phrases: new Map(), ends: new Set() });
+      return [w, counted.words];
+    };
+    const long = Array.from({ length: 40 }, (_, k) => `w${k}`).join(' ');
+    for (const parts of [['/news/2024/élection-results?page=2', 'Read the latest ΟΔΟΣ'], ['/a/b', ''], ['', 'nearby text'], [long, 'after the limit'], ['/cart/', 'Cart']]) {
+      assert.deepEqual(read(parts), read([parts.join(' ')]), parts.join(' | '));
+    }
   });
 
   test('npm run train is deterministic: it rebuilds the shipped model exactly, and prints its evaluation', () => {

@@ -5,7 +5,7 @@
 // phrase's key combines its words' hashes, so the tokeniser's one pass over an element's characters
 // (goal.ts, textHashes) finds them without building a string.
 import { CONCEPTS, HOSTS, SHARE_PATH } from './lexicon.ts';
-import { STOP, hash, normalise, stem } from './words.ts';
+import { STOP, hash, normalise, stem, HashFilter } from './words.ts';
 
 /** Longest phrase in the lexicon, in words. */
 export const MAX_PHRASE = 4;
@@ -42,7 +42,7 @@ for (const [name, phrases] of Object.entries(CONCEPTS)) {
 }
 
 /** The lexicon narrowed to some concepts: an element only needs the concepts its goal names. */
-export interface ConceptTables { phrases: Map<number, number[]>; ends: Set<number>; links: boolean }
+export interface ConceptTables { phrases: Map<number, number[]>; ends: HashFilter; links: boolean }
 const LINK_CONCEPTS = new Set([...Object.values(HOSTS).flat(), 'share', 'email', 'phone', 'contact'].map(conceptHash));
 let cached: { key: string; tables: ConceptTables } | undefined;
 
@@ -57,7 +57,7 @@ export function tablesFor(concepts: number[]): ConceptTables {
     const kept = names.filter((c) => wanted.has(c));
     if (kept.length) { phrases.set(phrase, kept); ends.add(PHRASE_END.get(phrase)!); }
   }
-  const tables = { phrases, ends, links: concepts.some((c) => LINK_CONCEPTS.has(c)) };
+  const tables = { phrases, ends: new HashFilter(ends), links: concepts.some((c) => LINK_CONCEPTS.has(c)) };
   cached = { key, tables };
   return tables;
 }
@@ -69,7 +69,7 @@ const SHARE = conceptHash('share'), EMAIL = conceptHash('email'), PHONE = concep
 export interface ConceptSink { push(h: number): unknown }
 
 /** The site a link points to, a share intent, mailto: and tel: (its path words go through the tokeniser). */
-export function linkConcepts(href: string, out: ConceptSink, seen: Set<number>): void {
+export function linkConcepts(href: string, out: ConceptSink, seen: { has(h: number): boolean; add(h: number): unknown }): void {
   const add = (c: number) => { if (!seen.has(c)) { seen.add(c); out.push(c); } };
   if (href.length > 7 && href.charCodeAt(3) === 58) { // "tel:"
     if (/^tel:/i.test(href)) { add(PHONE); add(CONTACT); }

@@ -4,7 +4,7 @@
 // the request has a goal.
 import { Buf, Feature, I32In, Param } from '../../assembly/layout.ts';
 import type { RawElement } from '../schema/snapshot.ts';
-import { parseGoal, textHashes, TEXT_WORDS, type ConceptScan, type GoalParts, type HashSink } from './goal.ts';
+import { parseGoal, scanText, startText, counted, trigramCount, HashFilter, TEXT_WORDS, type Scan, type GoalParts, type HashSink } from './goal.ts';
 import { linkConcepts, tablesFor, PHRASES, PHRASE_ENDS } from './concepts.ts';
 import { RERANK_MODEL } from './rerank-model.ts';
 import type { CoreBackend } from './backend.ts';
@@ -18,20 +18,44 @@ class Hashes implements HashSink {
     this.data[this.length++] = h;
   }
   view(): Int32Array { return this.data.subarray(0, this.length); }
+  /** Appends a copy of data[from, to). */
+  copy(from: number, to: number): void {
+    if (from === to) return;
+    while (this.length + to - from > this.data.length) { const grown = new Int32Array(this.data.length * 2); grown.set(this.data); this.data = grown; }
+    this.data.copyWithin(this.length, from, to);
+    this.length += to - from;
+  }
 }
 
-/** Per element, where its hashes start in each buffer; element i's span ends where i + 1's starts. */
-export interface GoalTokens {
-  goal: GoalParts; concepts: number[]; own: Hashes; ctx: Hashes; tri: Hashes; starts: Int32Array;
-  /** Section words: each distinct label hashed once; per element its span and label id (0: none sent). */
-  sec: Hashes; secSpans: Int32Array; total: number;
-}
+/**
+ * Per element, where its kept hashes start in each buffer (element i's span ends where i + 1's starts)
+ * and how many distinct words and trigrams it has in all (trigrams: when any is kept; 0 otherwise, as the
+ * share is 0 then). Only hashes the goal holds are kept: the core counts matches and divides by these
+ * totals, so the rest need not cross into it. Section labels: each distinct label read once; per
+ * element its span in `sec` and the label's id (0: none sent).
+ */
+export interface GoalTokens { goal: GoalParts; concepts: number[]; own: Hashes; ctx: Hashes; tri: Hashes; starts: Int32Array; counts: Int32Array; sec: Hashes; secSpans: Int32Array; total: number }
 
 const own = new Hashes(), ctx = new Hashes(), tri = new Hashes(), sec = new Hashes();
 /** Label -> [start, length, id] in `sec` for this request: a menu's fifty links share one label. */
 const sections = new Map<string, [number, number, number]>();
-const seenConcepts = new Set<number>();
-const scan: ConceptScan = { sink: own, seen: seenConcepts, limit: 0, phrases: PHRASES, ends: PHRASE_ENDS };
+/** The concepts found in the text being read: a few at most, so a short array. */
+class Found {
+  private items: number[] = [];
+  has(h: number): boolean { return this.items.includes(h); }
+  add(h: number): void { this.items.push(h); }
+  clear(): void { if (this.items.length) this.items.length = 0; }
+}
+const seenConcepts = new Found();
+const NO_PHRASES = new Map<number, number[]>(), NO_ENDS = new HashFilter([]), ALL_ENDS = new HashFilter(PHRASE_ENDS);
+/** The element's own text: words (counted, goal's kept), trigrams (counted, goal's kept), concepts. */
+const ownScan: Scan = { words: own, wordFilter: null, countWords: true, trigrams: tri, trigramFilter: null, concepts: false, conceptSink: own, seen: seenConcepts, limit: 0, phrases: NO_PHRASES, ends: NO_ENDS };
+/** Its context: link path and nearby text, words the goal holds, concepts in the path's first words. */
+const ctxScan: Scan = { words: ctx, wordFilter: null, countWords: false, trigrams: null, trigramFilter: null, concepts: false, conceptSink: ctx, seen: seenConcepts, limit: 0, phrases: NO_PHRASES, ends: NO_ENDS };
+/** A link's concepts (its site, share intent, mailto/tel) that the goal names. */
+const linkSink = { filter: null as HashFilter | null, push(h: number): void { if (this.filter!.has(h)) ctx.push(h); } };
+/** A section label: the words the goal holds (the core counts matches only). */
+const secScan: Scan = { words: sec, wordFilter: null, countWords: false, trigrams: null, trigramFilter: null, concepts: false, conceptSink: sec, seen: seenConcepts, limit: 0, phrases: NO_PHRASES, ends: NO_ENDS };
 /** A label names its concept in its first words ("Log in", not a paragraph's tenth word). */
 const LABEL_WORDS = 10;
 /** Path words of a link read for concepts ("/account/login"); the nearby text after them is not. */
@@ -41,13 +65,16 @@ const PATH_WORDS = 6;
  *  name usually repeats its text). */
 function ownText(e: RawElement): string {
   const a = e.attributes;
-  let out = e.text ?? '';
-  if (!a) return out;
+  const text = e.text ?? '';
+  if (!a) return text;
   const redacted = a.value_redacted === true || a.value_redacted === 'true';
-  for (const t of [a.name, a.aria_label, (a as { placeholder?: string | null }).placeholder, redacted ? null : a.value, a.inferred_label]) {
-    if (t && !out.includes(t)) out = out ? `${out} ${t}` : t;
-  }
-  return out;
+  return withPart(withPart(withPart(withPart(withPart(text, a.name), a.aria_label), (a as { placeholder?: string | null }).placeholder),
+    redacted ? null : a.value), a.inferred_label);
+}
+
+/** `out` and `part` joined by a space, unless `part` is empty or already in `out`. */
+function withPart(out: string, part: string | null | undefined): string {
+  return part && !out.includes(part) ? (out ? `${out} ${part}` : part) : out;
 }
 
 /** The path and query of a link: "https://shop.example/cart?step=2" -> "/cart?step=2" (the tokeniser
@@ -66,44 +93,87 @@ export function goalTokens(elements: RawElement[], goal: string): GoalTokens {
   own.length = ctx.length = tri.length = sec.length = 0;
   sections.clear();
   // The goal's concepts first: elements are searched only for those (none named: no search at all).
-  const concepts: number[] = [];
+  const concepts = new Hashes();
   seenConcepts.clear();
-  textHashes(goal, [], undefined, { sink: concepts, seen: seenConcepts, limit: TEXT_WORDS, phrases: PHRASES, ends: PHRASE_ENDS });
-  const tables = concepts.length ? tablesFor(concepts) : null;
-  if (tables) { scan.phrases = tables.phrases; scan.ends = tables.ends; }
+  startText();
+  scanText(goal, { words: new Hashes(), wordFilter: null, countWords: false, trigrams: null, trigramFilter: null, concepts: true, conceptSink: concepts, seen: seenConcepts, limit: TEXT_WORDS, phrases: PHRASES, ends: ALL_ENDS });
+  const goalConcepts = [...concepts.view()];
+  const parts = parseGoal(goal);
+  const tables = goalConcepts.length ? tablesFor(goalConcepts) : null;
+  // What the core compares each span with: own words and context with the goal's words and concepts,
+  // trigrams with its trigrams.
+  const wordFilter = new HashFilter([...parts.words, ...goalConcepts]);
+  ownScan.wordFilter = ctxScan.wordFilter = secScan.wordFilter = linkSink.filter = wordFilter;
+  ownScan.trigramFilter = new HashFilter(parts.trigrams);
+  ownScan.concepts = ctxScan.concepts = tables !== null;
+  if (tables) { ownScan.phrases = ctxScan.phrases = tables.phrases; ownScan.ends = ctxScan.ends = tables.ends; }
+  ownScan.limit = LABEL_WORDS;
+  ctxScan.limit = PATH_WORDS;
   // starts[3i], [3i+1], [3i+2]: own, context and trigram starts of element i; entry 3n closes the spans.
+  // counts[2i], [2i+1]: its distinct own words (concepts included) and trigrams.
   const starts = new Int32Array(3 * n + 3);
   // secSpans[3i], [3i+1], [3i+2]: start and length in `sec`, and 1 + the label's id (0: none sent).
   const secSpans = new Int32Array(3 * n);
+  const counts = new Int32Array(2 * n);
+  // Pages repeat their texts ("Read more", a menu in the header and the footer, links to one page):
+  // an element whose text (or link and nearby text) an earlier one had gets that one's hashes.
+  const ownSeen = new Map<string, number>();
+  // Context by link (most links have no nearby text, or one): the first element with each link and
+  // nearby text; a link seen with other nearby texts gets a map of them.
+  const ctxSeen = new Map<string, number>();
+  const ctxMore = new Map<string, Map<string, number>>();
   for (let i = 0; i < n; i++) {
     const e = elements[i];
     starts[3 * i] = own.length; starts[3 * i + 1] = ctx.length; starts[3 * i + 2] = tri.length;
-    // Concepts join the words they came from; the core tells them apart by the goal's concept set.
-    seenConcepts.clear();
-    scan.sink = own;
-    scan.limit = LABEL_WORDS;
-    textHashes(ownText(e), own, tri, tables ? scan : undefined);
-    const href = e.attributes?.href;
-    const nearby = e.attributes?.nearby_text;
-    seenConcepts.clear();
-    scan.sink = ctx;
-    scan.limit = PATH_WORDS;
-    if (href || nearby) textHashes(href ? `${hrefWords(href)} ${nearby ?? ''}` : nearby!, ctx, undefined, tables && href ? scan : undefined);
-    if (href && tables?.links) linkConcepts(String(href), ctx, seenConcepts);
     const label = e.attributes?.section;
     if (label) {
       let span = sections.get(label);
       if (!span) {
         const start = sec.length;
-        textHashes(label, sec);
+        startText();
+        scanText(label, secScan);
         span = [start, sec.length - start, sections.size + 1];
         sections.set(label, span);
       }
       secSpans[3 * i] = span[0]; secSpans[3 * i + 1] = span[1]; secSpans[3 * i + 2] = span[2];
     }
+    const text = ownText(e);
+    const same = text ? ownSeen.get(text) : undefined;
+    if (same !== undefined) {
+      own.copy(starts[3 * same], starts[3 * same + 3]);
+      tri.copy(starts[3 * same + 2], starts[3 * same + 5]);
+      counts[2 * i] = counts[2 * same]; counts[2 * i + 1] = counts[2 * same + 1];
+    } else if (text) {
+      ownSeen.set(text, i);
+      // Concepts join the words they came from; the core tells them apart by the goal's concept set.
+      seenConcepts.clear();
+      startText();
+      scanText(text, ownScan);
+      counts[2 * i] = counted.words; counts[2 * i + 1] = trigramCount();
+    }
+    const href = e.attributes?.href;
+    const nearby = e.attributes?.nearby_text;
+    if (!href && !nearby) continue;
+    const link = href || '', near = nearby || '';
+    let sameCtx = ctxSeen.get(link);
+    if (sameCtx === undefined) ctxSeen.set(link, i);
+    else if ((elements[sameCtx].attributes?.nearby_text || '') !== near) {
+      let byNearby = ctxMore.get(link);
+      if (!byNearby) ctxMore.set(link, byNearby = new Map());
+      sameCtx = byNearby.get(near);
+      if (sameCtx === undefined) byNearby.set(near, i);
+    }
+    if (sameCtx !== undefined) { ctx.copy(starts[3 * sameCtx + 1], starts[3 * sameCtx + 4]); continue; }
+    seenConcepts.clear();
+    startText();
+    // The path's concepts only: the nearby text is read after it, as one text.
+    ctxScan.concepts = tables !== null && !!href;
+    if (href) scanText(hrefWords(href), ctxScan);
+    if (nearby) scanText(nearby, ctxScan);
+    if (href && tables?.links) linkConcepts(String(href), linkSink, seenConcepts);
   }
   starts[3 * n] = own.length; starts[3 * n + 1] = ctx.length; starts[3 * n + 2] = tri.length;
-  return { goal: parseGoal(goal), concepts, own, ctx, tri, starts, sec, secSpans, total: own.length + ctx.length + tri.length + sec.length };
+  return { goal: parts, concepts: goalConcepts, own, ctx, tri, starts, counts, sec, secSpans, total: own.length + ctx.length + tri.length + sec.length };
 }
 
 /** The model's weights in Feature order (by name, so a reordered enum cannot misalign them). */
@@ -134,7 +204,7 @@ export function writeGoal(core: CoreBackend, n: number, t: GoalTokens): void {
   tokens.set(t.tri.view(), base[2]);
   tokens.set(t.sec.view(), secBase);
   const columns = [[I32In.OWN_START, I32In.OWN_LEN], [I32In.CTX_START, I32In.CTX_LEN], [I32In.TRI_START, I32In.TRI_LEN]] as const;
-  const { starts } = t;
+  const { starts, counts } = t;
   for (let i = 0; i < n; i++) {
     for (let k = 0; k < 3; k++) {
       c[columns[k][0] * n + i] = base[k] + starts[3 * i + k];
@@ -143,6 +213,8 @@ export function writeGoal(core: CoreBackend, n: number, t: GoalTokens): void {
     c[I32In.SEC_START * n + i] = secBase + t.secSpans[3 * i];
     c[I32In.SEC_LEN * n + i] = t.secSpans[3 * i + 1];
     c[I32In.SEC_ID * n + i] = t.secSpans[3 * i + 2];
+    c[I32In.OWN_COUNT * n + i] = counts[2 * i];
+    c[I32In.TRI_COUNT * n + i] = counts[2 * i + 1];
   }
   const goal = core.i32(Buf.GOAL);
   goal.set(t.goal.words, 0);

@@ -3,10 +3,10 @@
 // the goal asks for: the kind of control (intent verbs) and a position ("the second result"). Text
 // work stays here; the core compares hashes and scores.
 import { Intent } from '../../assembly/layout.ts';
-import { STOP, hash, stem, normalise } from './words.ts';
+import { STOP, hash, stem, normalise, HashFilter, type HashSet } from './words.ts';
 import { phraseKey, MAX_PHRASE } from './concepts.ts';
 
-export { hash, stem, normalise };
+export { hash, stem, normalise, HashFilter };
 
 /** Longer words are cut to this many characters (tokens, hashes, data URLs). */
 const WORD_MAX = 64;
@@ -47,11 +47,19 @@ export function trigramHashes(text: string): number[] {
 }
 
 // The fast path for element text (thousands of strings per request): one pass over the characters,
-// each word kept in a reusable buffer at word[1..end) (word[0] and word[end] pad its trigrams), stop
-// words recognised by hash, stemming and hashing on the buffer. It gives exactly the hashes of
-// wordHashes and trigramHashes above (a test checks it on every page of the training data).
-const STOP_HASHES = new Set([...STOP].map(hash));
+// each word kept in a reusable buffer at word[1..end) (word[0] and word[end] pad its trigrams) with
+// the FNV-1a hash of each of its prefixes beside it, so a word is hashed as it is read and its stem's
+// hash is a prefix's (no second pass). Stop words are recognised by hash. Only the hashes a goal can
+// meet are kept (a filter of the goal's words, concepts and trigrams); the rest are only counted, as
+// distinct words and trigrams, which is all the core's shares need. With no filter it gives exactly
+// the hashes of wordHashes and trigramHashes above (a test checks it on every page of the training data).
+const FNV_BASIS = 0x811c9dc5 | 0, FNV_PRIME = 0x01000193;
+
+const STOP_HASHES = new HashFilter([...STOP].map(hash));
 const word = new Uint16Array(WORD_MAX + 2);
+/** prefix[k]: the hash of word[1..k). */
+const prefix = new Int32Array(WORD_MAX + 2);
+prefix[1] = FNV_BASIS;
 const LETTER = new Uint8Array(65536); // per UTF-16 unit: 0 not yet known, 1 letter or digit, 2 neither
 const NON_ASCII = /[^\x00-\x7f]/;
 /** Distinct-hash filters for one text: open addressing over a reused table, cleared by generation. */
@@ -86,73 +94,174 @@ function endsWith(end: number, suffix: string): boolean {
   return true;
 }
 
-/** stem() on the buffer: returns the word's new end. */
+/** stem() on the buffer, for a word ending in g, d or s (no other can change): returns its new end. */
 function stemBuffer(end: number): number {
-  const len = end - 1;
-  if (len > 5 && endsWith(end, 'ing')) return end - 3;
-  if (len > 4 && endsWith(end, 'ies')) { word[end - 3] = 121; return end - 2; } // "ies" -> "y"
-  if (len > 4 && endsWith(end, 'ed')) return end - 2;
+  const len = end - 1, last = word[end - 1];
+  if (last === 103) return len > 5 && word[end - 2] === 110 && word[end - 3] === 105 ? end - 3 : end; // -ing
+  if (last === 100) return len > 4 && word[end - 2] === 101 ? end - 2 : end; // -ed
+  if (len > 4 && word[end - 2] === 101 && word[end - 3] === 105) { word[end - 3] = 121; return end - 2; } // "ies" -> "y"
   if (len > 3 && (endsWith(end, 'sses') || endsWith(end, 'xes') || endsWith(end, 'ches') || endsWith(end, 'shes'))) return end - 2;
-  if (len > 3 && endsWith(end, 's') && !endsWith(end, 'ss')) return end - 1;
+  if (len > 3 && word[end - 2] !== 115) return end - 1; // -s, not -ss
   return end;
 }
 
-function hashRange(from: number, to: number): number {
-  let h = 0x811c9dc5;
-  for (let k = from; k < to; k++) { h ^= word[k]; h = Math.imul(h, 0x01000193); }
-  return h | 0;
-}
+/** Concepts found in one text: each is written once. */
+export interface SeenSet { has(h: number): boolean; add(h: number): unknown }
 
 /** Where hashes go: an array, or the encoder's reusable buffer. */
 export interface HashSink { push(h: number): unknown }
 
-/** Concepts to find while tokenising: where they go, which were found already, how many words to
- *  read, and which phrases to look for (the whole lexicon, or the part a goal names). */
-export interface ConceptScan { sink: HashSink; seen: Set<number>; limit: number; phrases: Map<number, number[]>; ends: Set<number> }
+/**
+ * What one scan of a text keeps. Words (distinct) go to `words` when `wordFilter` holds them (no
+ * filter: all); with `countWords` every distinct word is counted first, kept or not. With `trigrams`,
+ * the distinct trigrams of the first TRIGRAM_WORDS kept words that `trigramFilter` holds go there
+ * (trigramCount() counts them all). With `concepts`, the phrases of `phrases` ending in the first `limit` words name
+ * concepts, which go to `conceptSink` (each once, counted among the words when `countWords`; kept when
+ * `wordFilter` holds them).
+ */
+export interface Scan {
+  words: HashSink; wordFilter: HashFilter | null; countWords: boolean;
+  trigrams: HashSink | null; trigramFilter: HashFilter | null;
+  concepts: boolean; conceptSink: HashSink; seen: SeenSet; limit: number; phrases: Map<number, number[]>; ends: HashSet;
+}
+
+/** What the scans since the last startText() counted: distinct words (and concepts). */
+export const counted = { words: 0 };
+let wordsRead = 0, wordsKept = 0;
 const recent = new Int32Array(MAX_PHRASE), ordered = new Int32Array(MAX_PHRASE);
 
-/**
- * The distinct word hashes of `text`, and (with `trigrams`) the distinct hashes of its trigrams; with
- * `concepts`, the lexicon's concepts named in its first `limit` words, found in the same pass.
- */
-export function textHashes(text: string, words: HashSink, trigrams?: HashSink, concepts?: ConceptScan): void {
+/** Starts a new text: the next scans continue one another as if their texts were joined by spaces. */
+export function startText(): void {
   seenWords.clear();
   seenTrigrams.clear();
-  if (!text) return;
-  const source = NON_ASCII.test(text) ? normalise(text) : text;
-  let end = 1, kept = 0, seen = 0;
-  for (let i = 0; i <= source.length && seen < TEXT_WORDS; i++) {
-    let c = i < source.length ? source.charCodeAt(i) : 32;
-    if (c >= 65 && c <= 90) c += 32;
-    if (isWordChar(c)) { if (end <= WORD_MAX) word[end++] = c; continue; }
-    if (end === 1) continue;
-    seen++;
-    let h = hashRange(1, end);
-    if (!STOP_HASHES.has(h)) {
-      end = stemBuffer(end);
-      h = hashRange(1, end);
-      if (seenWords.add(h)) words.push(h);
-      if (trigrams && kept++ < TRIGRAM_WORDS) {
-        word[0] = 32; word[end] = 32;
-        for (let k = 0; k + 3 <= end + 1; k++) {
-          const t = hashRange(k, k + 3);
-          if (seenTrigrams.add(t)) trigrams.push(t);
+  wordsRead = wordsKept = 0;
+  trigramsReadCount = trigramsKept = 0;
+  counted.words = 0;
+}
+
+/** Reads `text` (after what the scans since startText() read, a space between): see Scan. */
+export function scanText(text: string, s: Scan): void {
+  if (!text || wordsRead >= TEXT_WORDS) return;
+  // Non-ASCII units are normalised one by one (CHAR_KIND), which gives what normalise() gives the whole
+  // text, until one needs the whole text (a mark that stays, a capital sigma): then the rest is read
+  // from normalise(text), at the unit reached (the part read is the same in both).
+  let source = text;
+  let length = source.length;
+  let mapping = NON_ASCII.test(text);
+  let pending = '', p = 0, read = 0;
+  const wordFilter = s.wordFilter;
+  let end = 1;
+  for (let i = 0; i <= length; i++) {
+    let c: number;
+    if (!mapping) c = i < length ? source.charCodeAt(i) : 32;
+    else {
+      if (p < pending.length) { c = pending.charCodeAt(p++); i--; }
+      else if (i < length) {
+        c = source.charCodeAt(i);
+        if (c >= 128) {
+          const kind = CHAR_KIND[c] || charKind(c);
+          if (kind === ONE) c = CHAR_ONE[c];
+          else if (kind === NONE) continue;
+          else if (kind === MANY) { pending = CHAR_MANY.get(c)!; p = 1; c = pending.charCodeAt(0); }
+          else { source = normalise(text); length = source.length; mapping = false; i = read - 1; continue; }
         }
-      }
+      } else c = 32;
+      read++;
     }
-    if (concepts && seen <= concepts.limit) findConcepts(h, seen, concepts);
+    if (c >= 65 && c <= 90) c += 32;
+    if (c < 128 ? (c >= 97 && c <= 122) || (c >= 48 && c <= 57) : isWordChar(c)) {
+      if (end <= WORD_MAX) { word[end] = c; prefix[end + 1] = Math.imul(prefix[end] ^ c, FNV_PRIME); end++; }
+      continue;
+    }
+    if (end === 1) continue;
+    const n = ++wordsRead;
+    let h = prefix[end];
+    if (!STOP_HASHES.has(h)) {
+      const last = word[end - 1];
+      if (last === 103 || last === 115 || last === 100) { // the stems' endings: -ing, -s, -ed
+        const stemmed = stemBuffer(end);
+        if (stemmed !== end) { end = stemmed; h = Math.imul(prefix[end - 1] ^ word[end - 1], FNV_PRIME); }
+      }
+      if (s.countWords) {
+        if (seenWords.add(h)) { counted.words++; if (wordFilter === null || wordFilter.has(h)) s.words.push(h); }
+      } else if ((wordFilter === null || wordFilter.has(h)) && seenWords.add(h)) s.words.push(h);
+      if (s.trigrams !== null && wordsKept++ < TRIGRAM_WORDS) trigramsOf(end, s.trigrams, s.trigramFilter);
+    }
+    if (s.concepts && n <= s.limit) findConcepts(h, n, s);
     end = 1;
+    if (n >= TEXT_WORDS) return;
   }
 }
 
+// What normalise() makes of one UTF-16 unit (>= 128) alone, when it makes the same of it in any text:
+// NFKD decomposes each character on its own and only reorders runs of combining marks, the marks it
+// drops (U+0300-036F) vanish in any order, and lower case depends on context only for a capital sigma.
+// So a unit whose result holds no mark (every reordered character is a mark) and no sigma maps alone.
+const UNKNOWN = 0, NONE = 1, ONE = 2, MANY = 3, WHOLE = 4;
+const CHAR_KIND = new Uint8Array(65536); // UNKNOWN, NONE (dropped), ONE (CHAR_ONE), MANY (CHAR_MANY), WHOLE
+const CHAR_ONE = new Uint16Array(65536);
+const CHAR_MANY = new Map<number, string>();
+const MARK = /\p{M}/u;
+
+function charKind(c: number): number {
+  let kind = WHOLE;
+  if (c < 0xd800 || c > 0xdfff) { // a surrogate's character is known only with its pair
+    const alone = String.fromCharCode(c);
+    const out = normalise(alone);
+    if (!alone.normalize('NFKD').includes('\u03a3') && !MARK.test(out)) {
+      if (out.length === 0) kind = NONE;
+      else if (out.length === 1) { kind = ONE; CHAR_ONE[c] = out.charCodeAt(0); }
+      else { kind = MANY; CHAR_MANY.set(c, out); }
+    }
+  }
+  CHAR_KIND[c] = kind;
+  return kind;
+}
+void UNKNOWN;
+
+/** Every trigram read since startText(), kept or not: counted only when some were kept. */
+const trigramsRead = new Int32Array(TRIGRAM_WORDS * (WORD_MAX + 1));
+let trigramsReadCount = 0, trigramsKept = 0;
+const seenAllTrigrams = new Seen();
+
+/** The trigrams of the word at word[1..end), padded with spaces: those the filter holds go to `sink`
+ *  (each once); all are noted for trigramCount(). */
+function trigramsOf(end: number, sink: HashSink, filter: HashFilter | null): void {
+  word[0] = 32; word[end] = 32;
+  let a = 32, b = word[1];
+  for (let k = 2; k <= end; k++) {
+    const c = word[k];
+    const t = Math.imul(Math.imul(Math.imul(FNV_BASIS ^ a, FNV_PRIME) ^ b, FNV_PRIME) ^ c, FNV_PRIME);
+    trigramsRead[trigramsReadCount++] = t;
+    if ((filter === null || filter.has(t)) && seenTrigrams.add(t)) { sink.push(t); trigramsKept++; }
+    a = b; b = c;
+  }
+}
+
+/** How many distinct trigrams the text since startText() has, when any was kept; 0 when none was (a
+ *  share of kept trigrams is 0 then, whatever the count). */
+export function trigramCount(): number {
+  if (trigramsKept === 0) return 0;
+  seenAllTrigrams.clear();
+  let n = 0;
+  for (let k = 0; k < trigramsReadCount; k++) if (seenAllTrigrams.add(trigramsRead[k])) n++;
+  return n;
+}
+
 /** Phrases of the lexicon that end at the `n`-th word (hash `h`: its stem's, or its own if a stop word). */
-function findConcepts(h: number, n: number, scan: ConceptScan): void {
+function findConcepts(h: number, n: number, scan: Scan): void {
   recent[(n - 1) % MAX_PHRASE] = h;
   if (!scan.ends.has(h)) return;
   for (let len = 1; len <= MAX_PHRASE && len <= n; len++) {
     for (let k = 0; k < len; k++) ordered[k] = recent[(n - len + k) % MAX_PHRASE];
     const found = scan.phrases.get(phraseKey(ordered, 0, len));
-    if (found) for (const c of found) if (!scan.seen.has(c)) { scan.seen.add(c); scan.sink.push(c); }
+    if (!found) continue;
+    for (const c of found) {
+      if (scan.seen.has(c)) continue;
+      scan.seen.add(c);
+      if (scan.countWords) counted.words++;
+      if (scan.wordFilter === null || scan.wordFilter.has(c)) scan.conceptSink.push(c);
+    }
   }
 }
 

@@ -28,3 +28,33 @@ export function normalise(text: string): string {
   return text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
 }
 
+
+/** Membership of i32 hashes: a HashFilter, or a Set. */
+export interface HashSet { has(h: number): boolean }
+
+/** A fixed set of i32 hashes: open addressing over typed arrays, for a goal's words, concepts or trigrams. */
+export class HashFilter {
+  private readonly keys: Int32Array;
+  private readonly used: Uint8Array;
+  private readonly mask: number;
+  readonly size: number;
+  constructor(hashes: Iterable<number>) {
+    const all = [...new Set(hashes)];
+    let slots = 16;
+    while (slots < all.length * 4) slots <<= 1;
+    this.keys = new Int32Array(slots);
+    this.used = new Uint8Array(slots);
+    this.mask = slots - 1;
+    this.size = all.length;
+    for (const h of all) {
+      let at = (h ^ (h >>> 15)) & this.mask;
+      while (this.used[at]) at = (at + 1) & this.mask;
+      this.used[at] = 1;
+      this.keys[at] = h;
+    }
+  }
+  has(h: number): boolean {
+    for (let at = (h ^ (h >>> 15)) & this.mask; this.used[at]; at = (at + 1) & this.mask) if (this.keys[at] === h) return true;
+    return false;
+  }
+}

@@ -6,25 +6,21 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { serveSlowPage, type SlowSite } from './helpers/slow-site.ts';
 import { startServer, createKey, account, removeDataDir, type ServerProcess } from './helpers/server.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const ARTICLE = `<html><head><title>Held</title></head><body><article><h1>Holds</h1><p>${'A page that arrives late but arrives in full. '.repeat(20)}</p></article></body></html>`;
 
-let pages: Server;
+let pages: SlowSite;
 let site: string;
 /** A short deadline: 400 ms of work at most. */
 let strict: ServerProcess;
 
 before(async () => {
-  pages = createServer((req, res) => {
-    const wait = Number(/^\/wait\/(\d+)$/.exec(req.url ?? '')?.[1] ?? 0);
-    setTimeout(() => { res.writeHead(200, { 'content-type': 'text/html' }); res.end(ARTICLE); }, wait);
-  });
-  await new Promise<void>((r) => pages.listen(0, '127.0.0.1', () => r()));
-  site = `http://127.0.0.1:${(pages.address() as { port: number }).port}`;
+  pages = await serveSlowPage(ARTICLE);
+  site = pages.url;
   strict = await startServer(['--egress-allow', '127.0.0.1/32', '--deadline-ms', '400', '--page-timeout-ms', '5000', '--sweep-interval-ms', '100', '--rate-limit', '1000', '--rate-burst', '1000']);
 });
 

@@ -5,27 +5,23 @@
 // server answered is retried with the same key, so the call is charged once.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
 import { createServer as createTcpServer, connect, type Server as TcpServer } from 'node:net';
 import { SightlineApi } from '../src/client/api.ts';
 import { openSqliteStore } from '../src/store/sqlite.ts';
+import { serveSlowPage, type SlowSite } from './helpers/slow-site.ts';
 import { startServer, createKey, account, snapshot, elements, removeDataDir, type ServerProcess } from './helpers/server.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const ARTICLE = `<html><head><title>Once</title></head><body><article><h1>Once only</h1><p>${'Charged once however often it is asked for. '.repeat(20)}</p></article></body></html>`;
 const page = (n = 5) => ({ url: 'https://example.test/', raw_elements: elements(n) });
 
-let pages: Server;
+let pages: SlowSite;
 let site: string;
 let server: ServerProcess;
 
 before(async () => {
-  pages = createServer((req, res) => {
-    const wait = Number(/^\/wait\/(\d+)$/.exec(req.url ?? '')?.[1] ?? 0);
-    setTimeout(() => { res.writeHead(200, { 'content-type': 'text/html' }); res.end(ARTICLE); }, wait);
-  });
-  await new Promise<void>((r) => pages.listen(0, '127.0.0.1', () => r()));
-  site = `http://127.0.0.1:${(pages.address() as { port: number }).port}`;
+  pages = await serveSlowPage(ARTICLE);
+  site = pages.url;
   server = await startServer(['--egress-allow', '127.0.0.1/32', '--rate-limit', '1000', '--rate-burst', '1000']);
 });
 

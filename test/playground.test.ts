@@ -15,6 +15,7 @@ import { serveFixtures, type FixtureServer } from './helpers/fixtures.ts';
 import { startServer, createKey, balance, removeDataDir, tempDataDir, type ServerProcess } from './helpers/server.ts';
 import { SnapshotResponse } from '../src/schema/snapshot.ts';
 import { ReadResult, MapResult, VisualResult } from '../src/schema/observe.ts';
+import { UsageResponse } from '../src/schema/usage.ts';
 import { EXAMPLES } from '../src/server/openapi.ts';
 
 let server: ServerProcess;
@@ -349,4 +350,11 @@ test('the OpenAPI examples are real requests: each one answers 200 in its docume
     const check = shapes[mode as keyof typeof shapes];
     assert.ok(check.Check(answer.body), `${mode}: ${JSON.stringify([...check.Errors(answer.body)][0])}`);
   }
+  // GET /v1/usage's example is an answer: it and a real answer have the documented shape.
+  const usage = Compile(UsageResponse);
+  const real = await (await fetch(`${server.url}/v1/usage?limit=2`, { headers: { authorization: `Bearer ${key}` } })).json();
+  for (const [name, example] of [...Object.entries(EXAMPLES.usage).map(([n, e]) => [n, e.value] as const), ['real answer', real] as const]) {
+    assert.ok(usage.Check(example), `usage ${name}: ${JSON.stringify([...usage.Errors(example)][0])}`);
+  }
+  assert.equal(real.entries.length, 2);
 });

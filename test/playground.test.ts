@@ -15,6 +15,7 @@ import { serveFixtures, type FixtureServer } from './helpers/fixtures.ts';
 import { startServer, createKey, balance, removeDataDir, tempDataDir, type ServerProcess } from './helpers/server.ts';
 import { SnapshotResponse } from '../src/schema/snapshot.ts';
 import { ReadResult, MapResult, VisualResult } from '../src/schema/observe.ts';
+import { UsageResponse } from '../src/schema/usage.ts';
 import { EXAMPLES } from '../src/server/openapi.ts';
 
 let server: ServerProcess;
@@ -259,6 +260,49 @@ test('the snapshot payload tab draws the payload\'s boxes on a blank viewport', 
   await finish(w);
 });
 
+test('the Usage tab lists the key\'s charges and refunds with their request ids, and pages to older ones', async () => {
+  const own = await createKey(server.dataDir, 30);
+  const post = async (path: string, body: unknown, requestId: string) => {
+    const res = await fetch(server.url + path, { method: 'POST', headers: { authorization: `Bearer ${own}`, 'content-type': 'application/json', 'x-request-id': requestId }, body: JSON.stringify(body) });
+    return { status: res.status, id: res.headers.get('x-request-id') };
+  };
+  assert.deepEqual(await post('/v1/snapshot', EXAMPLES.snapshot.search.value, 'usage-one'), { status: 200, id: 'usage-one' });
+  assert.deepEqual(await post('/v1/observe', { url: `${fixtures.url}/no-such-page.html`, mode: 'read' }, 'usage-two'), { status: 502, id: 'usage-two' });
+  assert.deepEqual(await post('/v1/snapshot', EXAMPLES.snapshot.search.value, 'usage-three'), { status: 200, id: 'usage-three' });
+  const w = await open('/', { storedKey: own });
+  const { page } = w;
+  await page.getByRole('tab', { name: 'Usage' }).click();
+  assert.equal(await page.locator('#usage-key').inputValue(), own, 'the stored key fills the Usage tab too');
+  await page.getByRole('button', { name: 'Show usage' }).click();
+  await page.locator('#busy').waitFor({ state: 'hidden' });
+  assert.equal(await page.locator('#error').isHidden(), true, await page.locator('#error').textContent() ?? '');
+  const cells = () => page.locator('#usage-table tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].slice(1).map((td) => td.textContent)));
+  assert.deepEqual(await cells(), [['charge', '−1', 'usage-three', ''], ['refund', '+1', 'usage-two', 'http_error'], ['charge', '−1', 'usage-one', '']]);
+  assert.match(await page.locator('#summary').innerText(), /Credits left\s+28/i);
+  assert.equal(await page.locator('#credits-left').innerText(), '28');
+  assert.equal(await page.locator('#usage-more').isHidden(), true, 'no older entries');
+  assert.match(await page.locator('#code-curl').innerText(), /^curl -sS 'http:\/\/127\.0\.0\.1:\d+\/v1\/usage\?limit=50'/);
+  await shot(w, '10-usage');
+  // Two at a time: the older one comes with the button.
+  await page.getByLabel('Entries').fill('2');
+  await page.getByRole('button', { name: 'Show usage' }).click();
+  await page.locator('#busy').waitFor({ state: 'hidden' });
+  assert.equal(await page.locator('#usage-table tbody tr').count(), 2);
+  await page.getByRole('button', { name: 'Older entries' }).click();
+  await page.locator('#usage-more').waitFor({ state: 'hidden' });
+  assert.deepEqual((await cells()).map((row) => row[2]), ['usage-three', 'usage-two', 'usage-one']);
+  // A bad value is the API's 400, in place.
+  await page.getByLabel('Entries').fill('0');
+  await page.getByRole('button', { name: 'Show usage' }).click();
+  await page.locator('#busy').waitFor({ state: 'hidden' });
+  assert.equal(await page.locator('#error-status').innerText(), '400');
+  assert.match(await page.locator('#error-message').innerText(), /limit must be >= 1/);
+  w.problems.splice(0, w.problems.length, ...w.problems.filter((p) => !/status of 400/.test(p)));
+  const leaked = w.requests.filter((u) => u.includes(own));
+  assert.deepEqual(leaked, [], 'the key never appears in a URL');
+  await finish(w);
+});
+
 test('/docs loads offline from this server and lists every route', async () => {
   const w = await open('/docs');
   const { page, requests } = w;
@@ -283,7 +327,7 @@ test('/docs loads offline from this server and lists every route', async () => {
   const routes = built.routes.map((r) => r.split(' ')[1]).filter((p) => !['/playground/*', '/docs/*'].includes(p))
     .map((p) => p.replace(/\/\*$/, '/{file}'));
   assert.deepEqual([...new Set(routes)].sort(), Object.keys(doc.paths).sort());
-  await shot(w, '10-docs');
+  await shot(w, '11-docs');
   await finish(w);
 });
 
@@ -306,4 +350,11 @@ test('the OpenAPI examples are real requests: each one answers 200 in its docume
     const check = shapes[mode as keyof typeof shapes];
     assert.ok(check.Check(answer.body), `${mode}: ${JSON.stringify([...check.Errors(answer.body)][0])}`);
   }
+  // GET /v1/usage's example is an answer: it and a real answer have the documented shape.
+  const usage = Compile(UsageResponse);
+  const real = await (await fetch(`${server.url}/v1/usage?limit=2`, { headers: { authorization: `Bearer ${key}` } })).json();
+  for (const [name, example] of [...Object.entries(EXAMPLES.usage).map(([n, e]) => [n, e.value] as const), ['real answer', real] as const]) {
+    assert.ok(usage.Check(example), `usage ${name}: ${JSON.stringify([...usage.Errors(example)][0])}`);
+  }
+  assert.equal(real.entries.length, 2);
 });

@@ -1,5 +1,8 @@
 // `sightline keys ...`: create, list, and change keys in the store under the data directory.
 import type { Account, Store } from '../store/store.ts';
+import { SightlineError } from '../schema/errors.ts';
+import type { UsageResponse } from '../schema/usage.ts';
+import { parseUsageQuery, usagePage } from '../server/routes/usage.ts';
 
 export class UsageError extends Error {}
 
@@ -18,8 +21,21 @@ async function find(store: Store, ref: string | undefined): Promise<Account> {
 
 const row = (a: Account) => `${String(a.id).padEnd(5)} ${a.prefix.padEnd(13)} ${String(a.credits).padStart(10)}  ${(a.active ? 'active' : 'inactive').padEnd(9)} ${a.created_at}`;
 
+/** GET /v1/usage's answer as a table, newest first, and how to ask for older entries. */
+function usageTable(page: UsageResponse, ref: string): string[] {
+  const lines = [`key ${page.key}…  available ${page.balance.available}  held ${page.balance.held}`];
+  if (!page.entries.length) return [...lines, 'no charges or refunds'];
+  const idWidth = Math.max(10, ...page.entries.map((e) => (e.request_id ?? '').length));
+  lines.push(`${'time'.padEnd(24)}  ${'type'.padEnd(6)}  ${'credits'.padStart(7)}  ${'request id'.padEnd(idWidth)}  reason`);
+  for (const e of page.entries) {
+    lines.push(`${e.time.padEnd(24)}  ${e.type.padEnd(6)}  ${String(e.credits).padStart(7)}  ${(e.request_id ?? '-').padEnd(idWidth)}  ${e.reason ?? ''}`.trimEnd());
+  }
+  if (page.next_cursor) lines.push(`older entries: sightline keys usage ${ref} --cursor ${page.next_cursor}`);
+  return lines;
+}
+
 /** Runs a keys subcommand; returns the lines to print (the new key alone on the last line for `create`). */
-export async function keysCommand(store: Store, args: string[], flags: { credits?: string; inactive?: boolean; json?: boolean }): Promise<string[]> {
+export async function keysCommand(store: Store, args: string[], flags: { credits?: string; inactive?: boolean; json?: boolean; limit?: string; cursor?: string }): Promise<string[]> {
   const [sub, ...rest] = args;
   switch (sub) {
     case 'create': {
@@ -40,7 +56,23 @@ export async function keysCommand(store: Store, args: string[], flags: { credits
       const account = await find(store, rest[0]);
       return [row(await store.setActive(account.id, sub === 'activate'))];
     }
+    case 'usage': {
+      const account = await find(store, rest[0]);
+      const query = new URLSearchParams();
+      if (flags.limit !== undefined) query.set('limit', flags.limit);
+      if (flags.cursor !== undefined) query.set('cursor', flags.cursor);
+      let page: UsageResponse;
+      try {
+        page = await usagePage(store, account, parseUsageQuery(query.toString()));
+      } catch (err) {
+        if (err instanceof SightlineError) throw new UsageError(err.message.replace('Invalid query: ', '--'));
+        throw err;
+      }
+      // Refer to the key as the operator did, unless that was the full key (kept off the screen).
+      const ref = rest[0].length > page.key.length ? String(account.id) : rest[0];
+      return flags.json ? [JSON.stringify(page)] : usageTable(page, ref);
+    }
     default:
-      throw new UsageError(sub ? `unknown keys command "${sub}"` : 'keys needs a command: create, list, set-credits, deactivate, activate');
+      throw new UsageError(sub ? `unknown keys command "${sub}"` : 'keys needs a command: create, list, set-credits, deactivate, activate, usage');
   }
 }

@@ -19,6 +19,8 @@ Usage:
   sightline keys set-credits KEY N
   sightline keys deactivate KEY
   sightline keys activate KEY
+  sightline keys usage KEY [--limit N] [--cursor C] [--json]
+                                            the key's balance and latest charges and refunds (GET /v1/usage)
   (KEY: the full key, its prefix as \`keys list\` shows it, or its id)
 
 Options (flags win over environment variables):
@@ -72,6 +74,7 @@ async function main(argv: string[]): Promise<number> {
   const options: Record<string, { type: 'string' | 'boolean' }> = {
     help: { type: 'boolean' }, 'dev-key': { type: 'boolean' },
     credits: { type: 'string' }, inactive: { type: 'boolean' }, json: { type: 'boolean' },
+    limit: { type: 'string' }, cursor: { type: 'string' },
   };
   for (const s of SETTINGS) options[s.flag] = { type: 'string' };
   const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
@@ -89,7 +92,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'keys') {
     const store = openSqliteStore(resolveConfig(flags).dataDir);
     try {
-      const lines = await keysCommand(store, rest, { credits: flags.credits, inactive: Boolean(values.inactive), json: Boolean(values.json) });
+      const lines = await keysCommand(store, rest, { credits: flags.credits, inactive: Boolean(values.inactive), json: Boolean(values.json), limit: flags.limit, cursor: flags.cursor });
       process.stdout.write(lines.join('\n') + '\n');
     } finally {
       await store.close();

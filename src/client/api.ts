@@ -1,12 +1,21 @@
 // HTTP client for the Sightline API: typed requests and results, typed errors carrying `error_code`,
-// a timeout per attempt, and retries. Every call sends a fresh Idempotency-Key, and every attempt of
+// a timeout per attempt, and retries. Every POST sends a fresh Idempotency-Key, and every attempt of
 // one call sends the same key, so a retry after a network error (the request may have run) returns the
 // first outcome instead of running and charging twice. Retried: network errors (after a short backoff),
 // 429, 503 and 409 idempotency_in_progress (after Retry-After). Not retried: other 4xx/5xx and timeouts.
 import type { SnapshotRequest, SnapshotResponse, SnapshotTextResponse } from '../schema/snapshot.ts';
 import type { ObserveRequest, ReadResult, MapResult, VisualResult, MapTextResult, VisualTextResult } from '../schema/observe.ts';
+import type { UsageEntry, UsageResponse } from '../schema/usage.ts';
 
-export type { ObserveRequest, ReadResult, MapResult, VisualResult, MapTextResult, VisualTextResult, SnapshotTextResponse };
+export type { ObserveRequest, ReadResult, MapResult, VisualResult, MapTextResult, VisualTextResult, SnapshotTextResponse, UsageEntry, UsageResponse };
+
+/** GET /v1/usage's query. */
+export interface UsageQuery {
+  /** Most entries, newest first (default 50, at most 500). */
+  limit?: number;
+  /** `next_cursor` of an earlier answer: the entries older than it showed. */
+  cursor?: string;
+}
 
 export interface ApiOptions {
   /** e.g. http://127.0.0.1:8787 */
@@ -69,17 +78,30 @@ export class SightlineApi {
     return this.post('/v1/observe', request, call);
   }
 
-  private async post<T>(path: string, body: unknown, call: CallOptions = {}): Promise<T> {
+  /** GET /v1/usage: the key's balance and its latest charges and refunds, newest first (free). Follow
+   *  `next_cursor` for older ones: `api.usage({ cursor: page.next_cursor })`. */
+  usage(query: UsageQuery = {}): Promise<UsageResponse> {
+    const params = new URLSearchParams();
+    if (query.limit !== undefined) params.set('limit', String(query.limit));
+    if (query.cursor !== undefined) params.set('cursor', query.cursor);
+    const search = params.toString();
+    return this.request<UsageResponse>('GET', `/v1/usage${search ? `?${search}` : ''}`);
+  }
+
+  private post<T>(path: string, body: unknown, call: CallOptions = {}): Promise<T> {
+    return this.request<T>('POST', path, JSON.stringify(body), call.idempotencyKey ?? globalThis.crypto.randomUUID());
+  }
+
+  /** One call: a POST carries its body and Idempotency-Key on every attempt; a GET is safe to repeat. */
+  private async request<T>(method: 'GET' | 'POST', path: string, payload?: string, idempotencyKey?: string): Promise<T> {
     const { apiKey, timeoutMs = 30_000, retries = 2, maxRetryWaitMs = 30_000 } = this.options;
-    const payload = JSON.stringify(body);
-    const idempotencyKey = call.idempotencyKey ?? globalThis.crypto.randomUUID();
+    const headers: Record<string, string> = { authorization: `Bearer ${apiKey}` };
+    if (payload !== undefined) headers['content-type'] = 'application/json';
+    if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
     for (let attempt = 0; ; attempt++) {
       let res: Response;
       try {
-        res = await fetch(this.base + path, {
-          method: 'POST', body: payload, signal: AbortSignal.timeout(timeoutMs),
-          headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
-        });
+        res = await fetch(this.base + path, { method, body: payload, signal: AbortSignal.timeout(timeoutMs), headers });
       } catch (err) {
         const timedOut = (err as Error).name === 'TimeoutError';
         if (!timedOut && attempt < retries) {

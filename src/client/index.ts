@@ -1,5 +1,5 @@
 // `sightline/client`: rank pages an agent's own browser shows, locally or through the API.
-export { SightlineApi, SightlineApiError, type ApiOptions, type CallOptions, type ObserveRequest, type ReadResult, type MapResult, type VisualResult, type MapTextResult, type VisualTextResult, type SnapshotTextResponse } from './api.ts';
+export { SightlineApi, SightlineApiError, type ApiOptions, type CallOptions, type ObserveRequest, type ReadResult, type MapResult, type VisualResult, type MapTextResult, type VisualTextResult, type SnapshotTextResponse, type UsageQuery, type UsageEntry, type UsageResponse } from './api.ts';
 export { snapshot, collectPage, resolve, click, type, scrollTo, highlight, waitForStable, type SnapshotOptions } from './page.ts';
 export { toPrompt, PROMPT_MAX_TEXT, type PromptOptions, type PromptSource } from '../rank/prompt.ts';
 export { FRAME_ID_SPAN } from '../collect/types.ts';

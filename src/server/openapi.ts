@@ -3,6 +3,7 @@
 import { ERRORS, SNAPSHOT_MESSAGES } from '../schema/errors.ts';
 import { SnapshotRequest, SnapshotResponse, SnapshotTextResponse, SnapshotErrorBody } from '../schema/snapshot.ts';
 import { ObserveRequest, ReadResult, MapResult, VisualResult, MapTextResult, VisualTextResult, ObserveErrorBody } from '../schema/observe.ts';
+import { UsageResponse, USAGE_DEFAULT_LIMIT, USAGE_MAX_LIMIT } from '../schema/usage.ts';
 import type { ServerConfig } from './config.ts';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -11,6 +12,7 @@ const jsonContent = (name: string) => ({ 'application/json': { schema: ref(name)
 const plain = (schema: unknown) => JSON.parse(JSON.stringify(schema));
 
 const SNAPSHOT_ERRORS = ['bad_request', 'unauthorized', 'insufficient_credits', 'account_inactive', 'payload_too_large', 'request_timeout', 'headers_too_large', 'rate_limited', 'idempotency_key_reused', 'idempotency_in_progress', 'internal_error', 'timeout'] as const;
+const USAGE_ERRORS = ['bad_request', 'unauthorized', 'account_inactive', 'rate_limited', 'internal_error', 'timeout'] as const;
 const OBSERVE_ERRORS = ['bad_request', 'invalid_url', 'invalid_mode', 'unauthorized', 'insufficient_credits', 'blocked_url', 'unsupported_content_type', 'too_large', 'rate_limited', 'idempotency_key_reused', 'idempotency_in_progress', 'internal_error', 'unreachable', 'http_error', 'busy', 'timeout'] as const;
 
 /** Idempotency-Key (docs/decisions.md, "Idempotency keys"). */
@@ -47,6 +49,20 @@ export const EXAMPLES = {
     read: { summary: 'The page as Markdown (1 credit)', value: { url: 'https://example.com/', mode: 'read', format: 'markdown' } },
     map: { summary: 'Ranked elements for a goal (2 credits)', value: { url: 'https://example.com/', mode: 'map', options: { goal: 'sign in', limit: 20 } } },
     visual: { summary: 'Elements and an annotated screenshot (10 credits)', value: { url: 'https://example.com/', mode: 'visual', options: { annotate: true, limit: 20 } } },
+  },
+  /** An answer of GET /v1/usage (a response example: the request is the query string alone). */
+  usage: {
+    page: {
+      summary: 'One charge and one refund, and a cursor for older entries',
+      value: {
+        status: 'success', key: 'sl_3kf9QmA2', balance: { available: 987, held: 2 },
+        entries: [
+          { type: 'charge', credits: 2, request_id: '7d1c2b9e-5a44-4f0e-9a51-2c6f0d7e8b13', reason: null, time: '2025-06-02T09:14:07.512Z' },
+          { type: 'refund', credits: 1, request_id: 'b0e4f1a2-93c8-4d6b-8f27-5e1a9c3d4f60', reason: 'http_error', time: '2025-06-02T09:13:58.040Z' },
+        ],
+        next_cursor: '41',
+      },
+    },
   },
 } as const;
 
@@ -87,6 +103,7 @@ export function openApiDocument(config: Pick<ServerConfig, 'limitCap' | 'maxBody
         MapTextResult: plain(MapTextResult),
         VisualTextResult: plain(VisualTextResult),
         ObserveError: plain(ObserveErrorBody),
+        UsageResponse: plain(UsageResponse),
       },
     },
     security: [{ bearer: [] }],
@@ -114,6 +131,26 @@ export function openApiDocument(config: Pick<ServerConfig, 'limitCap' | 'maxBody
           responses: {
             200: { description: 'the result of the chosen mode', headers: REPLAYED_HEADER_DOC, content: { 'application/json': { schema: { oneOf: [ref('ReadResult'), ref('MapResult'), ref('VisualResult'), ref('MapTextResult'), ref('VisualTextResult')] } } } },
             ...errorResponses(OBSERVE_ERRORS, 'ObserveError'),
+          },
+        },
+      },
+      '/v1/usage': {
+        get: {
+          operationId: 'usage',
+          summary: 'The calling key\'s balance and its latest charges and refunds, newest first (free)',
+          description: 'From the credit ledger: each charge (a request\'s held credits spent) and refund (given back: the request failed, passed ' +
+            'its deadline, its client left, or its process died) with the request\'s x-request-id. Costs no credit; takes a token from the ' +
+            `key's rate limit (${config.rateLimit.rate}/s, burst ${config.rateLimit.burst}) like the other /v1 routes. Errors have the snapshot error body.`,
+          parameters: [
+            { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: USAGE_MAX_LIMIT, default: USAGE_DEFAULT_LIMIT }, description: 'most entries returned' },
+            { name: 'cursor', in: 'query', required: false, schema: { type: 'string' }, description: 'next_cursor of the previous answer: the entries older than it showed' },
+          ],
+          responses: {
+            200: {
+              description: 'the balance and one page of entries',
+              content: { 'application/json': { schema: ref('UsageResponse'), examples: EXAMPLES.usage } },
+            },
+            ...errorResponses(USAGE_ERRORS, 'SnapshotError', (code) => code === 'bad_request' ? ' (a limit that is not a whole number from 1 to 500, an unknown cursor form, an unknown or repeated parameter)' : ''),
           },
         },
       },

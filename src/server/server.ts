@@ -9,6 +9,7 @@ import type { ServerConfig } from './config.ts';
 import { createRouter, type Router, type Routes } from './router.ts';
 import { snapshotRoute } from './routes/snapshot.ts';
 import { healthRoute } from './routes/health.ts';
+import { usageRoute } from './routes/usage.ts';
 import { observeRoute } from './routes/observe.ts';
 import { createEgressGuard, EgressError, type EgressGuard } from '../observe/egress.ts';
 import { createMetrics, metricsRoute, METRICS_PATH, type Metrics } from './metrics.ts';
@@ -93,6 +94,7 @@ export async function buildRouter(config: ServerConfig, store: Store, logger: Lo
       ranker: new Ranker(core, { limitCap: MAP_MAX_LIMIT }), screenshots, publicUrl: config.publicUrl, metrics,
       fetch: { guard, deadlineMs: config.pageTimeoutMs, maxBytes: config.maxPageBytes },
     }),
+    'GET /v1/usage': usageRoute({ store, rateLimit: config.rateLimit }),
     [`GET ${SCREENSHOT_PATH}*`]: screenshots.route,
     'GET /healthz': healthRoute({ store, backend, worker, version: VERSION, browser: browser.stats, extract: () => extract.stats() }),
     'GET /openapi.json': () => ({ ...json(200, null), body: openapi }),

@@ -6,7 +6,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Account, Hold, IdempotencyClaim, LedgerKind, LedgerRow, RateLimit, Store } from './store.ts';
+import type { Account, Hold, IdempotencyClaim, LedgerKind, LedgerRow, RateLimit, Store, UsageRow } from './store.ts';
 import { generateKey, hashKey, keyPrefix, looksLikeKey } from './keys.ts';
 import { migrate } from './sqlite-migrations.ts';
 
@@ -59,6 +59,13 @@ export function openSqliteStore(dataDir: string): Store {
   const append = db.prepare<[number, number | null, number, LedgerKind, string | null, string | null, number], unknown>(
     'INSERT INTO ledger (account_id, hold_id, delta, kind, request_id, reason, created_ms) VALUES (?, ?, ?, ?, ?, ?, ?)');
   const ledgerOf = db.prepare<[number], LedgerDbRow>('SELECT * FROM ledger WHERE account_id = ? ORDER BY id');
+  // A void's row has delta 0: the credits it gave back are its hold's. The (account_id, id) index walks
+  // the account's rows newest first from the cursor.
+  const usageOf = db.prepare<[{ id: number; before: number; limit: number }], { id: number; kind: 'post' | 'void'; credits: number; request_id: string | null; reason: string | null; created_ms: number }>(`
+    SELECT l.id, l.kind, CASE l.kind WHEN 'post' THEN -l.delta ELSE coalesce(h.credits, 0) END AS credits, l.request_id, l.reason, l.created_ms
+    FROM ledger l LEFT JOIN holds h ON h.id = l.hold_id
+    WHERE l.account_id = @id AND l.id < @before AND l.kind IN ('post', 'void')
+    ORDER BY l.id DESC LIMIT @limit`);
   const balanceOf = db.prepare<[number], { credits: number; held: number }>('SELECT credits, held FROM accounts WHERE id = ?');
 
   // Idempotency records.
@@ -180,6 +187,12 @@ export function openSqliteStore(dataDir: string): Store {
     async ledger(accountId) {
       return ledgerOf.all(accountId).map((r): LedgerRow => ({
         id: r.id, accountId: r.account_id, holdId: r.hold_id, delta: r.delta, kind: r.kind, requestId: r.request_id, reason: r.reason, createdMs: r.created_ms,
+      }));
+    },
+    async usage(accountId, limit, beforeId) {
+      if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`limit must be a whole number >= 1 (got ${limit})`);
+      return usageOf.all({ id: accountId, before: beforeId ?? Number.MAX_SAFE_INTEGER, limit }).map((r): UsageRow => ({
+        id: r.id, kind: r.kind, credits: r.credits, requestId: r.request_id, reason: r.reason, createdMs: r.created_ms,
       }));
     },
     async claimIdempotency(accountId, key, requestHash, lockMs, now = Date.now()) {

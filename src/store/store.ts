@@ -58,6 +58,18 @@ export interface LedgerRow {
   createdMs: number;
 }
 
+/** A charge or a refund as the usage view shows it: a ledger `post` or `void`, newest first. */
+export interface UsageRow {
+  /** The ledger row's id; newer rows have larger ids (the usage view's cursor). */
+  id: number;
+  kind: 'post' | 'void';
+  /** post: the credits spent; void: the credits the hold held and gave back. */
+  credits: number;
+  requestId: string | null;
+  reason: string | null;
+  createdMs: number;
+}
+
 /** A stored outcome of an idempotent request. */
 export interface StoredOutcome {
   status: number;
@@ -91,6 +103,9 @@ export interface Store {
   balance(accountId: number): Promise<Balance>;
   /** The account's ledger, oldest first. */
   ledger(accountId: number): Promise<LedgerRow[]>;
+  /** The account's charges and refunds (ledger posts and voids; grants left out), newest first: at most
+   *  `limit` rows, only rows whose id is below `beforeId` when it is given. */
+  usage(accountId: number, limit: number, beforeId?: number): Promise<UsageRow[]>;
 
   /**
    * Claims (accountId, key) for a request whose body hashes to `requestHash`: `claimed` when it is new

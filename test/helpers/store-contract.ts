@@ -76,6 +76,42 @@ export function storeContract(name: string, backend: StoreBackend): void {
     assert.equal(totals.ledgerSum, 7);
   }));
 
+  test(`${name}: usage lists posts and voids newest first with their credits, pages by id, and leaves out grants and other keys`, () => withStores(2, async (one, two) => {
+    const { account } = await one.createKey(20, true);
+    const other = (await one.createKey(5, true)).account;
+    const a = (await one.reserve(account.id, 2, 'req-a', 60_000, T0))!;
+    const b = (await two.reserve(account.id, 10, 'req-b', 60_000, T0))!;
+    const c = (await one.reserve(account.id, 3, 'req-c', 60_000, T0))!;
+    const held = (await one.reserve(account.id, 1, 'req-held', 60_000, T0))!;
+    const theirs = (await one.reserve(other.id, 1, 'theirs', 60_000, T0))!;
+    assert.deepEqual(await one.usage(account.id, 10), [], 'holds still held are not charges yet');
+    await one.post(a.id, undefined, T0 + 1);
+    await two.void(b.id, 'http_error', T0 + 2);
+    await one.post(c.id, 1, T0 + 3); // a post of fewer credits than held: the charge is what was spent
+    await one.setCredits(account.id, 50);
+    await one.post(theirs.id, undefined, T0 + 4);
+    const rows = await two.usage(account.id, 10);
+    assert.deepEqual(rows.map((r) => [r.kind, r.credits, r.requestId, r.reason, r.createdMs]), [
+      ['post', 1, 'req-c', null, T0 + 3],
+      ['void', 10, 'req-b', 'http_error', T0 + 2],
+      ['post', 2, 'req-a', null, T0 + 1],
+    ]);
+    assert.ok(rows[0].id > rows[1].id && rows[1].id > rows[2].id, 'ids fall: the cursor');
+    // Pages: the newest two, then what is older than the last of them.
+    const first = await one.usage(account.id, 2);
+    assert.deepEqual(first.map((r) => r.requestId), ['req-c', 'req-b']);
+    assert.deepEqual((await one.usage(account.id, 2, first[1].id)).map((r) => r.requestId), ['req-a']);
+    assert.deepEqual(await one.usage(account.id, 2, rows[2].id), []);
+    // The sweeper's voids are refunds too.
+    await one.sweep(T0 + 60_000);
+    const swept = (await one.usage(account.id, 1))[0];
+    assert.deepEqual([swept.kind, swept.credits, swept.requestId, swept.reason], ['void', 1, 'req-held', 'expired']);
+    assert.equal(held.credits, 1);
+    assert.deepEqual((await one.usage(other.id, 10)).map((r) => r.requestId), ['theirs']);
+    assert.deepEqual(await one.usage(987_654, 10), [], 'an unknown account has no rows');
+    await assert.rejects(one.usage(account.id, 0), RangeError);
+  }));
+
   test(`${name}: a hold resolves at most once: double post, post after void and void after post are no-ops`, () => withStores(1, async (store) => {
     const { account } = await store.createKey(5, true);
     const a = (await store.reserve(account.id, 2, 'a', 60_000))!;

@@ -51,7 +51,7 @@ const safeMarkdown = new Marked({
 
 // ---------- state and the key ----------
 
-const keyInputs = [$('api-key'), $('payload-key')];
+const keyInputs = [$('api-key'), $('payload-key'), $('usage-key')];
 const savedKey = localStorage.getItem(KEY_STORAGE) ?? '';
 for (const input of keyInputs) {
   input.value = savedKey;
@@ -84,7 +84,9 @@ function tabs(list, onChange) {
     b.addEventListener('click', () => select(b));
     b.addEventListener('keydown', (e) => {
       const at = buttons.indexOf(b);
-      const next = e.key === 'ArrowRight' ? buttons[(at + 1) % buttons.length] : e.key === 'ArrowLeft' ? buttons[(at - 1 + buttons.length) % buttons.length] : null;
+      const forward = e.key === 'ArrowRight' || e.key === 'ArrowDown';
+      const back = e.key === 'ArrowLeft' || e.key === 'ArrowUp';
+      const next = forward ? buttons[(at + 1) % buttons.length] : back ? buttons[(at - 1 + buttons.length) % buttons.length] : null;
       if (next) { e.preventDefault(); next.focus(); select(next); }
     });
   }
@@ -188,12 +190,7 @@ async function run(path, body, key, button) {
     const ms = Math.round(performance.now() - started);
     showCode(path, body, json ?? text);
     if (!res.ok || !json || json.status !== 'success') {
-      // The two SPEC error bodies: snapshot {error: message, error_code}, observe {error: code, message}.
-      const code = json?.error_code ?? json?.error ?? 'http_error';
-      const message = json?.error_code ? json.error : json?.message ?? text.slice(0, 300);
-      const retry = res.headers.get('retry-after');
-      showError({ status: res.status, code, message: retry ? `${message} (Retry-After: ${retry} s)` : message });
-      setCredits(json?.credits_remaining);
+      showApiError(res, json, text);
       return;
     }
     setCredits(json.credits_remaining);
@@ -209,8 +206,18 @@ async function run(path, body, key, button) {
   }
 }
 
+/** An API error in place: the two SPEC error bodies, snapshot {error: message, error_code} and observe
+ *  {error: code, message}. */
+function showApiError(res, json, text) {
+  const code = json?.error_code ?? json?.error ?? 'http_error';
+  const message = json?.error_code ? json.error : json?.message ?? text.slice(0, 300);
+  const retry = res.headers.get('retry-after');
+  showError({ status: res.status, code, message: retry ? `${message} (Retry-After: ${retry} s)` : message });
+  setCredits(json?.credits_remaining);
+}
+
 function resetResults() {
-  for (const id of ['empty', 'error', 'summary', 'map-view', 'read-view']) $(id).hidden = true;
+  for (const id of ['empty', 'error', 'summary', 'map-view', 'read-view', 'usage-view']) $(id).hidden = true;
 }
 
 function showError({ status, code, message }) {
@@ -223,7 +230,19 @@ function showError({ status, code, message }) {
 
 // ---------- reproduce: curl, the client library, the response ----------
 
-function showCode(path, body, response) {
+function showCode(path, body, response, query) {
+  if (query) {
+    // GET /v1/usage: the query string is the whole request.
+    $('code-curl').textContent = [`curl -sS ${shellQuote(origin + path)} \\`, `  -H "Authorization: Bearer $SIGHTLINE_KEY"`].join('\n');
+    $('code-client').textContent = [
+      `import { SightlineApi } from 'sightline/client';`,
+      ``,
+      `const api = new SightlineApi({ baseUrl: ${JSON.stringify(origin)}, apiKey: process.env.SIGHTLINE_KEY });`,
+      `const usage = await api.usage(${Object.keys(query).length ? JSON.stringify(query) : ''});`,
+    ].join('\n');
+    showResponse(response);
+    return;
+  }
   const json = JSON.stringify(body, null, 2);
   $('code-curl').textContent = [
     `curl -sS ${origin}${path} \\`,
@@ -238,11 +257,84 @@ function showCode(path, body, response) {
     `const api = new SightlineApi({ baseUrl: ${JSON.stringify(origin)}, apiKey: process.env.SIGHTLINE_KEY });`,
     `const result = await api.${call}(${json.replaceAll('\n', '\n')});`,
   ].join('\n');
+  showResponse(response);
+}
+
+function showResponse(response) {
   let shown = response === null ? '(waiting for the answer)' : typeof response === 'string' ? response : JSON.stringify(response, null, 2);
   if (shown.length > 300_000) shown = `${shown.slice(0, 300_000)}\n… (${fmt(shown.length)} characters; the rest is cut here)`;
   $('code-json').textContent = shown;
   $('code').hidden = false;
   if (response === null) selectCodeTab($('code-tab-curl'));
+}
+
+// ---------- usage ----------
+
+let usageCursor = null;
+$('usage-form').addEventListener('submit', (e) => { e.preventDefault(); loadUsage(false); });
+$('usage-more').addEventListener('click', () => loadUsage(true));
+
+async function loadUsage(older) {
+  if (running) return;
+  running = true;
+  const button = older ? $('usage-more') : $('usage-run');
+  button.disabled = true;
+  const query = {};
+  const entries = $('usage-entries').value.trim();
+  if (entries) query.limit = /^\d+$/.test(entries) ? Number(entries) : entries;
+  if (older && usageCursor) query.cursor = usageCursor;
+  const search = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
+  const path = `/v1/usage${search ? `?${search}` : ''}`;
+  if (!older) {
+    resetResults();
+    $('busy').hidden = false;
+    $('busy-text').textContent = 'Reading usage…';
+  }
+  showCode(path, null, null, query);
+  try {
+    const key = $('usage-key').value.trim();
+    const res = await fetch(path, { headers: key ? { authorization: `Bearer ${key}` } : {}, cache: 'no-store' });
+    const text = await res.text();
+    let json;
+    try { json = JSON.parse(text); } catch { json = undefined; }
+    showCode(path, null, json ?? text, query);
+    if (!res.ok || !json || json.status !== 'success') {
+      showApiError(res, json, text);
+      return;
+    }
+    setCredits(json.balance.available);
+    showUsage(json, older);
+  } catch (err) {
+    showError({ status: 'network', code: 'network_error', message: `No answer from ${origin}: ${err.message}` });
+  } finally {
+    $('busy').hidden = true;
+    button.disabled = false;
+    running = false;
+  }
+}
+
+function showUsage(page, older) {
+  summary([
+    ['Key', `${page.key}…`],
+    ['Credits left', fmt(page.balance.available)],
+    ['Held now', fmt(page.balance.held)],
+  ]);
+  const rows = page.entries.map((e) => h('tr', {},
+    h('td', { text: new Date(e.time).toLocaleString('en-GB'), title: e.time }),
+    h('td', {}, h('span', { class: `badge ${e.type}`, text: e.type })),
+    h('td', { class: 'num', text: e.type === 'refund' ? `+${fmt(e.credits)}` : `−${fmt(e.credits)}` }),
+    h('td', { class: 'rid', text: e.request_id ?? '–' }),
+    h('td', { text: e.reason ?? '' })));
+  const body = $('usage-table').tBodies[0];
+  if (older) body.append(...rows);
+  else body.replaceChildren(...rows);
+  const shown = body.rows.length;
+  $('usage-caption').textContent = shown
+    ? `${fmt(shown)} most recent ${shown === 1 ? 'entry' : 'entries'}, newest first: a charge spent a request's credits; a refund gave them back (the request failed, timed out or its client left).`
+    : 'No charges or refunds yet.';
+  usageCursor = page.next_cursor;
+  $('usage-more').hidden = !usageCursor;
+  $('usage-view').hidden = false;
 }
 
 // ---------- summary ----------

@@ -171,32 +171,19 @@ $('payload-form').addEventListener('submit', (e) => {
 // ---------- running a request ----------
 
 let running = false;
-async function run(path, body, key, button) {
+/** One request at a time: the button is off and the busy line shows (when `busyText` is given) until
+ *  `work` ends; a request that never reaches the server is shown as a network error. */
+async function exclusive(button, busyText, work) {
   if (running) return;
   running = true;
   button.disabled = true;
-  resetResults();
-  $('busy').hidden = false;
-  $('busy-text').textContent = path === '/v1/snapshot' ? 'Ranking…' : body.mode === 'read' ? `Reading ${body.url}…` : `Loading ${body.url} in Chromium…`;
-  showCode(path, body, null);
-  const started = performance.now();
+  if (busyText) {
+    resetResults();
+    $('busy').hidden = false;
+    $('busy-text').textContent = busyText;
+  }
   try {
-    const headers = { 'content-type': 'application/json' };
-    if (key) headers.authorization = `Bearer ${key}`;
-    const res = await fetch(path, { method: 'POST', headers, body: JSON.stringify(body) });
-    const text = await res.text();
-    let json;
-    try { json = JSON.parse(text); } catch { json = undefined; }
-    const ms = Math.round(performance.now() - started);
-    showCode(path, body, json ?? text);
-    if (!res.ok || !json || json.status !== 'success') {
-      showApiError(res, json, text);
-      return;
-    }
-    setCredits(json.credits_remaining);
-    if (path === '/v1/snapshot') showElements(json, { kind: 'snapshot', ms, goal: body.goal });
-    else if (body.mode === 'read') showRead(json, ms);
-    else showElements(json, { kind: body.mode, ms, goal: body.options?.goal });
+    await work();
   } catch (err) {
     showError({ status: 'network', code: 'network_error', message: `No answer from ${origin}: ${err.message}` });
   } finally {
@@ -204,6 +191,33 @@ async function run(path, body, key, button) {
     button.disabled = false;
     running = false;
   }
+}
+
+/** fetch, with the body read as text and as JSON when it is JSON. */
+async function call(path, init) {
+  const res = await fetch(path, init);
+  const text = await res.text();
+  let json;
+  try { json = JSON.parse(text); } catch { json = undefined; }
+  return { res, text, json, ok: res.ok && json?.status === 'success' };
+}
+
+function run(path, body, key, button) {
+  const busyText = path === '/v1/snapshot' ? 'Ranking…' : body.mode === 'read' ? `Reading ${body.url}…` : `Loading ${body.url} in Chromium…`;
+  return exclusive(button, busyText, async () => {
+    showCode(path, body, null);
+    const started = performance.now();
+    const headers = { 'content-type': 'application/json' };
+    if (key) headers.authorization = `Bearer ${key}`;
+    const { res, text, json, ok } = await call(path, { method: 'POST', headers, body: JSON.stringify(body) });
+    const ms = Math.round(performance.now() - started);
+    showCode(path, body, json ?? text);
+    if (!ok) return showApiError(res, json, text);
+    setCredits(json.credits_remaining);
+    if (path === '/v1/snapshot') showElements(json, { kind: 'snapshot', ms, goal: body.goal });
+    else if (body.mode === 'read') showRead(json, ms);
+    else showElements(json, { kind: body.mode, ms, goal: body.options?.goal });
+  });
 }
 
 /** An API error in place: the two SPEC error bodies, snapshot {error: message, error_code} and observe
@@ -274,43 +288,23 @@ let usageCursor = null;
 $('usage-form').addEventListener('submit', (e) => { e.preventDefault(); loadUsage(false); });
 $('usage-more').addEventListener('click', () => loadUsage(true));
 
-async function loadUsage(older) {
-  if (running) return;
-  running = true;
+function loadUsage(older) {
   const button = older ? $('usage-more') : $('usage-run');
-  button.disabled = true;
-  const query = {};
-  const entries = $('usage-entries').value.trim();
-  if (entries) query.limit = /^\d+$/.test(entries) ? Number(entries) : entries;
-  if (older && usageCursor) query.cursor = usageCursor;
-  const search = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
-  const path = `/v1/usage${search ? `?${search}` : ''}`;
-  if (!older) {
-    resetResults();
-    $('busy').hidden = false;
-    $('busy-text').textContent = 'Reading usage…';
-  }
-  showCode(path, null, null, query);
-  try {
+  return exclusive(button, older ? null : 'Reading usage…', async () => {
+    const query = {};
+    const entries = $('usage-entries').value.trim();
+    if (entries) query.limit = /^\d+$/.test(entries) ? Number(entries) : entries;
+    if (older && usageCursor) query.cursor = usageCursor;
+    const search = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
+    const path = `/v1/usage${search ? `?${search}` : ''}`;
+    showCode(path, null, null, query);
     const key = $('usage-key').value.trim();
-    const res = await fetch(path, { headers: key ? { authorization: `Bearer ${key}` } : {}, cache: 'no-store' });
-    const text = await res.text();
-    let json;
-    try { json = JSON.parse(text); } catch { json = undefined; }
+    const { res, text, json, ok } = await call(path, { headers: key ? { authorization: `Bearer ${key}` } : {}, cache: 'no-store' });
     showCode(path, null, json ?? text, query);
-    if (!res.ok || !json || json.status !== 'success') {
-      showApiError(res, json, text);
-      return;
-    }
+    if (!ok) return showApiError(res, json, text);
     setCredits(json.balance.available);
     showUsage(json, older);
-  } catch (err) {
-    showError({ status: 'network', code: 'network_error', message: `No answer from ${origin}: ${err.message}` });
-  } finally {
-    $('busy').hidden = true;
-    button.disabled = false;
-    running = false;
-  }
+  });
 }
 
 function showUsage(page, older) {

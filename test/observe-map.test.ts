@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { execSync } from 'node:child_process';
 import type { Browser, Page } from 'playwright-core';
 import { startServer, createKey, balance, removeDataDir, observe, tempDataDir, type ServerProcess } from './helpers/server.ts';
-import { openScreenshotStore } from '../src/server/screenshots.ts';
+import { openFileScreenshots } from '../src/server/screenshots.ts';
 import { serveFixtures, type FixtureServer } from './helpers/fixtures.ts';
 import { launch } from './helpers/browser.ts';
 import { readPng, isPng } from './helpers/png.ts';
@@ -299,14 +299,16 @@ describe('visual mode', () => {
 
   test('the sweep deletes expired screenshots nobody asked for, and keeps live ones', async () => {
     const dir = tempDataDir();
-    const store = openScreenshotStore(dir, 1);
+    const store = openFileScreenshots(dir, 1);
     try {
       const png = readFileSync(new URL('./fixtures/pic.svg', import.meta.url)); // any bytes: the store does not parse them
-      store.save(png, 'http://x');
-      const live = openScreenshotStore(dir, 3600).save(png, 'http://x');
+      await store.save(png, 'http://x');
+      const liveStore = openFileScreenshots(dir, 3600);
+      const live = await liveStore.save(png, 'http://x');
+      liveStore.close();
       assert.equal(readdirSync(join(dir, 'screenshots')).length, 2);
       await new Promise((res) => setTimeout(res, 2100));
-      assert.equal(store.sweep(), 1);
+      assert.equal(await store.sweep(), 1);
       assert.deepEqual(readdirSync(join(dir, 'screenshots')).map((f) => f.replace(/-\d+\.png$/, '')), [new URL(live.url).pathname.split('/').pop()!.replace('.png', '')]);
     } finally {
       store.close();

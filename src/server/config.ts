@@ -30,6 +30,10 @@ export interface ServerConfig {
   pageTimeoutMs: number;
   /** How long a visual screenshot URL works, seconds. */
   screenshotTtlS: number;
+  /** Where visual screenshots are stored: `files` (<data-dir>/screenshots) or `s3://bucket/prefix`. */
+  screenshots: string;
+  /** An S3-compatible endpoint (MinIO...) instead of AWS; empty: AWS. */
+  s3Endpoint: string;
   /** Base of the screenshot URLs handed out; empty: http:// + the request's Host header. */
   publicUrl: string;
   /** Chromium for rendering (Debian's by default). */
@@ -90,6 +94,17 @@ const cidrs = (raw: string) => raw.split(',').map((c) => c.trim()).filter(Boolea
   if (!/^[0-9a-f.:]+(\/\d{1,3})?$/i.test(c)) throw new Error(`"${c}" is not a CIDR such as 127.0.0.1/32`);
   return c;
 });
+/** `s3://bucket/some/prefix` → bucket and key prefix (ending in `/` unless empty). */
+export function parseS3Url(url: string): { bucket: string; prefix: string } {
+  const m = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/(.*))?$/.exec(url);
+  if (!m) throw new Error('must be files or s3://bucket[/prefix]');
+  const prefix = (m[2] ?? '').replace(/^\/+|\/+$/g, '');
+  return { bucket: m[1]!, prefix: prefix ? `${prefix}/` : '' };
+}
+const blobStore = (raw: string) => {
+  if (raw !== 'files') parseS3Url(raw);
+  return raw;
+};
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const level = (raw: string) => {
   if (!LOG_LEVELS.includes(raw)) throw new Error(`must be one of ${LOG_LEVELS.join(', ')}`);
@@ -115,6 +130,8 @@ export const SETTINGS: Setting[] = [
   { key: 'maxPageMb', flag: 'max-page-mb', env: 'SIGHTLINE_MAX_PAGE_MB', default: '10', help: 'largest page observe reads, MiB', parse: positive },
   { key: 'pageTimeoutMs', flag: 'page-timeout-ms', env: 'SIGHTLINE_PAGE_TIMEOUT_MS', default: '15000', help: 'time to load a page: the read fetch (redirects included) or the browser in any mode', parse: int(1) },
   { key: 'screenshotTtlS', flag: 'screenshot-ttl-s', env: 'SIGHTLINE_SCREENSHOT_TTL_S', default: '3600', help: 'how long a visual screenshot URL works, seconds', parse: int(1, 604_800) },
+  { key: 'screenshots', flag: 'screenshots', env: 'SIGHTLINE_SCREENSHOTS', default: 'files', help: 'where visual screenshots live: files (<data-dir>/screenshots) or s3://bucket/prefix (presigned URLs)', parse: blobStore },
+  { key: 's3Endpoint', flag: 's3-endpoint', env: 'SIGHTLINE_S3_ENDPOINT', default: '', help: 'S3-compatible endpoint URL for --screenshots s3:// (MinIO...; default AWS, credentials from AWS_* variables)', parse: (raw: string) => raw },
   { key: 'publicUrl', flag: 'public-url', env: 'SIGHTLINE_PUBLIC_URL', default: '', help: 'base of screenshot URLs (default: http:// and the request\'s Host)', parse: (raw: string) => raw.replace(/\/+$/, '') },
   { key: 'chromium', flag: 'chromium', env: 'SIGHTLINE_CHROMIUM', default: '/usr/bin/chromium', help: 'Chromium executable for rendering', parse: text },
   { key: 'browserWs', flag: 'browser-ws', env: 'SIGHTLINE_BROWSER_WS', default: '', help: 'connect to this remote browser (Playwright ws endpoint) instead of launching one', parse: (raw: string) => raw },

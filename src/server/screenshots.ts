@@ -1,8 +1,13 @@
-// Visual-mode screenshots delivered by URL: each PNG is stored under an unguessable id with its expiry
-// in the file name (`<id>-<expires>.png` in <data-dir>/screenshots), and served at a signed URL
+// Visual-mode screenshots delivered by URL, in a blob store every instance shares: files (the default)
+// or S3-compatible storage (screenshots-s3.ts, presigned GET URLs). `openScreenshotStore` picks one
+// from `--screenshots`.
+//
+// Files: each PNG is stored under an unguessable id with its expiry in the file name
+// (`<id>-<expires>.png` in <data-dir>/screenshots), and served at a signed URL
 // (`/v1/screenshots/<id>.png?expires=<unix s>&sig=<hmac>`) until it expires, with no API key. The HMAC
-// key lives in the data directory, so every worker and restart signs and checks alike. Expired files
-// are deleted by a sweep; a URL past its expiry answers 404 even before the sweep runs.
+// key lives in the data directory, so every worker, restart and instance sharing the directory signs and
+// checks alike. Expired files are deleted by a sweep; a URL past its expiry answers 404 even before the
+// sweep runs.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,12 +22,36 @@ const ID = /^[A-Za-z0-9_-]{32}$/;
 export interface StoredScreenshot { url: string; expires_at: string }
 
 export interface ScreenshotStore {
-  save(png: Buffer, origin: string): StoredScreenshot;
-  /** GET /v1/screenshots/* */
+  save(png: Buffer, origin: string): Promise<StoredScreenshot>;
+  /** GET /v1/screenshots/* (files; S3 URLs go to the bucket, so this route answers 404 there). */
   route: Route;
-  /** Deletes expired files; returns how many. */
-  sweep(): number;
+  /** Deletes expired screenshots; resolves how many. */
+  sweep(): Promise<number>;
   close(): void;
+}
+
+/** Where screenshots live: `files` (<data-dir>/screenshots) or `s3://bucket/prefix`. */
+export interface ScreenshotConfig {
+  dataDir: string;
+  screenshotTtlS: number;
+  screenshots: string;
+  s3Endpoint: string;
+}
+
+/** The store `--screenshots` names. */
+export async function openScreenshotStore(config: ScreenshotConfig): Promise<ScreenshotStore> {
+  if (config.screenshots === 'files') return openFileScreenshots(config.dataDir, config.screenshotTtlS);
+  const { openS3Screenshots } = await import('./screenshots-s3.ts'); // the AWS SDK loads only when used
+  return openS3Screenshots(config.screenshots, config.s3Endpoint, config.screenshotTtlS);
+}
+
+/** Sweeps now and every SWEEP_MS; the returned function stops it. Failures are retried next time. */
+export function sweepEvery(sweep: () => Promise<number>): () => void {
+  const run = () => { sweep().catch(() => { /* the next sweep retries */ }); };
+  const timer = setInterval(run, SWEEP_MS);
+  timer.unref();
+  run();
+  return () => clearInterval(timer);
 }
 
 function signingKey(dataDir: string): Buffer {
@@ -37,14 +66,14 @@ function signingKey(dataDir: string): Buffer {
 
 const notFound = () => new SightlineError('not_found', 'No such screenshot, or its URL has expired');
 
-export function openScreenshotStore(dataDir: string, ttlSeconds: number): ScreenshotStore {
+export function openFileScreenshots(dataDir: string, ttlSeconds: number): ScreenshotStore {
   const dir = join(dataDir, 'screenshots');
   mkdirSync(dir, { recursive: true });
   const key = signingKey(dataDir);
   const sign = (id: string, expires: number) => createHmac('sha256', key).update(`${id}.${expires}`).digest('base64url');
   const fileOf = (id: string, expires: number) => join(dir, `${id}-${expires}.png`);
 
-  function sweep(): number {
+  async function sweep(): Promise<number> {
     const now = Date.now() / 1000;
     let deleted = 0;
     let names: string[];
@@ -57,12 +86,10 @@ export function openScreenshotStore(dataDir: string, ttlSeconds: number): Screen
     }
     return deleted;
   }
-  const timer = setInterval(sweep, SWEEP_MS);
-  timer.unref();
-  sweep();
+  const stop = sweepEvery(sweep);
 
   return {
-    save(png, origin) {
+    async save(png, origin) {
       const id = randomBytes(24).toString('base64url');
       const expires = Math.ceil(Date.now() / 1000) + ttlSeconds;
       mkdirSync(dir, { recursive: true });
@@ -87,6 +114,6 @@ export function openScreenshotStore(dataDir: string, ttlSeconds: number): Screen
       return { status: 200, body: png, contentType: 'image/png', headers: { 'cache-control': `private, max-age=${Math.floor(left)}` } };
     },
     sweep,
-    close: () => clearInterval(timer),
+    close: stop,
   };
 }

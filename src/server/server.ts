@@ -78,7 +78,7 @@ export async function buildRouter(config: ServerConfig, store: Store, logger: Lo
   const metrics = createMetrics();
   const core = await loadWasmCore();
   const ranker = new Ranker(core, { limitCap: config.limitCap });
-  const screenshots = openScreenshotStore(config.dataDir, config.screenshotTtlS);
+  const screenshots = await openScreenshotStore(config);
   const guard = countedGuard(createEgressGuard(config.egressAllow), metrics);
   const browser = lazyBrowser(config, guard, logger);
   // Warm from the start: read mode's first request should not pay for loading linkedom in a thread.

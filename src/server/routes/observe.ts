@@ -137,7 +137,7 @@ async function map(deps: ObserveDeps, req: HttpRequest, body: ObserveRequest, vi
   if (o.screenshot_delivery === 'base64') {
     screenshot = { type: 'base64', data: png.toString('base64'), ...common };
   } else {
-    const stored = deps.screenshots.save(png, deps.publicUrl || `http://${req.host}`);
+    const stored = await deps.screenshots.save(png, deps.publicUrl || `http://${req.host}`);
     screenshot = { type: 'url', url: stored.url, expires_at: stored.expires_at, ...common };
   }
   return withText({ ...result, screenshot }, page, o);

@@ -40,7 +40,7 @@ test('the README library example runs and prints what its comments say', async (
 
 test('the README settings table matches the server settings', async () => {
   const { SETTINGS } = await import('../src/server/config.ts');
-  const rows = [...read('README.md').matchAll(/^\| `--([a-z-]+)` \| `(SIGHTLINE_[A-Z0-9_]+)` \| ([^|]*) \|/gm)]
+  const rows = [...read('README.md').matchAll(/^\| `--([a-z0-9-]+)` \| `(SIGHTLINE_[A-Z0-9_]+)` \| ([^|]*) \|/gm)]
     .map((m) => [m[1], m[2], m[3].trim()]);
   assert.deepEqual(rows, SETTINGS.map((s) => [s.flag, s.env, s.default]));
 });

@@ -214,15 +214,23 @@ describe('a fleet of two hosts', () => {
     const hostFlags = (port: number) => ['--port', String(port), '--pages', '8', '--egress-allow', '127.0.0.1/32'];
     const [a, b] = await Promise.all(ports.map((p) => startHost(hostFlags(p))));
     hosts.push(a, b);
-    const api = await startServer([...API_FLAGS, '--egress-allow', '127.0.0.1/32', '--browser-ws', `${a.ws},${b.ws}`, '--browser-pages', '4', '--browser-queue', '16']);
+    const api = await startServer([...API_FLAGS, '--egress-allow', '127.0.0.1/32', '--browser-ws', `${a.ws},${b.ws}`, '--browser-pages', '4', '--browser-queue', '32']);
     servers.push(api);
     const k = await createKey(api.dataDir, 1000);
-    const pages = ['login.html', 'search.html', 'shop.html', 'consent.html', 'long.html', 'frames.html'];
-    const map = (i: number) => observe(api, k, { url: `${site.url}/${pages[i % pages.length]}?i=${i}`, mode: 'map' });
+    // A page whose document arrives after 800 ms: a kill finds navigations under way.
+    let arrived = 0;
+    const slow = createServer((req, res) => {
+      arrived++;
+      setTimeout(() => { res.writeHead(200, { 'content-type': 'text/html' }); res.end(`<title>Slow</title><button>Continue ${req.url}</button><a href="/next">Next</a>`); }, 800);
+    });
+    await new Promise<void>((r) => slow.listen(0, '127.0.0.1', () => r()));
+    t.after(() => { slow.closeAllConnections(); slow.close(); });
+    const slowUrl = `http://127.0.0.1:${(slow.address() as AddressInfo).port}`;
+    const map = (i: number) => observe(api, k, { url: `${slowUrl}/page?i=${i}`, mode: 'map' });
 
     const burst = Promise.all(Array.from({ length: 30 }, (_, i) => map(i)));
-    // Mid-load: once host a has pages open for this burst.
-    await waitFor('host a to be loading pages', async () => (await hostHealth(a)).pages > 0);
+    // Mid-load: both hosts' pages are busy (8 of them) and their documents have been asked for.
+    await waitFor('8 navigations under way', async () => arrived >= 8 && (await hostHealth(a)).pages > 0);
     await a.kill();
     const answers = await burst;
     let served = 0;
@@ -238,6 +246,7 @@ describe('a fleet of two hosts', () => {
     assert.equal(acct.credits, 1000 - OBSERVE_COSTS.map * served, `exactly the served requests were charged: ${JSON.stringify(statuses)}`);
     assert.equal(acct.ledger.reduce((sum, row) => sum + row.delta, 0), acct.credits, 'the ledger sums to the balance');
     assert.ok(served >= 15, `most requests were served (survivor and retries): ${JSON.stringify(statuses)}`);
+    assert.ok(served < 30, `the pages loading on host a when it died failed: ${JSON.stringify(statuses)}`);
     const retried = api.logs.filter((l) => l.msg === 'retrying on another browser host').length;
     t.diagnostic(`answers ${JSON.stringify(statuses)}; retried on the survivor: ${retried}`);
     assert.ok(api.logs.some((l) => l.msg === 'browser host taken out' && l.host === a.ws), 'the API took host a out');

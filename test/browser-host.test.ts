@@ -85,6 +85,10 @@ describe('starting a browser host', () => {
     await h.stop();
   });
 
+  test('an API instance refuses a --browser-ws entry that is not a ws:// URL', async () => {
+    await assert.rejects(startServer(['--browser-ws', 'ws://127.0.0.1:9400/,http://127.0.0.1:9401/']), /exited with 2.*not a ws:\/\/ or wss:\/\/ URL/s);
+  });
+
   test('refuses to listen beyond loopback without a token', async () => {
     const r = await refusedHost(['--port', '0', '--host', '0.0.0.0'], {});
     assert.equal(r.code, 2);
@@ -214,7 +218,7 @@ describe('a fleet of two hosts', () => {
     const hostFlags = (port: number) => ['--port', String(port), '--pages', '8', '--egress-allow', '127.0.0.1/32'];
     const [a, b] = await Promise.all(ports.map((p) => startHost(hostFlags(p))));
     hosts.push(a, b);
-    const api = await startServer([...API_FLAGS, '--egress-allow', '127.0.0.1/32', '--browser-ws', `${a.ws},${b.ws}`, '--browser-pages', '4', '--browser-queue', '32']);
+    const api = await startServer([...API_FLAGS, '--egress-allow', '127.0.0.1/32', '--browser-ws', `${a.ws},${b.ws}`, '--browser-pages', '4', '--browser-queue', '32', '--deadline-ms', '60000']);
     servers.push(api);
     const k = await createKey(api.dataDir, 1000);
     // A page whose document arrives after 800 ms: a kill finds navigations under way.
@@ -238,7 +242,8 @@ describe('a fleet of two hosts', () => {
     for (const r of answers) {
       statuses[`${r.status} ${r.body.error ?? ''}`] = (statuses[`${r.status} ${r.body.error ?? ''}`] ?? 0) + 1;
       if (r.status === 200) { served++; assert.ok(r.body.interactable_elements.length > 0); continue; }
-      assert.ok([500, 502, 503].includes(r.status), JSON.stringify(r.body));
+      // The page died with its host (500), no host was left (503), or a slow machine hit the deadline (504).
+      assert.ok([500, 502, 503, 504].includes(r.status), JSON.stringify(r.body));
     }
     // Every hold resolved: nothing left held, and the ledger charges exactly the served requests.
     const acct = await account(api.dataDir, k);

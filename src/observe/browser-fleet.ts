@@ -1,6 +1,6 @@
 // Browser hosts (`--browser-ws a,b,...`): one BrowserPool per host, each request on the host with the
-// least load. A host that cannot be reached or drops its connection is taken out; a poller reads every
-// host's GET /healthz each second and takes it back as soon as it answers. A request whose host went
+// least load. A host that cannot be reached, drops its connection or misses two health checks is taken
+// out; a poller reads every host's GET /healthz each second and takes it back as soon as it answers. A request whose host went
 // away before its page sent a first request is tried once more on another host (its hold stays held,
 // nothing is charged twice: the hold is posted once, when the work succeeds); after that, or when the
 // page had started loading, the error stands and the caller's hold is voided (holds.ts).
@@ -35,12 +35,16 @@ interface Host extends HostState {
   health: string;
   /** Our inflight when `pages` was read: the rest of `pages` is other instances' load. */
   inflightAtPoll: number;
+  /** Health checks missed in a row. */
+  missed: number;
 }
 
 export type FleetStats = PoolStats & { hosts: HostState[] };
 
 export const HEALTH_POLL_MS = 1000;
-const HEALTH_TIMEOUT_MS = 1000;
+const HEALTH_TIMEOUT_MS = 2000;
+/** Health checks a host may miss in a row before it is taken out. */
+const HEALTH_MISSES = 2;
 
 export class BrowserFleet implements PageRunner {
   private readonly hosts: Host[];
@@ -56,7 +60,7 @@ export class BrowserFleet implements PageRunner {
       health.pathname = HEALTH_PATH;
       health.search = '';
       const host: Host = {
-        endpoint, up: true, inflight: 0, pages: null, capacity: null, inflightAtPoll: 0, health: health.href,
+        endpoint, up: true, inflight: 0, pages: null, capacity: null, inflightAtPoll: 0, missed: 0, health: health.href,
         pool: new BrowserPool({
           executablePath: '', wsEndpoint: endpoint, connectHeaders: headers, proxyUrl: '', size: options.size, maxQueue: options.maxQueue,
           onGone: (why) => this.down(host, why),
@@ -84,12 +88,14 @@ export class BrowserFleet implements PageRunner {
         host.pages = typeof load?.pages === 'number' && load.pages >= 0 ? load.pages : null;
         host.capacity = typeof load?.capacity === 'number' ? load.capacity : null;
         host.inflightAtPoll = host.inflight;
+        host.missed = 0;
         if (!host.up && !this.closed) {
           host.up = true;
           this.options.log?.('browser host back', { host: host.endpoint });
         }
       } catch (err) {
-        this.down(host, `health: ${(err as Error).message}`);
+        // One late answer on a busy machine is not a dead host; a refused connection shows at once anyway.
+        if (++host.missed >= HEALTH_MISSES) this.down(host, `health: ${(err as Error).message}`);
       }
     }));
   }

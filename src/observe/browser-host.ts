@@ -33,7 +33,7 @@ export interface BrowserHostOptions {
 export interface HostLoad {
   status: 'ok';
   connections: number;
-  /** Pages open in the browser now (every connection's), counted by Chromium. */
+  /** Pages open in the browser now (every connection's), counted by Chromium; -1 when it did not say in time. */
   pages: number;
   /** Pages the admitted connections reserved. */
   reserved: number;
@@ -104,7 +104,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
 
   // Our own connection to the browser, for counting pages: a browser-wide CDP session sees every target.
   let monitor: Promise<{ browser: Browser; cdp: CDPSession }> | undefined;
-  const pagesOpen = async (): Promise<number> => {
+  const countPages = async (): Promise<number> => {
     monitor ??= chromium.connect(server.wsEndpoint()).then(async (browser) => ({ browser, cdp: await browser.newBrowserCDPSession() }));
     try {
       const { cdp } = await monitor;
@@ -115,6 +115,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       return -1;
     }
   };
+  /** -1 when Chromium does not say within a second: the health answer must not wait on a busy browser. */
+  const pagesOpen = () => Promise.race([countPages(), new Promise<number>((r) => setTimeout(() => r(-1), 1000).unref())]);
 
   const sockets = new Set<Socket>();
   let connections = 0;

@@ -57,6 +57,8 @@ const CONNECT_TIMEOUT_MS = 5000;
 
 /** What Playwright says when the browser (or the page with it) is gone. */
 const GONE = /closed|crash|disconnected|Target page/i;
+/** The same, as only Playwright says it (a page's own network errors never read like this). */
+const PLAYWRIGHT_GONE = /Target page, context or browser has been closed|Browser has been closed|browser has disconnected/i;
 
 export class BrowserPool implements PageRunner {
   private browser: Promise<Browser> | undefined;
@@ -199,7 +201,8 @@ export class BrowserPool implements PageRunner {
     } catch (err) {
       // Whatever the work made of it (navigate() turns a failed goto into `unreachable`), a browser that
       // went away is the browser's failure, not the page's.
-      if (used && !used.isConnected() && !(err instanceof BrowserGoneError) && !signal?.aborted) {
+      const gone = used && (!used.isConnected() || PLAYWRIGHT_GONE.test((err as Error).message ?? ''));
+      if (gone && !(err instanceof BrowserGoneError) && !signal?.aborted) {
         throw new BrowserGoneError('The browser stopped while loading the page; retry the request', started);
       }
       if (err instanceof SightlineError) throw err;

@@ -6,16 +6,14 @@
 // costs nothing that was not served, the survivor takes over, and the restarted host is used again.
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { chromium } from 'playwright-core';
-import { CLI, startServer, createKey, account, balance, removeDataDir, observe, type ServerProcess } from './helpers/server.ts';
+import { startServer, createKey, account, balance, removeDataDir, observe, type ServerProcess } from './helpers/server.ts';
 import { serveFixtures, type FixtureServer } from './helpers/fixtures.ts';
 import { GUARD_CASES } from './helpers/guard-cases.ts';
+import { startHost, type HostProcess } from './helpers/browser-host.ts';
 import { OBSERVE_COSTS } from '../src/server/routes/observe.ts';
-
-interface HostProcess { ws: string; port: number; proc: ChildProcess; out: () => string; stop(): Promise<void>; kill(): Promise<void> }
 
 /** A free TCP port (a host is restarted on the same one). */
 async function freePort(): Promise<number> {
@@ -26,30 +24,9 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Runs `sightline browser-host` in its own process group (so a kill takes its Chromium with it). */
-function startHost(flags: string[], env: NodeJS.ProcessEnv = {}): Promise<HostProcess> {
-  const proc = spawn(process.execPath, [CLI, 'browser-host', ...flags], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  let text = '';
-  proc.stdout!.on('data', (d) => { text += d; });
-  const exited = new Promise<void>((r) => proc.once('exit', () => r()));
-  return new Promise((resolve, reject) => {
-    proc.once('exit', (code) => reject(Object.assign(new Error(`browser-host exited with ${code}: ${text}`), { code, text })));
-    proc.stderr!.on('data', (d) => {
-      text += d;
-      const ws = /browser host listening on (\S+)/.exec(text)?.[1];
-      if (!ws) return;
-      resolve({
-        ws, port: Number(new URL(ws).port), proc, out: () => text,
-        async stop() { if (proc.exitCode === null && proc.signalCode === null) process.kill(-proc.pid!, 'SIGTERM'); await exited; },
-        async kill() { if (proc.exitCode === null && proc.signalCode === null) process.kill(-proc.pid!, 'SIGKILL'); await exited; },
-      });
-    });
-  });
-}
-
 /** Runs `sightline browser-host` expecting it to refuse to start: its exit code and what it said. */
 function refusedHost(flags: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; text: string }> {
-  return startHost(flags, env).then(async (h) => { await h.stop(); throw new Error('the host started'); }, (err) => ({ code: err.code, text: err.text }));
+  return startHost(flags, { env }).then(async (h) => { await h.stop(); throw new Error('the host started'); }, (err) => ({ code: err.code, text: err.text }));
 }
 
 const hostHealth = async (h: HostProcess) => (await (await fetch(`http://127.0.0.1:${h.port}/healthz`)).json()) as { connections: number; pages: number; reserved: number; capacity: number };
@@ -81,7 +58,7 @@ describe('starting a browser host', () => {
       assert.match(r.text, /refusing to start: .*(NO_PROXY|no_proxy|PLAYWRIGHT_DISABLE).*bypass the egress proxy/, JSON.stringify(env));
     }
     // A public name in NO_PROXY names no way around the guard: the host starts.
-    const h = await startHost(['--port', '0'], { NO_PROXY: 'example.com' });
+    const h = await startHost(['--port', '0'], { env: { NO_PROXY: 'example.com' } });
     await h.stop();
   });
 

@@ -7,6 +7,7 @@
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
+import { execFileSync } from 'node:child_process';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { chromium } from 'playwright-core';
 import { startServer, createKey, account, balance, removeDataDir, observe, type ServerProcess } from './helpers/server.ts';
@@ -64,6 +65,17 @@ describe('starting a browser host', () => {
 
   test('an API instance refuses a --browser-ws entry that is not a ws:// URL', async () => {
     await assert.rejects(startServer(['--browser-ws', 'ws://127.0.0.1:9400/,http://127.0.0.1:9401/']), /exited with 2.*not a ws:\/\/ or wss:\/\/ URL/s);
+  });
+
+  test('a host whose Chromium dies exits non-zero (for its supervisor to restart it)', async () => {
+    const h = await startHost(['--port', '0']);
+    const exited = new Promise<number | null>((r) => h.proc.once('exit', (code) => r(code)));
+    const children = execFileSync('ps', ['-o', 'pid=,comm=', '--ppid', String(h.proc.pid)], { encoding: 'utf8' }).trim().split('\n').map((l) => l.trim().split(/\s+/));
+    const browser = children.find(([, comm]) => /chrom/.test(comm));
+    assert.ok(browser, `Chromium runs under the host: ${JSON.stringify(children)}`);
+    process.kill(Number(browser[0]), 'SIGKILL');
+    assert.equal(await exited, 1);
+    assert.match(h.out(), /Chromium exited: the browser host stops/);
   });
 
   test('refuses to listen beyond loopback without a token', async () => {

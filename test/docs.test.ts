@@ -45,6 +45,13 @@ test('the README settings table matches the server settings', async () => {
   assert.deepEqual(rows, SETTINGS.map((s) => [s.flag, s.env, s.default]));
 });
 
+test('the README browser-host table matches the browser host settings', async () => {
+  const { HOST_SETTINGS } = await import('../src/server/config.ts');
+  const rows = [...read('README.md').matchAll(/^\| `--([a-z-]+)` \| ([^|`]*) \| `(SIGHTLINE_[A-Z_]+)` \|/gm)]
+    .map((m) => [m[1], m[3], m[2].trim()]);
+  assert.deepEqual(rows, HOST_SETTINGS.map((s) => [s.flag, s.env, s.default]));
+});
+
 test('the README error table lists every error code with its status', async () => {
   const { ERRORS } = await import('../src/schema/errors.ts');
   const readme = read('README.md');

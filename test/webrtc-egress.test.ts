@@ -4,7 +4,8 @@
 // --egress-allow 10.200.X.1/32) and 10.200.X.3 outside (the refused target: UDP and TCP listeners, and
 // the namespace's only DNS server); an mDNS listener hears multicast from the namespace. A hostile page
 // asks for STUN and TURN on the refused address, by address and by host name: in map mode and in a
-// rendered read nothing may reach the refused address except through the proxy, and Chromium launched
+// rendered read, and in map mode through a browser host (`sightline browser-host`, also in the namespace),
+// nothing may reach the refused address except through the proxy, and Chromium launched
 // with the pool's flags must not resolve a single name itself.
 // Needs root (ip netns); no traffic leaves the namespace and the veth pair.
 import { test, before, after, describe } from 'node:test';
@@ -16,6 +17,7 @@ import { createSocket, type Socket } from 'node:dgram';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { startServer, createKey, removeDataDir, observe, type ServerProcess } from './helpers/server.ts';
+import { startHost, type HostProcess } from './helpers/browser-host.ts';
 
 const root = process.getuid?.() === 0;
 const skip = !root && !process.env.CI ? 'needs root to create a network namespace (ip netns)' : false;
@@ -39,6 +41,9 @@ let mdns: Socket;
 let turnTcp: TcpServer;
 let pages: Server;
 let server: ServerProcess | undefined;
+/** A browser host in the namespace, and an API server there that uses it (--browser-ws). */
+let host: HostProcess | undefined;
+let remote: ServerProcess | undefined;
 let key: string;
 let udpPort: number;
 let tcpPort: number;
@@ -137,11 +142,16 @@ before(async () => {
   server = await startServer(['--host', INSIDE, '--egress-allow', `${OUTSIDE}/32`, '--rate-limit', '1000', '--rate-burst', '1000', '--page-timeout-ms', '8000'],
     { prefix: ['ip', 'netns', 'exec', NS] });
   key = await createKey(server.dataDir, 1000);
+  host = await startHost(['--port', '0', '--egress-allow', `${OUTSIDE}/32`], { prefix: ['ip', 'netns', 'exec', NS] });
+  remote = await startServer(['--host', INSIDE, '--egress-allow', `${OUTSIDE}/32`, '--rate-limit', '1000', '--rate-burst', '1000', '--page-timeout-ms', '8000', '--browser-ws', host.ws],
+    { prefix: ['ip', 'netns', 'exec', NS] });
 });
 
 after(async () => {
   if (skip) return;
   if (server) { await server.stop(); removeDataDir(server.dataDir); }
+  if (remote) { await remote.stop(); removeDataDir(remote.dataDir); }
+  await host?.stop();
   pages?.closeAllConnections();
   await Promise.all([
     new Promise((r) => (pages ? pages.close(r) : r(undefined))),
@@ -158,7 +168,8 @@ after(async () => {
 const pageUrl = () => `http://${OUTSIDE}:${(pages.address() as AddressInfo).port}/rtc`;
 const settle = () => new Promise((r) => setTimeout(r, 500)); // packets in flight when the context closed
 /** Host names the egress proxy was asked for (and refused): the guard's own lookups of them are expected. */
-const proxied = () => new Set(server!.logs.filter((l) => l.msg === 'egress refused (browser)').map((l) => String(l.target).replace(/:\d+$/, '')));
+const refusals = () => [...server!.logs, ...(host?.logs() ?? [])].filter((l) => l.msg === 'egress refused (browser)');
+const proxied = () => new Set(refusals().map((l) => String(l.target).replace(/:\d+$/, '')));
 const nothingHeard = (what: string) => {
   const asked = proxied();
   const direct = heard.filter((p) => !(p.what.startsWith('DNS query for ') && asked.has(p.what.slice('DNS query for '.length))));
@@ -194,6 +205,19 @@ describe('WebRTC and the egress guard', { skip }, () => {
     assert.match(r.body.content, /offered 0/, 'the script created its connections');
     await settle();
     nothingHeard('read');
+  });
+
+  test('map through a browser host: the remote Chromium sends the refused address nothing either', async () => {
+    heard.length = 0;
+    const k = await createKey(remote!.dataDir, 100);
+    const r = await observe(remote!, k, { url: pageUrl(), mode: 'map', options: { render_quality: 'precision' } });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.ok(r.body.interactable_elements.some((e: { text: string }) => e.text === 'Go'), 'the page loaded');
+    await settle();
+    nothingHeard('map through a browser host');
+    // TURN over TCP went to the host's proxy, which refused it (and logged it there, not in the API)
+    const refused = host!.logs().filter((l) => l.msg === 'egress refused (browser)').map((l) => l.target);
+    assert.ok(refused.includes(`${REFUSED}:${tcpPort}`), `no refusal of ${REFUSED}:${tcpPort} in ${JSON.stringify(refused)}`);
   });
 
   test('Chromium with the pool\'s flags resolves no host name itself: only the proxy does', async () => {

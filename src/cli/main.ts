@@ -1,7 +1,8 @@
 // `sightline`: serve the API, manage keys. Also the entry of serving worker threads (--workers N).
 import { parseArgs } from 'node:util';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { resolveConfig, settingsHelp, ConfigError, SETTINGS, type ServerConfig } from '../server/config.ts';
+import { resolveConfig, settingsHelp, ConfigError, SETTINGS, HOST_SETTINGS, hostSettingsHelp, resolveHostConfig, type ServerConfig } from '../server/config.ts';
+import { browserHost } from './browser-host.ts';
 import { createLogger } from '../server/logger.ts';
 import { startServer, type RunningServer } from '../server/server.ts';
 import { runWorkers, workerMain, WORKER_FLAG } from '../server/workers.ts';
@@ -22,10 +23,16 @@ Usage:
   sightline keys usage KEY [--limit N] [--cursor C] [--json]
                                             the key's balance and latest charges and refunds (GET /v1/usage)
   (KEY: the full key, its prefix as \`keys list\` shows it, or its id)
+  sightline browser-host [--port P] [--pages N] [--token T]
+                                            run Chromium for API instances (their --browser-ws), fenced by
+                                            the egress proxy; GET /healthz on the same port reports its load
 
 Options (flags win over environment variables):
 ${settingsHelp()}
   --dev-key                when the store has no key yet, create a development key and print it with a curl example
+
+browser-host options:
+${hostSettingsHelp()}
 `;
 
 async function serve(config: ServerConfig, devKey: boolean): Promise<void> {
@@ -76,7 +83,7 @@ async function main(argv: string[]): Promise<number> {
     credits: { type: 'string' }, inactive: { type: 'boolean' }, json: { type: 'boolean' },
     limit: { type: 'string' }, cursor: { type: 'string' },
   };
-  for (const s of SETTINGS) options[s.flag] = { type: 'string' };
+  for (const s of [...SETTINGS, ...HOST_SETTINGS]) options[s.flag] = { type: 'string' };
   const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   const [command, ...rest] = positionals;
   if (values.help || !command || command === 'help') {
@@ -87,6 +94,11 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'serve') {
     if (rest.length) throw new UsageError(`serve takes no arguments (got ${rest.join(' ')})`);
     await serve(resolveConfig(flags), Boolean(values['dev-key']));
+    return -1; // keep running
+  }
+  if (command === 'browser-host') {
+    if (rest.length) throw new UsageError(`browser-host takes no arguments (got ${rest.join(' ')})`);
+    await browserHost(resolveHostConfig(flags));
     return -1; // keep running
   }
   if (command === 'keys') {

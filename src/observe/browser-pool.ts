@@ -15,8 +15,12 @@ export const CHROMIUM_FLAGS = ['--disable-gpu', '--disable-quic', '--no-first-ru
 
 export interface PoolOptions {
   executablePath: string;
-  /** A remote browser (SIGHTLINE_BROWSER_WS): connect instead of launching. */
+  /** A remote browser (a browser host, browser-fleet.ts): connect instead of launching. */
   wsEndpoint?: string;
+  /** Headers of the connection to the remote browser (the host's token, the pages this pool reserves). */
+  connectHeaders?: Record<string, string>;
+  /** The browser went away without our closing it, or could not be reached (a host is down). */
+  onGone?: (why: string) => void;
   /** The egress proxy every request goes through. */
   proxyUrl: string;
   size: number;
@@ -25,15 +29,38 @@ export interface PoolOptions {
 
 export interface PoolStats { launches: number; crashes: number; open: number; queued: number; contexts: number; spare: number }
 
+/** What observe needs of a browser: the local pool, or the fleet of browser hosts (browser-fleet.ts). */
+export interface PageRunner {
+  withPage<T>(work: (page: Page) => Promise<T>, deadlineMs: number, signal?: AbortSignal): Promise<T>;
+  stats(): PoolStats;
+  close(): Promise<void>;
+}
+
 interface Fresh { browser: Browser; context: BrowserContext; page: Page }
 
 /** The caller's request ended (its deadline passed) while it waited for or used a page. */
 const cancelled = () => new SightlineError('timeout', 'The request was cancelled at its deadline');
 
+/**
+ * The browser could not be had or went away before the work ended: a crash, a killed process, a browser
+ * host that is down. `started` tells whether the page had begun loading (its first request went out):
+ * browser-fleet.ts retries one that had not on another host.
+ */
+export class BrowserGoneError extends SightlineError {
+  constructor(message: string, readonly started: boolean) {
+    super('internal_error', message);
+  }
+}
+
+/** How long connecting to a remote browser may take. */
+const CONNECT_TIMEOUT_MS = 5000;
+
 /** What Playwright says when the browser (or the page with it) is gone. */
 const GONE = /closed|crash|disconnected|Target page/i;
+/** The same, as only Playwright says it (a page's own network errors never read like this). */
+const PLAYWRIGHT_GONE = /Target page, context or browser has been closed|Browser has been closed|browser has disconnected/i;
 
-export class BrowserPool {
+export class BrowserPool implements PageRunner {
   private browser: Promise<Browser> | undefined;
   private active = 0;
   private readonly waiting: (() => void)[] = [];
@@ -55,17 +82,22 @@ export class BrowserPool {
     this.launches++;
     const proxy = { server: this.options.proxyUrl, bypass: '<-loopback>' };
     const started = this.options.wsEndpoint
-      ? chromium.connect(this.options.wsEndpoint)
+      ? chromium.connect(this.options.wsEndpoint, { headers: this.options.connectHeaders, timeout: CONNECT_TIMEOUT_MS })
       : chromium.launch({ executablePath: this.options.executablePath, headless: true, chromiumSandbox: false, args: CHROMIUM_FLAGS, proxy });
     const browser = started.then((b) => {
       b.on('disconnected', () => {
-        if (!this.closed && !this.closedByUs.has(b)) this.crashes++;
+        if (!this.closed && !this.closedByUs.has(b)) {
+          this.crashes++;
+          this.options.onGone?.('disconnected');
+        }
         if (this.browser === browser) this.browser = undefined;
       });
       return b;
     }, (err: Error) => {
       this.browser = undefined;
-      throw new SightlineError('internal_error', `Chromium did not start: ${err.message.split('\n')[0]}`);
+      const why = err.message.split('\n')[0];
+      if (this.options.wsEndpoint) this.options.onGone?.(why);
+      throw new BrowserGoneError(this.options.wsEndpoint ? `The browser host ${this.options.wsEndpoint} cannot be reached: ${why}` : `Chromium did not start: ${why}`, false);
     });
     return browser;
   }
@@ -138,6 +170,8 @@ export class BrowserPool {
     let stopAbort: (() => void) | undefined;
     let context: BrowserContext | undefined;
     let timer: NodeJS.Timeout | undefined;
+    let started = false;
+    let used: Browser | undefined;
     try {
       let browser = await this.liveBrowser();
       let got: Fresh;
@@ -150,9 +184,11 @@ export class BrowserPool {
         browser = await this.liveBrowser();
         got = await this.create(browser);
       }
+      used = got.browser;
       context = got.context;
       this.contexts.add(context);
       const page = got.page;
+      page.once('request', () => { started = true; });
       const expired = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new SightlineError('timeout', `The page did not finish within ${deadlineMs} ms`)), deadlineMs);
         if (!signal) return;
@@ -163,10 +199,16 @@ export class BrowserPool {
       });
       return await Promise.race([work(page), expired]);
     } catch (err) {
+      // Whatever the work made of it (navigate() turns a failed goto into `unreachable`), a browser that
+      // went away is the browser's failure, not the page's.
+      const gone = used && (!used.isConnected() || PLAYWRIGHT_GONE.test((err as Error).message ?? ''));
+      if (gone && !(err instanceof BrowserGoneError) && !signal?.aborted) {
+        throw new BrowserGoneError('The browser stopped while loading the page; retry the request', started);
+      }
       if (err instanceof SightlineError) throw err;
       const message = (err as Error).message ?? String(err);
       if (GONE.test(message)) {
-        throw new SightlineError('internal_error', 'The browser stopped while loading the page; retry the request');
+        throw new BrowserGoneError('The browser stopped while loading the page; retry the request', started);
       }
       throw err;
     } finally {

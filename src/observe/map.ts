@@ -9,7 +9,7 @@ import type { RankResult, SnapshotRequest } from '../schema/snapshot.ts';
 import type { MapTimings } from '../schema/observe.ts';
 import { collectPage, highlight, inject, resolve, selectorsOf, waitForStable, type FoundSelector } from '../playwright/collect-page.ts';
 import { boxesOf } from '../collect/highlight.ts';
-import type { BrowserPool } from './browser-pool.ts';
+import type { PageRunner } from './browser-pool.ts';
 import type { EgressGuard } from './egress.ts';
 import { checkUrl, navigate, readSettled } from './navigate.ts';
 
@@ -101,7 +101,7 @@ function rankRequest(url: string, collected: CollectResult, job: MapJob): Snapsh
   };
 }
 
-export async function mapPage(pool: BrowserPool, guard: EgressGuard, ranker: Ranker, job: MapJob): Promise<PageMap> {
+export async function mapPage(pool: PageRunner, guard: EgressGuard, ranker: Ranker, job: MapJob): Promise<PageMap> {
   await checkUrl(guard, job.url);
   return pool.withPage(async (page) => {
     const started = Date.now();

@@ -1,6 +1,6 @@
 // Rendering a page in Chromium for read mode: when the fetched HTML is a script shell, or the caller
 // asks. The browser's own requests are checked by the egress proxy; those it refused are reported.
-import type { BrowserPool } from './browser-pool.ts';
+import type { PageRunner } from './browser-pool.ts';
 import type { EgressGuard } from './egress.ts';
 import { checkUrl, navigate, readSettled } from './navigate.ts';
 
@@ -11,7 +11,7 @@ export function looksLikeScriptShell(html: string, textLength: number): boolean 
   return textLength < 200 && /<script[\s>]/i.test(html);
 }
 
-export async function renderPage(pool: BrowserPool, guard: EgressGuard, url: string, deadlineMs: number, signal?: AbortSignal): Promise<Rendered> {
+export async function renderPage(pool: PageRunner, guard: EgressGuard, url: string, deadlineMs: number, signal?: AbortSignal): Promise<Rendered> {
   await checkUrl(guard, url);
   return pool.withPage(async (page) => {
     const deadline = Date.now() + deadlineMs;

@@ -38,8 +38,10 @@ export interface ServerConfig {
   publicUrl: string;
   /** Chromium for rendering (Debian's by default). */
   chromium: string;
-  /** A remote browser to connect to instead of launching one (SIGHTLINE_BROWSER_WS). */
-  browserWs: string;
+  /** Browser hosts to use instead of launching Chromium (SIGHTLINE_BROWSER_WS, comma-separated). */
+  browserWs: string[];
+  /** The token the browser hosts require (their --token). */
+  browserToken: string;
   /** Pages rendering at once, and requests allowed to wait for one (503 busy beyond). */
   browserPages: number;
   browserQueue: number;
@@ -60,7 +62,8 @@ export interface ServerConfig {
 }
 
 interface Setting {
-  key: keyof ServerConfig | 'rate' | 'burst' | 'maxBodyMb' | 'maxPageMb';
+  /** A ServerConfig key (or 'rate', 'burst', 'maxBodyMb', 'maxPageMb'), or a BrowserHostConfig key. */
+  key: string;
   flag: string;
   env: string;
   default: string;
@@ -105,6 +108,12 @@ const blobStore = (raw: string) => {
   if (raw !== 'files') parseS3Url(raw);
   return raw;
 };
+const wsList = (raw: string) => raw.split(',').map((u) => u.trim()).filter(Boolean).map((u) => {
+  let url: URL;
+  try { url = new URL(u); } catch { throw new Error(`"${u}" is not a URL such as ws://10.0.0.5:9400/`); }
+  if (url.protocol !== 'ws:' && url.protocol !== 'wss:') throw new Error(`"${u}" is not a ws:// or wss:// URL`);
+  return url.href;
+});
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const level = (raw: string) => {
   if (!LOG_LEVELS.includes(raw)) throw new Error(`must be one of ${LOG_LEVELS.join(', ')}`);
@@ -134,7 +143,8 @@ export const SETTINGS: Setting[] = [
   { key: 's3Endpoint', flag: 's3-endpoint', env: 'SIGHTLINE_S3_ENDPOINT', default: '', help: 'S3-compatible endpoint URL for --screenshots s3:// (MinIO...; default AWS, credentials from AWS_* variables)', parse: (raw: string) => raw },
   { key: 'publicUrl', flag: 'public-url', env: 'SIGHTLINE_PUBLIC_URL', default: '', help: 'base of screenshot URLs (default: http:// and the request\'s Host)', parse: (raw: string) => raw.replace(/\/+$/, '') },
   { key: 'chromium', flag: 'chromium', env: 'SIGHTLINE_CHROMIUM', default: '/usr/bin/chromium', help: 'Chromium executable for rendering', parse: text },
-  { key: 'browserWs', flag: 'browser-ws', env: 'SIGHTLINE_BROWSER_WS', default: '', help: 'connect to this remote browser (Playwright ws endpoint) instead of launching one', parse: (raw: string) => raw },
+  { key: 'browserWs', flag: 'browser-ws', env: 'SIGHTLINE_BROWSER_WS', default: '', help: 'browser hosts (`sightline browser-host` ws:// endpoints, comma-separated) to use instead of launching Chromium', parse: wsList },
+  { key: 'browserToken', flag: 'browser-token', env: 'SIGHTLINE_BROWSER_TOKEN', default: '', help: 'the token the browser hosts require (their --token)', parse: (raw: string) => raw },
   { key: 'browserPages', flag: 'browser-pages', env: 'SIGHTLINE_BROWSER_PAGES', default: '4', help: 'pages rendering at once', parse: int(1, 256) },
   { key: 'browserQueue', flag: 'browser-queue', env: 'SIGHTLINE_BROWSER_QUEUE', default: '16', help: 'requests waiting for a page before 503 busy', parse: int(0, 10_000) },
   { key: 'extractWorkers', flag: 'extract-workers', env: 'SIGHTLINE_EXTRACT_WORKERS', default: 'auto', help: 'threads extracting read-mode pages (auto: one per core, divided among --workers)', parse: (raw: string) => (raw === 'auto' ? 0 : int(1, 256)(raw)) },
@@ -151,10 +161,10 @@ export class ConfigError extends Error {}
 /** `--hold-ttl-ms auto`: the deadline plus this. */
 export const HOLD_TTL_MARGIN_MS = 30_000;
 
-/** Builds the config from command-line values (strings by flag name), then the environment, then defaults. */
-export function resolveConfig(flags: Record<string, string | undefined>, env: NodeJS.ProcessEnv = process.env): ServerConfig {
+/** Each setting from its flag, else its environment variable, else its default. */
+function resolveSettings(settings: Setting[], flags: Record<string, string | undefined>, env: NodeJS.ProcessEnv): Record<string, unknown> {
   const values: Record<string, unknown> = {};
-  for (const s of SETTINGS) {
+  for (const s of settings) {
     const [raw, source] = flags[s.flag] !== undefined ? [flags[s.flag]!, `--${s.flag}`]
       : env[s.env] !== undefined && env[s.env] !== '' ? [env[s.env]!, s.env] : [s.default, 'default'];
     if (raw === '' && s.default === '') { values[s.key] = s.parse(raw); continue; }
@@ -164,6 +174,12 @@ export function resolveConfig(flags: Record<string, string | undefined>, env: No
       throw new ConfigError(`${source} ${JSON.stringify(raw)}: ${(err as Error).message}`);
     }
   }
+  return values;
+}
+
+/** Builds the config from command-line values (strings by flag name), then the environment, then defaults. */
+export function resolveConfig(flags: Record<string, string | undefined>, env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const values = resolveSettings(SETTINGS, flags, env);
   const { rate, burst, maxBodyMb, maxPageMb, ...rest } = values;
   if (rest.http === 'node' && (rest.workers as number) > 1) throw new ConfigError('--http node serves with one worker: node:http threads cannot share a port');
   const deadlineMs = rest.deadlineMs as number;
@@ -176,6 +192,42 @@ export function resolveConfig(flags: Record<string, string | undefined>, env: No
     maxBodyBytes: Math.round((maxBodyMb as number) * 1024 * 1024),
     maxPageBytes: Math.round((maxPageMb as number) * 1024 * 1024),
   };
+}
+
+/** `sightline browser-host`: Chromium behind Playwright's browser server, fenced by the egress proxy. */
+export interface BrowserHostConfig {
+  host: string;
+  port: number;
+  /** Pages the host runs at once: connections reserve them, and one beyond is refused. */
+  pages: number;
+  /** Bearer token a connection must present; empty: none (then only a loopback address may be served). */
+  token: string;
+  chromium: string;
+  egressAllow: string[];
+  logLevel: string;
+}
+
+export const HOST_SETTINGS: Setting[] = [
+  { key: 'port', flag: 'port', env: 'SIGHTLINE_BROWSER_HOST_PORT', default: '9400', help: 'TCP port of the ws endpoint and GET /healthz (0 picks a free one)', parse: int(0, 65535) },
+  { key: 'host', flag: 'host', env: 'SIGHTLINE_BROWSER_HOST_LISTEN', default: '127.0.0.1', help: 'address to listen on (other than loopback only with a token)', parse: text },
+  { key: 'pages', flag: 'pages', env: 'SIGHTLINE_BROWSER_HOST_PAGES', default: '8', help: 'pages at once: each connection reserves its pool size, a connection beyond is refused (503)', parse: int(1, 1024) },
+  { key: 'token', flag: 'token', env: 'SIGHTLINE_BROWSER_HOST_TOKEN', default: '', help: 'bearer token every connection must present (API instances: --browser-token)', parse: (raw: string) => raw },
+  { key: 'chromium', flag: 'chromium', env: 'SIGHTLINE_CHROMIUM', default: '/usr/bin/chromium', help: 'Chromium executable', parse: text },
+  { key: 'egressAllow', flag: 'egress-allow', env: 'SIGHTLINE_EGRESS_ALLOW', default: '', help: 'private CIDRs the browser may reach (comma-separated; for tests)', parse: cidrs },
+  { key: 'logLevel', flag: 'log-level', env: 'SIGHTLINE_LOG_LEVEL', default: 'info', help: 'pino log level', parse: level },
+];
+
+const LOOPBACK_LISTEN = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
+
+export function resolveHostConfig(flags: Record<string, string | undefined>, env: NodeJS.ProcessEnv = process.env): BrowserHostConfig {
+  const config = resolveSettings(HOST_SETTINGS, flags, env) as unknown as BrowserHostConfig;
+  if (!config.token && !LOOPBACK_LISTEN.test(config.host)) throw new ConfigError(`--host ${config.host} is reachable from other machines: set --token (SIGHTLINE_BROWSER_HOST_TOKEN)`);
+  return config;
+}
+
+/** The browser host's settings as help text lines. */
+export function hostSettingsHelp(): string {
+  return HOST_SETTINGS.map((s) => `  --${s.flag.padEnd(20)} ${s.help} (env ${s.env}, default ${s.default})`).join('\n');
 }
 
 /** The settings as help text lines. */

@@ -14,7 +14,8 @@ import { observeRoute } from './routes/observe.ts';
 import { createEgressGuard, EgressError, type EgressGuard } from '../observe/egress.ts';
 import { createMetrics, metricsRoute, METRICS_PATH, type Metrics } from './metrics.ts';
 import { pageRoutes } from './pages.ts';
-import { BrowserPool } from '../observe/browser-pool.ts';
+import { BrowserPool, type PageRunner } from '../observe/browser-pool.ts';
+import { BrowserFleet } from '../observe/browser-fleet.ts';
 import { ExtractPool, defaultExtractWorkers } from '../observe/extract-pool.ts';
 import { startEgressProxy, type EgressProxy } from '../observe/egress-proxy.ts';
 import { openApiDocument } from './openapi.ts';
@@ -50,16 +51,23 @@ function countedGuard(guard: EgressGuard, metrics: Metrics): EgressGuard {
   return { refuse: guard.refuse, resolve: (host) => guard.resolve(host).catch(count), check: (raw) => guard.check(raw).catch(count) };
 }
 
-/** The browser pool and its egress proxy, started the first time a page needs rendering. */
+/**
+ * The browser, started the first time a page needs rendering: Chromium launched here behind our egress
+ * proxy, or the browser hosts of --browser-ws (each fenced by its own proxy).
+ */
 function lazyBrowser(config: ServerConfig, guard: EgressGuard, logger: Logger) {
-  let started: Promise<{ pool: BrowserPool; proxy: EgressProxy }> | undefined;
-  let poolRef: BrowserPool | undefined;
+  let started: Promise<{ pool: PageRunner; proxy?: EgressProxy }> | undefined;
+  let poolRef: PageRunner | undefined;
+  const start = async (): Promise<{ pool: PageRunner; proxy?: EgressProxy }> => {
+    if (config.browserWs.length) {
+      return { pool: new BrowserFleet({ endpoints: config.browserWs, token: config.browserToken, size: config.browserPages, maxQueue: config.browserQueue, log: (event, fields) => logger.warn(fields, event) }) };
+    }
+    const proxy = await startEgressProxy(guard, (target, reason) => logger.warn({ target, reason }, 'egress refused (browser)'));
+    return { proxy, pool: new BrowserPool({ executablePath: config.chromium, proxyUrl: proxy.url, size: config.browserPages, maxQueue: config.browserQueue }) };
+  };
   return {
     get: async () => {
-      started ??= startEgressProxy(guard, (target, reason) => logger.warn({ target, reason }, 'egress refused (browser)')).then((proxy) => ({
-        proxy,
-        pool: new BrowserPool({ executablePath: config.chromium, wsEndpoint: config.browserWs || undefined, proxyUrl: proxy.url, size: config.browserPages, maxQueue: config.browserQueue }),
-      }));
+      started ??= start();
       poolRef = (await started).pool;
       return poolRef;
     },
@@ -69,7 +77,7 @@ function lazyBrowser(config: ServerConfig, guard: EgressGuard, logger: Logger) {
       if (!started) return;
       const { pool, proxy } = await started;
       await pool.close();
-      await proxy.close();
+      await proxy?.close();
     },
   };
 }

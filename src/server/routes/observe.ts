@@ -16,7 +16,7 @@ import type { RateLimit, Store } from '../../store/store.ts';
 import { fetchPage, guardedAgent, type FetchOptions } from '../../observe/fetch-page.ts';
 import type { ExtractPool } from '../../observe/extract-pool.ts';
 import { renderPage, looksLikeScriptShell } from '../../observe/render.ts';
-import type { BrowserPool } from '../../observe/browser-pool.ts';
+import type { PageRunner } from '../../observe/browser-pool.ts';
 import { admit } from '../auth.ts';
 import { withHold } from '../holds.ts';
 import { parseJsonBody } from '../body.ts';
@@ -34,7 +34,7 @@ export interface ObserveDeps {
   rateLimit: RateLimit;
   fetch: Omit<FetchOptions, 'signal'>;
   /** The browser pool, started on first use (launching Chromium only when a page needs it). */
-  browser: () => Promise<BrowserPool>;
+  browser: () => Promise<PageRunner>;
   /** Read mode's extraction, in worker threads: a hostile page must not stop the event loop. */
   extract: ExtractPool;
   /** The core with observe's limit cap (MAP_MAX_LIMIT). */

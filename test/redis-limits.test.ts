@@ -138,3 +138,15 @@ async function waitFor(check: () => boolean, what: string, ms = 10_000) {
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+test('settings: --redis takes a redis:// URL (flag or SIGHTLINE_REDIS_URL), --instances and --key-concurrency whole numbers', async () => {
+  const { resolveConfig, ConfigError } = await import('../src/server/config.ts');
+  const base = resolveConfig({}, {});
+  assert.deepEqual([base.redisUrl, base.instances, base.keyConcurrency, base.redisTimeoutMs], ['', 1, 0, 200], 'the embedded default: no Redis, no concurrency cap');
+  assert.equal(resolveConfig({}, { SIGHTLINE_REDIS_URL: 'redis://10.0.0.5:6379/2' }).redisUrl, 'redis://10.0.0.5:6379/2');
+  assert.equal(resolveConfig({ redis: 'rediss://u:p@h:6380' }, { SIGHTLINE_REDIS_URL: 'redis://other' }).redisUrl, 'rediss://u:p@h:6380', 'the flag wins');
+  assert.throws(() => resolveConfig({ redis: 'http://h:6379' }, {}), ConfigError);
+  assert.throws(() => resolveConfig({ instances: '0' }, {}), ConfigError);
+  assert.throws(() => resolveConfig({ 'key-concurrency': '1.5' }, {}), ConfigError);
+  assert.equal(resolveConfig({}, { SIGHTLINE_INSTANCES: '3', SIGHTLINE_KEY_CONCURRENCY: '8' }).instances, 3);
+});

@@ -9,6 +9,7 @@ import { pino } from 'pino';
 import { Ranker } from '../src/rank/ranker.ts';
 import { loadWasmCore } from '../src/rank/load-node.ts';
 import { createRouter } from '../src/server/router.ts';
+import { createKeyLimits } from '../src/server/limits.ts';
 import { snapshotRoute } from '../src/server/routes/snapshot.ts';
 import { openSqliteStore } from '../src/store/sqlite.ts';
 import { tempDataDir, removeDataDir, elements } from './helpers/server.ts';
@@ -28,7 +29,7 @@ test('our failure after the hold: 500 internal_error, hold voided, cause logged 
   try {
     const { key, account } = await store.createKey(5, true);
     const ranker = new FailingAfterAdmit(await loadWasmCore());
-    const router = createRouter({ routes: { 'POST /v1/snapshot': snapshotRoute({ store, ranker, rateLimit: { rate: 100, burst: 100 }, holdTtlMs: 60_000 }) }, store, logger, deadlineMs: 1000 });
+    const router = createRouter({ routes: { 'POST /v1/snapshot': snapshotRoute({ store, ranker, limits: createKeyLimits({ store, rateLimit: { rate: 100, burst: 100 } }), holdTtlMs: 60_000 }) }, store, logger, deadlineMs: 1000 });
     const body = Buffer.from(JSON.stringify({ url: 'https://example.test/', raw_elements: elements(5) }));
     const reply = await router.handle({ method: 'POST', path: '/v1/snapshot', query: '', host: 'localhost', authorization: `Bearer ${key}`, contentType: 'application/json', requestId: 'req-1', remoteAddress: '127.0.0.1', body });
     assert.equal(reply.status, 500);

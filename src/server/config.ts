@@ -57,6 +57,14 @@ export interface ServerConfig {
   http: 'uws' | 'node';
   /** Bearer token for GET /metrics; empty: /metrics answers only on loopback. */
   metricsToken: string;
+  /** Redis for per-key limits (`redis://…`); empty: the store's bucket and in-process leases. */
+  redisUrl: string;
+  /** Longest wait for one Redis call before the limits fall back to in-process ones. */
+  redisTimeoutMs: number;
+  /** API instances sharing the limits: while Redis is away each holds limit ÷ instances. */
+  instances: number;
+  /** Requests one key may have in progress at once (429 beyond); 0: unlimited. */
+  keyConcurrency: number;
   /** Serve on the slow JavaScript fallback when the uWebSockets.js binary does not load (never by default). */
   allowUwsFallback: boolean;
 }
@@ -114,6 +122,11 @@ const wsList = (raw: string) => raw.split(',').map((u) => u.trim()).filter(Boole
   if (url.protocol !== 'ws:' && url.protocol !== 'wss:') throw new Error(`"${u}" is not a ws:// or wss:// URL`);
   return url.href;
 });
+const redisUrl = (raw: string) => {
+  if (raw === '') return raw;
+  if (!/^rediss?:\/\/[^\s]+$/.test(raw)) throw new Error('must be a redis:// or rediss:// URL');
+  return raw;
+};
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const level = (raw: string) => {
   if (!LOG_LEVELS.includes(raw)) throw new Error(`must be one of ${LOG_LEVELS.join(', ')}`);
@@ -153,6 +166,10 @@ export const SETTINGS: Setting[] = [
   { key: 'extractMaxNodes', flag: 'extract-max-nodes', env: 'SIGHTLINE_EXTRACT_MAX_NODES', default: '200000', help: 'most elements a page may have to be read (422 too_large above, before parsing)', parse: int(1) },
   { key: 'http', flag: 'http', env: 'SIGHTLINE_HTTP', default: 'uws', help: 'HTTP server: uws, or node (node:http, one worker; a benchmark baseline)', parse: oneOf('uws', 'node') },
   { key: 'metricsToken', flag: 'metrics-token', env: 'SIGHTLINE_METRICS_TOKEN', default: '', help: 'bearer token GET /metrics requires (without one, /metrics answers only on loopback)', parse: (raw: string) => raw },
+  { key: 'redisUrl', flag: 'redis', env: 'SIGHTLINE_REDIS_URL', default: '', help: 'Redis for per-key rate limits and concurrency leases shared by every instance, redis://[user:password@]host:port[/db] (prefer the environment: flags show in ps)', parse: redisUrl },
+  { key: 'redisTimeoutMs', flag: 'redis-timeout-ms', env: 'SIGHTLINE_REDIS_TIMEOUT_MS', default: '200', help: 'longest wait for one Redis call; after a failure limits fall back to in-process ones until Redis answers a probe', parse: int(1, 60_000) },
+  { key: 'instances', flag: 'instances', env: 'SIGHTLINE_INSTANCES', default: '1', help: 'API instances sharing the limits: while Redis is away each holds limit ÷ instances', parse: int(1, 10_000) },
+  { key: 'keyConcurrency', flag: 'key-concurrency', env: 'SIGHTLINE_KEY_CONCURRENCY', default: '0', help: 'requests one key may have in progress at once (429 rate_limited beyond; 0: unlimited)', parse: int(0, 1_000_000) },
   { key: 'allowUwsFallback', flag: 'allow-uws-fallback', env: 'SIGHTLINE_ALLOW_UWS_FALLBACK', default: 'false', help: 'serve on the slow JS fallback if the uWS binary fails to load', parse: bool },
 ];
 

@@ -26,6 +26,9 @@ export interface HttpRequest {
   /** Set by a route holding credits: voids the hold unless it was already posted. The router calls it at
    *  the deadline, so a 504 is never charged (holds.ts). */
   releaseHold?: (reason: string) => Promise<'voided' | 'posted'>;
+  /** Set by admit when the request holds a concurrency lease; the router calls it when the route's work
+   *  ends (not at the deadline: work that goes on still counts). */
+  releaseLease?: () => Promise<void>;
   /** Set by a route once the caller's key is known, so error bodies can carry `credits_remaining`. */
   account?: Account;
   /** For the access log: credits this request cost. */

@@ -45,6 +45,8 @@ export interface Metrics {
   egressRefused(reason: string): void;
   extraction(seconds: number): void;
   ranking(route: PaidRoute, seconds: number): void;
+  /** Per-key limits moved to the in-process fallback (true) or back to Redis (false). */
+  limitsFallback(active: boolean): void;
   /** Pool counters to read at each scrape (the browser pool exists once a page needed it). */
   watchPools(browser: () => (PoolStats & { crashes: number }) | null, extract: () => ExtractStats): void;
 }
@@ -65,6 +67,9 @@ export function createMetrics(): Metrics {
   const refunded = counter('sightline_credits_refunded_total', 'Credits given back: failed work, or a request answered at its deadline', ['route']);
   const egress = counter('sightline_egress_refusals_total', 'Outbound connections the egress guard refused, by reason', ['reason']);
   const extraction = histogram('sightline_extraction_duration_seconds', 'Read mode: time in an extraction thread per page, queue wait included', WORK_BUCKETS);
+  const fallback = new Gauge({ name: 'sightline_limits_fallback', help: 'Whether per-key limits are decided in process because Redis is away (1) or in Redis / the store (0)', registers: [registry] });
+  fallback.set(0);
+  const fallbacks = counter('sightline_limits_fallbacks_total', 'Times per-key limits fell back from Redis to in-process limits (the circuit breaker opened)');
   const ranking = histogram('sightline_ranking_duration_seconds', 'Time in the rank core per request (encode, rank, decode)', WORK_BUCKETS, ['route']);
 
   let browser: () => (PoolStats & { crashes: number }) | null = () => null;
@@ -109,6 +114,10 @@ export function createMetrics(): Metrics {
     egressRefused: (reason) => egress.inc({ reason }),
     extraction: (seconds) => extraction.observe(seconds),
     ranking: (route, seconds) => ranking.observe({ route }, seconds),
+    limitsFallback(active) {
+      fallback.set(active ? 1 : 0);
+      if (active) fallbacks.inc();
+    },
     watchPools(b, e) { browser = b; extract = e; },
   };
 }

@@ -77,7 +77,8 @@ function errorResponses(codes: readonly (keyof typeof ERRORS)[], schema: string,
   }]));
 }
 
-export function openApiDocument(config: Pick<ServerConfig, 'limitCap' | 'maxBodyBytes' | 'rateLimit'>, version: string): object {
+export function openApiDocument(config: Pick<ServerConfig, 'limitCap' | 'maxBodyBytes' | 'rateLimit'> & Partial<Pick<ServerConfig, 'keyConcurrency'>>, version: string): object {
+  const concurrency = config.keyConcurrency ? ` At most ${config.keyConcurrency} requests per key in progress at once (429 rate_limited beyond).` : '';
   const snapshotErrors = errorResponses(SNAPSHOT_ERRORS, 'SnapshotError', (code) => code === 'bad_request' ? ` (${Object.values(SNAPSHOT_MESSAGES).join('; ')})` : '');
   return {
     openapi: '3.1.0',
@@ -113,7 +114,7 @@ export function openApiDocument(config: Pick<ServerConfig, 'limitCap' | 'maxBody
           operationId: 'snapshot',
           summary: 'Rank raw elements collected in the caller\'s browser (1 credit)',
           description: `Elements come back sorted by importance. options.limit defaults to 50, capped at ${config.limitCap}. ` +
-            `Bodies up to ${config.maxBodyBytes} bytes. Rate limit per key: ${config.rateLimit.rate}/s, burst ${config.rateLimit.burst}.`,
+            `Bodies up to ${config.maxBodyBytes} bytes. Rate limit per key: ${config.rateLimit.rate}/s, burst ${config.rateLimit.burst}.${concurrency}`,
           parameters: [IDEMPOTENCY_KEY_PARAMETER],
           requestBody: { required: true, content: { 'application/json': { schema: ref('SnapshotRequest'), examples: EXAMPLES.snapshot } } },
           responses: {

@@ -79,7 +79,11 @@ export function createRouter({ routes, store, logger, deadlineMs, metrics, idemp
    */
   async function run(route: Route, req: HttpRequest, controller: AbortController): Promise<Reply> {
     const result = Promise.resolve().then(() => route(req));
-    result.catch(() => { /* awaited below, or abandoned at the deadline */ });
+    result.catch(() => { /* awaited below, or abandoned at the deadline */ }).finally(() => {
+      // The work has ended (answered or not): its concurrency lease, if any, goes back. A lease that
+      // cannot be given back expires at its TTL.
+      req.releaseLease?.().catch(() => {});
+    });
     let timer: NodeJS.Timeout | undefined;
     const expired = new Promise<'deadline'>((resolve) => { timer = setTimeout(() => resolve('deadline'), deadlineMs); });
     try {

@@ -26,6 +26,7 @@ import { loadUws, serveUws, type Listening } from './uws.ts';
 import { serveNodeHttp } from './node-http.ts';
 import { VERSION } from './version.ts';
 import { startSweeper } from './holds.ts';
+import { keyLimitsFor } from './limits.ts';
 
 export interface RunningServer {
   port: number;
@@ -95,14 +96,15 @@ export async function buildRouter(config: ServerConfig, store: Store, logger: Lo
     timeoutMs: config.extractTimeoutMs, maxNodes: config.extractMaxNodes,
   });
   const openapi = JSON.stringify(openApiDocument(config, VERSION));
+  const limits = keyLimitsFor(config, store, logger, metrics);
   const routes: Routes = {
-    'POST /v1/snapshot': snapshotRoute({ store, ranker, rateLimit: config.rateLimit, holdTtlMs: config.holdTtlMs, metrics }),
+    'POST /v1/snapshot': snapshotRoute({ store, ranker, limits, holdTtlMs: config.holdTtlMs, metrics }),
     'POST /v1/observe': observeRoute({
-      store, rateLimit: config.rateLimit, holdTtlMs: config.holdTtlMs, browser: browser.get, extract,
+      store, limits, holdTtlMs: config.holdTtlMs, browser: browser.get, extract,
       ranker: new Ranker(core, { limitCap: MAP_MAX_LIMIT }), screenshots, publicUrl: config.publicUrl, metrics,
       fetch: { guard, deadlineMs: config.pageTimeoutMs, maxBytes: config.maxPageBytes },
     }),
-    'GET /v1/usage': usageRoute({ store, rateLimit: config.rateLimit }),
+    'GET /v1/usage': usageRoute({ store, limits }),
     [`GET ${SCREENSHOT_PATH}*`]: screenshots.route,
     'GET /healthz': healthRoute({ store, backend, worker, version: VERSION, browser: browser.stats, extract: () => extract.stats() }),
     'GET /openapi.json': () => ({ ...json(200, null), body: openapi }),
@@ -111,7 +113,7 @@ export async function buildRouter(config: ServerConfig, store: Store, logger: Lo
   };
   metrics.watchPools(browser.stats, () => extract.stats());
   const idempotency = { store, lockMs: config.holdTtlMs, routes: ['POST /v1/snapshot', 'POST /v1/observe'] };
-  return { router: createRouter({ routes, store, logger, deadlineMs: config.deadlineMs, metrics, idempotency }), metrics, routes: Object.keys(routes), dispose: async () => { screenshots.close(); await Promise.all([browser.dispose(), extract.close()]); } };
+  return { router: createRouter({ routes, store, logger, deadlineMs: config.deadlineMs, metrics, idempotency }), metrics, routes: Object.keys(routes), dispose: async () => { screenshots.close(); await Promise.all([browser.dispose(), extract.close(), limits.close()]); } };
 }
 
 export async function startServer(config: ServerConfig, logger: Logger, options: { worker?: number; gather?: GatherMetrics } = {}): Promise<RunningServer> {

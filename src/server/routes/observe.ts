@@ -12,12 +12,13 @@ import { mapPage, type Engine, type PageMap } from '../../observe/map.ts';
 import { shapeElements } from '../../observe/map-shape.ts';
 import type { ScreenshotStore } from '../screenshots.ts';
 import type { HttpRequest } from '../http.ts';
-import type { RateLimit, Store } from '../../store/store.ts';
+import type { Store } from '../../store/store.ts';
 import { fetchPage, guardedAgent, type FetchOptions } from '../../observe/fetch-page.ts';
 import type { ExtractPool } from '../../observe/extract-pool.ts';
 import { renderPage, looksLikeScriptShell } from '../../observe/render.ts';
 import type { PageRunner } from '../../observe/browser-pool.ts';
 import { admit } from '../auth.ts';
+import type { KeyLimits } from '../limits.ts';
 import { withHold } from '../holds.ts';
 import { parseJsonBody } from '../body.ts';
 import { json, asSightlineError } from '../reply.ts';
@@ -31,7 +32,7 @@ const check = Compile(ObserveRequest);
 
 export interface ObserveDeps {
   store: Store;
-  rateLimit: RateLimit;
+  limits: KeyLimits;
   fetch: Omit<FetchOptions, 'signal'>;
   /** The browser pool, started on first use (launching Chromium only when a page needs it). */
   browser: () => Promise<PageRunner>;
@@ -146,7 +147,7 @@ async function map(deps: ObserveDeps, req: HttpRequest, body: ObserveRequest, vi
 export function observeRoute(deps: ObserveDeps): Route {
   const agent = guardedAgent(deps.fetch.guard);
   return async (req) => {
-    const account = await admit(deps.store, req, deps.rateLimit);
+    const account = await admit(deps.store, req, deps.limits);
     const hold = { store: deps.store, ttlMs: deps.holdTtlMs, metrics: deps.metrics, route: 'observe' as const };
     const body = validate(parseJsonBody(req));
     const mode = body.mode ?? 'read';

@@ -3,7 +3,8 @@
 import type { SnapshotResponse, SnapshotTextResponse } from '../../schema/snapshot.ts';
 import type { Ranker } from '../../rank/ranker.ts';
 import { toPrompt } from '../../rank/prompt.ts';
-import type { RateLimit, Store } from '../../store/store.ts';
+import type { Store } from '../../store/store.ts';
+import type { KeyLimits } from '../limits.ts';
 import { admit } from '../auth.ts';
 import { parseJsonBody } from '../body.ts';
 import { withHold } from '../holds.ts';
@@ -17,15 +18,15 @@ export const SNAPSHOT_COST = 1;
 export interface SnapshotDeps {
   store: Store;
   ranker: Ranker;
-  rateLimit: RateLimit;
+  limits: KeyLimits;
   /** How long a hold may stay unresolved before the sweeper voids it. */
   holdTtlMs: number;
   metrics?: Metrics;
 }
 
-export function snapshotRoute({ store, ranker, rateLimit, holdTtlMs, metrics }: SnapshotDeps): Route {
+export function snapshotRoute({ store, ranker, limits, holdTtlMs, metrics }: SnapshotDeps): Route {
   return async (req) => {
-    const account = await admit(store, req, rateLimit);
+    const account = await admit(store, req, limits);
     // Validated before the hold: an invalid request is a 400 even for a key with no credits.
     const request = ranker.validate(parseJsonBody(req));
     const started = performance.now();

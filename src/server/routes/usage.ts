@@ -4,8 +4,9 @@
 import { Compile } from 'typebox/compile';
 import { badRequest } from '../../schema/errors.ts';
 import { UsageQuery, USAGE_DEFAULT_LIMIT, type UsageEntry, type UsageResponse } from '../../schema/usage.ts';
-import type { Account, RateLimit, Store } from '../../store/store.ts';
+import type { Account, Store } from '../../store/store.ts';
 import { admit } from '../auth.ts';
+import type { KeyLimits } from '../limits.ts';
 import { json } from '../reply.ts';
 import type { Route } from '../router.ts';
 
@@ -51,9 +52,9 @@ export async function usagePage(store: Store, account: Account, query: UsageQuer
   };
 }
 
-export function usageRoute({ store, rateLimit }: { store: Store; rateLimit: RateLimit }): Route {
+export function usageRoute({ store, limits }: { store: Store; limits: KeyLimits }): Route {
   return async (req) => {
-    const account = await admit(store, req, rateLimit);
+    const account = await admit(store, req, limits);
     return json(200, await usagePage(store, account, parseUsageQuery(req.query)), { 'cache-control': 'no-store' });
   };
 }

@@ -8,7 +8,7 @@
 // A control: a non-ignored AX node with a control role (CONTROL_ROLES) and a non-empty name. Visible:
 // its DOM element's border box is wider and taller than 1 px (screen-reader-only
 // text is clipped to 1 px) and intersects the viewport (0,0)-(1280,800) at
-// load, scroll 0. Matched: the element's own collected id, else its nearest collected ancestor (at most
+// load, scroll 0. Matched: the element's own id if the collector returned it, else its nearest collected ancestor (at most
 // 3 levels up), else its first collected descendant; unmatched controls are counted, not scored.
 //
 // Sites go to tune (50%) or test (50%) by a seeded hash of the host (without www.), decided here, before
@@ -70,7 +70,8 @@ const LOCATE = `function () {
   const el = this.nodeType === 1 ? this : this.parentElement;
   if (!el) return 'null';
   const r = el.getBoundingClientRect();
-  const idOf = (e) => { const v = s.idOf(e); return typeof v === 'number' && v >= 0 ? v : undefined; };
+  const collected = window.__a11yCollected;
+  const idOf = (e) => { const v = s.idOf(e); return typeof v === 'number' && collected.has(v) ? v : undefined; };
   let id = idOf(el);
   let via = id === undefined ? null : 'self';
   for (let p = el.parentElement, k = 0; id === undefined && p && k < 3; p = p.parentElement, k++) {
@@ -101,6 +102,8 @@ for (const s of sources) {
     await inject(page.mainFrame());
     const collected = await collectPage(page);
     const raw = collected.raw_elements; // as a client sends them (class included: the core reads primary hints from it)
+    // idOf numbers any element it is asked about: only ids the collector returned count as matched.
+    await page.evaluate((ids) => { (window as unknown as { __a11yCollected: Set<number> }).__a11yCollected = new Set(ids); }, raw.map((e) => e.id));
     const cdp = await context.newCDPSession(page);
     const { nodes } = await cdp.send('Accessibility.getFullAXTree') as { nodes: { ignored: boolean; role?: { value: string }; name?: { value: string }; backendDOMNodeId?: number }[] };
     const candidates = nodes.filter((n) => !n.ignored && CONTROL_ROLES.has(n.role?.value ?? '') && String(n.name?.value ?? '').trim() && n.backendDOMNodeId !== undefined);

@@ -3,7 +3,7 @@
 // 85%, the primary action in the top 10, and the share of the top 50 inside the viewport. "before" is
 // the ranking recorded in before.json (the core before issue 20, by record-before.ts); "now" is this
 // checkout's core. The test split is frozen: its numbers are reported, never tuned on, and its pages
-// are never listed. Run: npm run eval:importance [-- --backend js] [-- --list] (lists tune pages only)
+// are never listed. Run: npm run eval:importance [-- --backend js] [-- --split tune] [-- --list] (lists tune pages only)
 import { readFileSync, existsSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { Ranker } from '../../src/rank/ranker.ts';
@@ -18,7 +18,7 @@ export const PAGE_FLOOR = 0.85;
 export interface PrimaryMark { ids: number[]; action: string; reason: string }
 export interface Metrics {
   pages: number; controls: number; hits: number; pooled: number; min: number; below: string[];
-  primaryPages: number; primaryTop10: number; primaryMisses: string[]; inViewShare: number;
+  primaryPages: number; primaryTop10: number; primaryUncollected: number; primaryMisses: string[]; inViewShare: number;
 }
 
 export function loadSplit(split: A11ySplit): A11yPage[] {
@@ -28,8 +28,11 @@ export function loadMarks(): Record<string, PrimaryMark | null> {
   return JSON.parse(readFileSync(new URL('./primary.json', import.meta.url), 'utf8')).pages;
 }
 
-/** Distinct collected ids of a page's visible named controls that matched an element. */
-export const visibleIds = (p: A11yPage) => [...new Set(p.controls.filter((c) => c.visible && c.id !== null).map((c) => c.id as number))];
+/** Distinct ids of a page's visible named controls that matched a collected element. */
+export function visibleIds(p: A11yPage): number[] {
+  const collected = new Set(p.request.raw_elements.map((e) => e.id));
+  return [...new Set(p.controls.filter((c) => c.visible && c.id !== null && collected.has(c.id)).map((c) => c.id as number))];
+}
 
 /** An element's box intersects the viewport (page coordinates at scroll 0, as collected). */
 function inView(p: A11yPage, id: number, byId: Map<number, A11yPage['request']['raw_elements'][number]>): boolean {
@@ -42,7 +45,7 @@ function inView(p: A11yPage, id: number, byId: Map<number, A11yPage['request']['
 
 /** Metrics of one split given each page's ranked ids (best first). */
 export function measure(pages: A11yPage[], ranked: Map<string, number[]>, marks: Record<string, PrimaryMark | null>): Metrics {
-  const m: Metrics = { pages: 0, controls: 0, hits: 0, pooled: 0, min: 1, below: [], primaryPages: 0, primaryTop10: 0, primaryMisses: [], inViewShare: 0 };
+  const m: Metrics = { pages: 0, controls: 0, hits: 0, pooled: 0, min: 1, below: [], primaryPages: 0, primaryTop10: 0, primaryUncollected: 0, primaryMisses: [], inViewShare: 0 };
   let top = 0, topIn = 0;
   for (const p of pages) {
     const ids = ranked.get(p.id) ?? [];
@@ -51,7 +54,8 @@ export function measure(pages: A11yPage[], ranked: Map<string, number[]>, marks:
     const byId = new Map(p.request.raw_elements.map((e) => [e.id, e]));
     for (const id of top50) { top++; if (inView(p, id, byId)) topIn++; }
     const mark = marks[p.id];
-    if (mark) {
+    if (mark && !mark.ids.length) m.primaryUncollected++;
+    else if (mark) {
       m.primaryPages++;
       if (ids.slice(0, PRIMARY_TOP).some((id) => mark.ids.includes(id))) m.primaryTop10++;
       else m.primaryMisses.push(`${p.id} (${mark.action}: best at ${Math.min(...mark.ids.map((id) => ids.indexOf(id)).filter((i) => i >= 0)) + 1})`);
@@ -76,7 +80,7 @@ export async function rankAll(pages: A11yPage[], backend?: 'wasm' | 'js'): Promi
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 export function row(name: string, m: Metrics): string {
-  return `| ${name} | ${m.pages} | ${pct(m.pooled)} | ${pct(m.min)} | ${m.below.length} | ${m.primaryTop10}/${m.primaryPages} = ${pct(m.primaryTop10 / Math.max(1, m.primaryPages))} | ${pct(m.inViewShare)} |`;
+  return `| ${name} | ${m.pages} | ${pct(m.pooled)} | ${pct(m.min)} | ${m.below.length} | ${m.primaryTop10}/${m.primaryPages} = ${pct(m.primaryTop10 / Math.max(1, m.primaryPages))} | ${m.primaryUncollected} | ${pct(m.inViewShare)} |`;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -84,9 +88,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const marks = loadMarks();
   const beforeFile = new URL('./before.json', import.meta.url);
   const before = existsSync(beforeFile) ? JSON.parse(readFileSync(beforeFile, 'utf8')) as Record<string, number[]> : null;
-  const lines = ['| split, ranking | pages | top-50 coverage pooled | lowest page | pages < 85% | primary action in top 10 | top 50 in viewport |', '|---|---|---|---|---|---|---|'];
+  const lines = ['| split, ranking | pages | top-50 coverage pooled | lowest page | pages < 85% | primary action in top 10 | primary not collected | top 50 in viewport |', '|---|---|---|---|---|---|---|---|'];
   const results: Record<string, Metrics> = {};
-  for (const split of ['tune', 'test'] as const) {
+  const only = process.argv.includes('--split') ? process.argv[process.argv.indexOf('--split') + 1] : undefined;
+  for (const split of (['tune', 'test'] as const).filter((s) => !only || s === only)) {
     const pages = loadSplit(split);
     if (before) lines.push(row(`${split}, before`, results[`${split}-before`] = measure(pages, new Map(Object.entries(before)), marks)));
     lines.push(row(`${split}, now`, results[split] = measure(pages, await rankAll(pages, backend), marks)));
@@ -94,6 +99,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(lines.join('\n'));
   if (process.argv.includes('--list')) {
     const t = results.tune;
+    if (!t) process.exit(0);
     console.log(`\ntune pages below 85%:\n${t.below.join('\n') || '(none)'}\n\ntune primary actions outside the top 10:\n${t.primaryMisses.join('\n') || '(none)'}`);
   }
 }

@@ -260,9 +260,8 @@ export function encode(body: unknown, core: CoreBackend, options: EncodeOptions 
     if (NON_SPACE.test(text)) flags |= Flag.HAS_TEXT; // no trim(): it would copy every string
     if (role === HEADING_ROLE) flags |= Flag.HEADING;
     if (band > 0) {
-      const placeholder = a?.placeholder ?? '';
       if (PURCHASE_WORDS.test(text)) flags |= Flag.PURCHASE;
-      else if (inputType === 'search' || ACTION_WORDS.test(text) || ACTION_WORDS.test(placeholder)) flags |= Flag.ACTION;
+      else if (inputType === 'search' || ACTION_WORDS.test(text)) flags |= Flag.ACTION;
     }
     if (band > 0 && a?.section && AFTERMATTER_SECTION.test(a.section)) flags |= Flag.AFTERMATTER;
     if (e.group_key) {

@@ -1,13 +1,17 @@
-// Importance 0..1000 and visual cues.
+// Importance 0..1000 and visual cues (docs/ranking.md has the table and how it was tuned).
 //
-// importance = round((TIER[band] + bonus) * penalties), clamped to 0..1000, where
+// importance = round((TIER[band] + bonus) * penalties * placement), clamped to 0..1000, where
 //   TIER: form input 750, interactive control 500, content link 250, static content 0 (SPEC bands)
-//   bonus (0..245, so tiers never overlap before penalties):
+//   bonus (0..245, so tiers never overlap among comparable elements):
 //     in viewport 80, above the fold (doc_y within the first screen) 30,
 //     area up to 50 (sqrt(area) / 100, capped), primary styling 40,
 //     opaque non-white/grey background 15, cursor:pointer 15, visible text or accessible name 15
-//   penalties (multiplied): hidden x0.05, disabled x0.6, occluded x0.5, tiny x0.6,
-//     off-screen x0.85 within one screen of the viewport, x0.7 further away
+//   primary action: +600 for a control naming a purchase (Flag.PURCHASE) or sign in / search
+//     (Flag.ACTION), in the viewport or among the first three of its kind outside it
+//   penalties (multiplied): hidden x0.05, disabled x0.6, occluded x0.5, tiny x0.6, unnamed x0.6
+//   placement, outside the viewport only: 0.55 / (1 + 0.5 x screens away), x0.7 in the last screen
+//     of a page at least 3 screens tall, x0.6 in a comment / reply / newsletter / footer section;
+//     a promoted primary action keeps at least 0.95
 import { F64In, I32In, F64Out, I32Out, Flag, OutFlag, Param, Band } from "./layout";
 import { count, f64In, i32In, f64Out, i32Out, setI32Out, param } from "./state";
 import { nearestColor, alpha, chroma, MIN_ALPHA, red, green, blue } from "./palette";
@@ -24,13 +28,21 @@ const BONUS_PRIMARY: f64 = 40;
 const BONUS_BACKGROUND: f64 = 15;
 const BONUS_POINTER: f64 = 15;
 const BONUS_TEXT: f64 = 15;
+const BONUS_ACTION: f64 = 600;     // names a primary action (Flag.ACTION / PURCHASE): across role bands
 
 const PENALTY_HIDDEN: f64 = 0.05;
 const PENALTY_DISABLED: f64 = 0.6;
 const PENALTY_OCCLUDED: f64 = 0.5;
 const PENALTY_TINY: f64 = 0.6;
-const PENALTY_NEAR_OFFSCREEN: f64 = 0.85;
-const PENALTY_FAR_OFFSCREEN: f64 = 0.7;
+const PENALTY_UNNAMED: f64 = 0.6;   // a link, control or input with no text or accessible name
+// Outside the viewport (placement): tuned on the tune split of train/a11y (docs/ranking.md).
+const OFFSCREEN_NEAR: f64 = 0.55;       // factor just outside the viewport
+const OFFSCREEN_DECAY: f64 = 0.5;       // per screen further away
+const FOOTER_MIN_SCREENS: f64 = 3;      // pages at least this many screens tall have a footer zone
+const FOOTER_SCREENS: f64 = 1;          // the footer zone: the page's last screen
+const PENALTY_FOOTER: f64 = 0.7;
+const PENALTY_AFTERMATTER: f64 = 0.6;   // comment, reply, newsletter and footer sections
+const ACTION_FLOOR: f64 = 0.95;         // a control naming a primary action keeps at least this
 
 const TINY_SIDE: f64 = 4;          // px: thinner than this in either direction is tiny
 const TINY_AREA: f64 = 100;        // px²
@@ -51,8 +63,56 @@ function distinctBackground(bg: i32): bool {
   return chroma(bg) >= 24 || (red(bg) + green(bg) + blue(bg)) < 600;
 }
 
+/** The bottom of the page in document coordinates: the lowest visible element's bottom edge. */
+function pageBottomOf(vh: f64): f64 {
+  let bottom = vh;
+  for (let i = 0; i < count; i++) {
+    if ((i32In(I32In.FLAGS, i) & Flag.HIDDEN) != 0) continue;
+    const b = f64Out(F64Out.DOC_Y, i) + f64In(F64In.H, i) / 2;
+    if (b > bottom) bottom = b;
+  }
+  return bottom;
+}
+
+/**
+ * The factor an element outside the viewport keeps: position decides across role bands. Screens away
+ * from the viewport (d, by its centre) cost 1 / (1 + DECAY x d) beyond the first NEAR share; the last
+ * screen of a long page (its footer) and comment, reply, newsletter and footer sections sink further;
+ * a primary action (styled or hinted primary, or naming buy / add to cart / sign in / search) keeps at
+ * least ACTION_FLOOR wherever it is.
+ */
+function placement(i: i32, flags: i32, action: bool, vw: f64, vh: f64, pageBottom: f64): f64 {
+  const cy = f64Out(F64Out.CENTER_Y, i);
+  const cx = f64Out(F64Out.CENTER_X, i);
+  let d: f64 = 0;                          // screens between the element's centre and the viewport
+  if (cy >= vh) d = (cy - vh) / vh; else if (cy < 0) d = -cy / vh;
+  if (cx >= vw) d = max(d, (cx - vw) / vw); else if (cx < 0) d = max(d, -cx / vw);
+  let f = OFFSCREEN_NEAR / (1 + OFFSCREEN_DECAY * d);
+  const docY = f64Out(F64Out.DOC_Y, i);
+  if (pageBottom > FOOTER_MIN_SCREENS * vh && docY > pageBottom - FOOTER_SCREENS * vh) f *= PENALTY_FOOTER;
+  if ((flags & Flag.AFTERMATTER) != 0) f *= PENALTY_AFTERMATTER;
+  if (action && f < ACTION_FLOOR) f = ACTION_FLOOR;
+  return f;
+}
+
+/** doc_y of the third highest element outside the viewport that names a primary action (+inf when
+ *  fewer): below it, a repeated action (the 40th "Add to cart" of a listing) is promoted only in the viewport. */
+function actionCutoff(flag: i32): f64 {
+  const out = OutFlag.IN_VIEWPORT;
+  let a: f64 = Infinity, b: f64 = Infinity, c: f64 = Infinity; // the three smallest doc_y, a <= b <= c
+  for (let i = 0; i < count; i++) {
+    const flags = i32In(I32In.FLAGS, i);
+    if ((flags & flag) == 0 || (flags & Flag.HIDDEN) != 0 || (i32Out(I32Out.FLAGS, i) & out) != 0) continue;
+    const y = f64Out(F64Out.DOC_Y, i);
+    if (y < a) { c = b; b = a; a = y; } else if (y < b) { c = b; b = y; } else if (y < c) c = y;
+  }
+  return c;
+}
+
 export function computeScores(): void {
   const vw = param(Param.OUT_VIEWPORT_W), vh = param(Param.OUT_VIEWPORT_H);
+  const pageBottom = pageBottomOf(vh);
+  const actionCut = actionCutoff(Flag.ACTION), purchaseCut = actionCutoff(Flag.PURCHASE);
   for (let i = 0; i < count; i++) {
     const flags = i32In(I32In.FLAGS, i);
     const band = i32In(I32In.BAND, i);
@@ -81,17 +141,16 @@ export function computeScores(): void {
     if (distinctBackground(bg)) score += BONUS_BACKGROUND;
     if (pointer) score += BONUS_POINTER;
     if ((flags & Flag.HAS_TEXT) != 0) score += BONUS_TEXT;
+    const action = ((flags & Flag.ACTION) != 0 && (inView || docY <= actionCut))
+      || ((flags & Flag.PURCHASE) != 0 && (inView || docY <= purchaseCut));
+    if (action) score += BONUS_ACTION;
 
     if ((flags & Flag.HIDDEN) != 0 || w <= 0 || h <= 0) score *= PENALTY_HIDDEN;
     else if (w < TINY_SIDE || h < TINY_SIDE || area < TINY_AREA) score *= PENALTY_TINY;
     if ((flags & Flag.DISABLED) != 0) score *= PENALTY_DISABLED;
+    if (band >= Band.LINK && (flags & Flag.HAS_TEXT) == 0) score *= PENALTY_UNNAMED;
     if ((out & OutFlag.OCCLUDED) != 0) score *= PENALTY_OCCLUDED;
-    if (!inView) {
-      const cy = f64Out(F64Out.CENTER_Y, i);
-      const cx = f64Out(F64Out.CENTER_X, i);
-      const near = cy > -vh && cy < 2 * vh && cx > -vw && cx < 2 * vw;
-      score *= near ? PENALTY_NEAR_OFFSCREEN : PENALTY_FAR_OFFSCREEN;
-    }
+    if (!inView) score *= placement(i, flags, action, vw, vh, pageBottom);
     const rounded = i32(Math.floor(score + 0.5));
     setI32Out(I32Out.IMPORTANCE, i, rounded < 0 ? 0 : (rounded > 1000 ? 1000 : rounded));
   }

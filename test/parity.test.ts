@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { wasm, js, stable } from './helpers/elements.ts';
+import { loadSplit } from '../train/a11y/evaluate.ts';
 import type { RawElement, SnapshotRequest } from '../src/schema/snapshot.ts';
 
 const TAGS = ['a', 'button', 'input', 'div', 'span', 'select', 'textarea', 'img', 'h2', 'li', 'summary'];
@@ -14,7 +15,7 @@ const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
 const rawElement = (id: number): fc.Arbitrary<RawElement> => fc.record({
   tag: fc.constantFrom(...TAGS),
   rect: fc.record({ x: coord, y: coord, width: size, height: size }),
-  text: maybe(fc.string({ maxLength: 20 })),
+  text: maybe(fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('Add to cart', 'Sign in', 'Search', 'Buy now'))),
   in_viewport: maybe(fc.boolean()),
   is_occluded: maybe(fc.boolean()),
   scroll_y: maybe(fc.integer({ min: 0, max: 5000 })),
@@ -35,6 +36,7 @@ const rawElement = (id: number): fc.Arbitrary<RawElement> => fc.record({
     aria_label: maybe(fc.string({ maxLength: 10 })),
     class: maybe(fc.constantFrom('btn btn-primary', 'nav', 'cta')),
     value: maybe(fc.string({ maxLength: 5 })),
+    section: maybe(fc.constantFrom('Leave a Reply', 'Footer', 'Most read')),
   })),
 }).map((e) => ({ id, ...e }) as RawElement);
 
@@ -88,4 +90,13 @@ test('Wasm and JS builds agree on large pages (5,000 elements)', () => {
   const req = { url: 'u', raw_elements: big, options: { limit: 100 } };
   assert.equal(big.length, 5000);
   assert.deepEqual(stable(wasm.rank(req)), stable(js.rank(req)));
+});
+
+test('Wasm and JS builds agree on every page of the goal-less importance evaluation (real pages, both splits)', () => {
+  for (const split of ['tune', 'test'] as const) {
+    for (const p of loadSplit(split)) {
+      const req = { ...p.request, options: { limit: 50 } };
+      assert.deepEqual(stable(wasm.rank(req)), stable(js.rank(req)), p.id);
+    }
+  }
 });

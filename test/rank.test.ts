@@ -252,3 +252,47 @@ test('diagnostics: reasons lower confidence; canvas-heavy pages and captchas req
   assert.equal(blocked.diagnostics!.requires_vision, true);
   assert.equal(blocked.diagnostics!.requires_vision_reason, 'captcha_detected');
 });
+
+// Issue 20: position decides across role bands; bands break ties among comparable elements.
+const below = (screens: number) => 800 * screens + 100; // a y that many screens below the viewport's top
+
+test('position decides across bands: a field screens below the fold ranks under the visible links', () => {
+  const farField = textbox({ rect: [10, below(3), 300, 30], in_viewport: false });
+  const visibleLink = link({ rect: [10, 300, 200, 20] });
+  const visibleField = textbox({ rect: [10, 200, 300, 30] });
+  const r = wasm.rank(request([farField, visibleLink, visibleField]));
+  assert.deepEqual(ids(r), [visibleField.id, visibleLink.id, farField.id]);
+  // Further away is lower, band for band.
+  const nearField = textbox({ rect: [10, below(1), 300, 30], in_viewport: false });
+  const r2 = wasm.rank(request([farField, nearField]));
+  assert.ok(byId(r2, nearField.id).importance > byId(r2, farField.id).importance);
+});
+
+test('a primary action ranks near the top wherever it is; a listing promotes only its first three off screen', () => {
+  const visible = [textbox({ rect: [10, 100, 300, 30] }), button({ rect: [10, 150, 80, 30] }), link({ rect: [10, 200, 120, 20] })];
+  const cart = button({ text: 'Add to cart', rect: [10, below(4), 120, 40], in_viewport: false });
+  const signIn = link({ text: 'Sign in', rect: [1100, 10, 60, 20] });
+  const r = wasm.rank(request([...visible, cart, signIn]));
+  assert.deepEqual(ids(r).slice(0, 2).sort(), [cart.id, signIn.id].sort(), 'both primary actions come first');
+  // The same button repeated under 10 products: the first three off screen are promoted, the rest not.
+  const repeated = Array.from({ length: 10 }, (_, k) => button({ text: 'Add to cart', rect: [10, below(2 + k), 120, 40], in_viewport: false }));
+  const r2 = wasm.rank(request([...visible, ...repeated]));
+  const imp = repeated.map((e) => byId(r2, e.id).importance);
+  for (const k of [0, 1, 2]) assert.ok(imp[k] > byId(r2, visible[0].id).importance, `repeat ${k} is promoted`);
+  for (const k of [3, 4, 9]) assert.ok(imp[k] < byId(r2, visible[2].id).importance, `repeat ${k} is not`);
+});
+
+test('comment-section and footer fields sink below the same field elsewhere at the same distance', () => {
+  const plain = textbox({ rect: [10, below(2), 300, 30], in_viewport: false });
+  const comment = textbox({ rect: [400, below(2), 300, 30], in_viewport: false, attributes: { input_type: 'text', section: 'Leave a Reply' } });
+  const r = wasm.rank(request([plain, comment]));
+  assert.ok(byId(r, comment.id).importance < byId(r, plain.id).importance);
+  // A long page (6 screens): a field in its last screen loses to the same field two screens up.
+  const bottom = para({ rect: [10, below(6), 300, 30], in_viewport: false });
+  const mid = textbox({ rect: [10, below(4), 300, 30], in_viewport: false });
+  const footer = textbox({ rect: [10, below(5) + 500, 300, 30], in_viewport: false });
+  const r2 = wasm.rank(request([bottom, mid, footer]));
+  const ratio = byId(r2, footer.id).importance / byId(r2, mid.id).importance;
+  const distanceOnly = (1 + 0.5 * ((below(4) + 15 - 800) / 800)) / (1 + 0.5 * ((below(5) + 515 - 800) / 800));
+  assert.ok(ratio < distanceOnly * 0.8, `the footer zone costs more than its distance (${ratio} vs ${distanceOnly})`);
+});

@@ -156,6 +156,12 @@ function zIndex(v: unknown): number {
 }
 
 const PRIMARY_CLASS = /(^|[\s_-])(primary|cta|call-to-action|btn-main|main-action)($|[\s_-])/i;
+/** Own words of a control that name a purchase (add to cart in a few more languages too) or a site-wide
+ *  primary action (sign in, search). */
+const PURCHASE_WORDS = /\b(add to (cart|bag|basket|trolley)|buy( now| it)?|purchase|check ?out|order now|book now|ajouter au panier|in den warenkorb|a[ñn]adir al carrito|aggiungi al carrello)\b/i;
+const ACTION_WORDS = /\b(sign in|log ?in|search)\b/i;
+/** Section labels of the parts after a page's content: comments, replies, newsletters, footers. */
+const AFTERMATTER_SECTION = /\b(comments?|repl(y|ies)|respond|newsletter|footer|subscribe|leave a)\b/i;
 const NON_SPACE = /\S/;
 const GROUP_KEY = /^x(-?\d{1,9})-h(-?\d{1,9})$/;
 const HEADING_ROLE = roleCode('heading');
@@ -253,6 +259,11 @@ export function encode(body: unknown, core: CoreBackend, options: EncodeOptions 
     const text = e.text || accessibleName(a);
     if (NON_SPACE.test(text)) flags |= Flag.HAS_TEXT; // no trim(): it would copy every string
     if (role === HEADING_ROLE) flags |= Flag.HEADING;
+    if (band > 0) {
+      if (PURCHASE_WORDS.test(text)) flags |= Flag.PURCHASE;
+      else if (inputType === 'search' || ACTION_WORDS.test(text)) flags |= Flag.ACTION;
+    }
+    if (band > 0 && a?.section && AFTERMATTER_SECTION.test(a.section)) flags |= Flag.AFTERMATTER;
     if (e.group_key) {
       flags |= Flag.GROUP_SENT;
       const m = GROUP_KEY.exec(e.group_key);

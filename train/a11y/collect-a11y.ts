@@ -1,0 +1,144 @@
+// Builds the goal-less importance evaluation (issue 20): real pages from the WCXB development split
+// (Murrough-Foley/web-content-extraction-benchmark, CC-BY-4.0; `dev/` only, never `test/`) rendered
+// offline in Chromium at 1280x800 (the document served from its file at its own URL, every other
+// request aborted), collected by our collector, and each page's visible named controls taken from
+// Chromium's accessibility tree (CDP Accessibility.getFullAXTree, what Playwright's ariaSnapshot reads)
+// and matched to our collected element ids.
+//
+// A control: a non-ignored AX node with a control role (CONTROL_ROLES) and a non-empty name. Visible:
+// its DOM element's border box is wider and taller than 1 px (screen-reader-only
+// text is clipped to 1 px) and intersects the viewport (0,0)-(1280,800) at
+// load, scroll 0. Matched: the element's own id if the collector returned it, else its nearest collected ancestor (at most
+// 3 levels up), else its first collected descendant; unmatched controls are counted, not scored.
+//
+// Sites go to tune (50%) or test (50%) by a seeded hash of the host (without www.), decided here, before
+// any ranking output is seen. Writes train/a11y/tune.json.gz and train/a11y/test.json.gz (the test part
+// is frozen: measured, never tuned on), and for marking primary actions a listing per page in
+// scratch/a11y/ (not committed). Run: WCXB_DIR=<wcxb checkout> node --import tsx train/a11y/collect-a11y.ts
+import { readFileSync, writeFileSync, mkdirSync, readdirSync } from 'node:fs';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { join } from 'node:path';
+import { launch } from '../../test/helpers/browser.ts';
+import { collectPage, inject } from '../../src/playwright/collect-page.ts';
+import { hash } from '../../src/rank/goal.ts';
+import type { CollectedElement } from '../../src/collect/types.ts';
+
+const WCXB = process.env.WCXB_DIR ?? '/work/wcxb';
+const PER_TYPE = Number(process.env.PER_TYPE ?? 34);
+const SPLIT_SEED = 'a11y-importance-2026-11';
+const VIEWPORT = { width: 1280, height: 800 };
+const SCRATCH = new URL('../../scratch/a11y/', import.meta.url);
+
+export const CONTROL_ROLES = new Set(['button', 'link', 'textbox', 'searchbox', 'combobox', 'listbox', 'checkbox', 'radio', 'switch',
+  'slider', 'spinbutton', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem']);
+
+export type A11ySplit = 'tune' | 'test';
+export interface Control { role: string; name: string; visible: boolean; id: number | null; via: 'self' | 'ancestor' | 'descendant' | null; y: number }
+export interface A11yPage {
+  id: string; site: string; type: string; split: A11ySplit;
+  request: { url: string; viewport: { width: number; height: number }; raw_elements: CollectedElement[] };
+  controls: Control[];
+}
+
+export const siteOf = (url: string) => new URL(url).hostname.replace(/^www\./, '');
+export const splitOf = (site: string): A11ySplit => ((hash(`${SPLIT_SEED}:${site}`) >>> 0) % 100) < 50 ? 'tune' : 'test';
+
+interface Source { id: string; url: string; type: string; html: string }
+function wcxbPages(): Source[] {
+  const dir = join(WCXB, 'dev');
+  const byType = new Map<string, Source[]>();
+  const seen = new Set<string>();
+  for (const file of readdirSync(join(dir, 'ground-truth')).sort()) {
+    const truth = JSON.parse(readFileSync(join(dir, 'ground-truth', file), 'utf8'));
+    const type = truth._internal?.page_type?.primary ?? 'unknown';
+    if (!/^https?:\/\//.test(truth.url ?? '')) continue;
+    const site = siteOf(truth.url);
+    const list = byType.get(type) ?? [];
+    if (seen.has(site) || list.length >= PER_TYPE) continue;
+    seen.add(site);
+    const html = gunzipSync(readFileSync(join(dir, 'html', file.replace('.json', '.html.gz')))).toString('utf8');
+    list.push({ id: `wcxb-${file.replace('.json', '')}`, url: truth.url, type, html });
+    byType.set(type, list);
+  }
+  return [...byType.values()].flat();
+}
+
+/** Runs in the page on one AX node's element (a string, so no transform touches it): its collected id,
+ *  or a near one, and its box. */
+const LOCATE = `function () {
+  const s = window.__sightline;
+  const el = this.nodeType === 1 ? this : this.parentElement;
+  if (!el) return 'null';
+  const r = el.getBoundingClientRect();
+  const collected = window.__a11yCollected;
+  const idOf = (e) => { const v = s.idOf(e); return typeof v === 'number' && collected.has(v) ? v : undefined; };
+  let id = idOf(el);
+  let via = id === undefined ? null : 'self';
+  for (let p = el.parentElement, k = 0; id === undefined && p && k < 3; p = p.parentElement, k++) {
+    id = idOf(p);
+    if (id !== undefined) via = 'ancestor';
+  }
+  if (id === undefined) {
+    for (const d of el.querySelectorAll('*')) { id = idOf(d); if (id !== undefined) { via = 'descendant'; break; } }
+  }
+  return JSON.stringify({ id: id === undefined ? null : id, via, box: { x: r.x, y: r.y, w: r.width, h: r.height } });
+}`;
+
+const sources = wcxbPages();
+mkdirSync(SCRATCH, { recursive: true });
+const browser = await launch();
+const pages: A11yPage[] = [];
+let done = 0;
+for (const s of sources) {
+  const context = await browser.newContext({ viewport: VIEWPORT, serviceWorkers: 'block', acceptDownloads: false });
+  const page = await context.newPage();
+  await page.route('**/*', (route) => route.request().isNavigationRequest() && route.request().url() === new URL(s.url).href
+    ? route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: s.html })
+    : route.abort('blockedbyclient'));
+  try {
+    await page.goto(s.url, { waitUntil: 'load', timeout: 20_000 });
+    await page.waitForTimeout(300);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await inject(page.mainFrame());
+    const collected = await collectPage(page);
+    const raw = collected.raw_elements; // as a client sends them (class included: the core reads primary hints from it)
+    // idOf numbers any element it is asked about: only ids the collector returned count as matched.
+    await page.evaluate((ids) => { (window as unknown as { __a11yCollected: Set<number> }).__a11yCollected = new Set(ids); }, raw.map((e) => e.id));
+    const cdp = await context.newCDPSession(page);
+    const { nodes } = await cdp.send('Accessibility.getFullAXTree') as { nodes: { ignored: boolean; role?: { value: string }; name?: { value: string }; backendDOMNodeId?: number }[] };
+    const candidates = nodes.filter((n) => !n.ignored && CONTROL_ROLES.has(n.role?.value ?? '') && String(n.name?.value ?? '').trim() && n.backendDOMNodeId !== undefined);
+    // All at once: CDP pipelines the calls, one round trip each would cost seconds on a large page.
+    const located = await Promise.all(candidates.map(async (n) => {
+      const { object } = await cdp.send('DOM.resolveNode', { backendNodeId: n.backendDOMNodeId }).catch(() => ({ object: null as null | { objectId?: string } }));
+      if (!object?.objectId) return null;
+      const res = await cdp.send('Runtime.callFunctionOn', { objectId: object.objectId, functionDeclaration: LOCATE, returnByValue: true });
+      if (res.exceptionDetails) throw new Error(res.exceptionDetails.exception?.description ?? res.exceptionDetails.text);
+      return JSON.parse(String(res.result.value ?? 'null')) as { id: number | null; via: Control['via']; box: { x: number; y: number; w: number; h: number } } | null;
+    }));
+    const controls: Control[] = [];
+    candidates.forEach((n, k) => {
+      const got = located[k];
+      if (!got) return;
+      const b = got.box;
+      const visible = b.w > 1 && b.h > 1 && b.x < VIEWPORT.width && b.x + b.w > 0 && b.y < VIEWPORT.height && b.y + b.h > 0;
+      controls.push({ role: n.role!.value, name: String(n.name!.value).trim().slice(0, 120), visible, id: got.id, via: got.via, y: Math.round(b.y) });
+    });
+    await cdp.detach();
+    const site = siteOf(s.url);
+    pages.push({ id: s.id, site, type: s.type, split: splitOf(site), request: { url: page.url(), viewport: collected.viewport, raw_elements: raw }, controls });
+  } catch (err) {
+    process.stderr.write(`${s.id}: ${(err as Error).message.split('\n')[0]}\n`);
+  }
+  await context.close();
+  if (++done % 20 === 0) process.stderr.write(`${done}/${sources.length} pages\n`);
+}
+await browser.close();
+for (const split of ['tune', 'test'] as const) {
+  const part = pages.filter((p) => p.split === split);
+  writeFileSync(new URL(`./${split}.json.gz`, import.meta.url), gzipSync(JSON.stringify({ splitSeed: SPLIT_SEED, pages: part })));
+  // Listing for marking primary actions: every named control (visible ones flagged), in page order.
+  writeFileSync(new URL(`${split}-controls.txt`, SCRATCH), part.map((p) => `## ${p.id} ${p.type} ${p.request.url}\n` + [...p.controls].sort((a, b) => a.y - b.y)
+    .map((c) => `${c.id ?? '-'} ${c.visible ? 'V' : ' '} y=${c.y} ${c.role} ${JSON.stringify(c.name.slice(0, 70))}`).join('\n')).join('\n\n') + '\n');
+}
+const named = pages.reduce((n, p) => n + p.controls.filter((c) => c.visible).length, 0);
+console.log(`${pages.length} pages (tune ${pages.filter((p) => p.split === 'tune').length}, test ${pages.filter((p) => p.split === 'test').length}), ${named} visible named controls`);

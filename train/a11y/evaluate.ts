@@ -1,0 +1,105 @@
+// Scores goal-less importance (issue 20) on the a11y evaluation (train/a11y/README.md): per split, the
+// top-50 coverage of each page's visible named controls (pooled, and the lowest page), the pages below
+// 85%, the primary action in the top 10, and the share of the top 50 inside the viewport. "before" is
+// the ranking recorded in before.json (the core before issue 20, by record-before.ts); "now" is this
+// checkout's core. The test split is frozen: its numbers are reported, never tuned on, and its pages
+// are never listed. Run: npm run eval:importance [-- --backend js] [-- --split tune] [-- --list] (lists tune pages only)
+import { readFileSync, existsSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { Ranker } from '../../src/rank/ranker.ts';
+import { loadWasmCore } from '../../src/rank/load-node.ts';
+import { jsBackend } from '../../src/rank/core-js.ts';
+import type { A11yPage, A11ySplit } from './collect-a11y.ts';
+
+export const TOP = 50;
+export const PRIMARY_TOP = 10;
+export const PAGE_FLOOR = 0.85;
+
+export interface PrimaryMark { ids: number[]; action: string; reason: string }
+export interface Metrics {
+  pages: number; controls: number; hits: number; pooled: number; min: number; below: string[];
+  primaryPages: number; primaryTop10: number; primaryUncollected: number; primaryMisses: string[]; inViewShare: number;
+}
+
+export function loadSplit(split: A11ySplit): A11yPage[] {
+  return (JSON.parse(gunzipSync(readFileSync(new URL(`./${split}.json.gz`, import.meta.url))).toString()) as { pages: A11yPage[] }).pages;
+}
+export function loadMarks(): Record<string, PrimaryMark | null> {
+  return JSON.parse(readFileSync(new URL('./primary.json', import.meta.url), 'utf8')).pages;
+}
+
+/** Distinct ids of a page's visible named controls that matched a collected element. */
+export function visibleIds(p: A11yPage): number[] {
+  const collected = new Set(p.request.raw_elements.map((e) => e.id));
+  return [...new Set(p.controls.filter((c) => c.visible && c.id !== null && collected.has(c.id)).map((c) => c.id as number))];
+}
+
+/** An element's box intersects the viewport (page coordinates at scroll 0, as collected). */
+function inView(p: A11yPage, id: number, byId: Map<number, A11yPage['request']['raw_elements'][number]>): boolean {
+  const e = byId.get(id);
+  if (!e) return false;
+  const { width, height } = p.request.viewport;
+  const r = e.rect;
+  return r.width > 0 && r.height > 0 && r.x < width && r.x + r.width > 0 && r.y < height && r.y + r.height > 0;
+}
+
+/** Metrics of one split given each page's ranked ids (best first). */
+export function measure(pages: A11yPage[], ranked: Map<string, number[]>, marks: Record<string, PrimaryMark | null>): Metrics {
+  const m: Metrics = { pages: 0, controls: 0, hits: 0, pooled: 0, min: 1, below: [], primaryPages: 0, primaryTop10: 0, primaryUncollected: 0, primaryMisses: [], inViewShare: 0 };
+  let top = 0, topIn = 0;
+  for (const p of pages) {
+    const ids = ranked.get(p.id) ?? [];
+    const top50 = new Set(ids.slice(0, TOP));
+    const wanted = visibleIds(p);
+    const byId = new Map(p.request.raw_elements.map((e) => [e.id, e]));
+    for (const id of top50) { top++; if (inView(p, id, byId)) topIn++; }
+    const mark = marks[p.id];
+    if (mark && !mark.ids.length) m.primaryUncollected++;
+    else if (mark) {
+      m.primaryPages++;
+      if (ids.slice(0, PRIMARY_TOP).some((id) => mark.ids.includes(id))) m.primaryTop10++;
+      else m.primaryMisses.push(`${p.id} (${mark.action}: best at ${Math.min(...mark.ids.map((id) => ids.indexOf(id)).filter((i) => i >= 0)) + 1})`);
+    }
+    if (!wanted.length) continue;
+    const hits = wanted.filter((id) => top50.has(id)).length;
+    const denominator = Math.min(TOP, wanted.length);
+    m.pages++; m.controls += denominator; m.hits += hits;
+    const cov = hits / denominator;
+    if (cov < m.min) m.min = cov;
+    if (cov < PAGE_FLOOR) m.below.push(`${p.id} ${(cov * 100).toFixed(0)}% (${hits}/${denominator}, ${wanted.length} visible)`);
+  }
+  m.pooled = m.hits / Math.max(1, m.controls);
+  m.inViewShare = topIn / Math.max(1, top);
+  return m;
+}
+
+export async function rankAll(pages: A11yPage[], backend?: 'wasm' | 'js'): Promise<Map<string, number[]>> {
+  const ranker = new Ranker(backend === 'js' ? jsBackend() : await loadWasmCore());
+  return new Map(pages.map((p) => [p.id, ranker.rank({ ...p.request, options: { limit: TOP } }).elements.map((e) => e.id)]));
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+export function row(name: string, m: Metrics): string {
+  return `| ${name} | ${m.pages} | ${pct(m.pooled)} | ${pct(m.min)} | ${m.below.length} | ${m.primaryTop10}/${m.primaryPages} = ${pct(m.primaryTop10 / Math.max(1, m.primaryPages))} | ${m.primaryUncollected} | ${pct(m.inViewShare)} |`;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const backend = process.argv.includes('--backend') ? process.argv[process.argv.indexOf('--backend') + 1] as 'wasm' | 'js' : undefined;
+  const marks = loadMarks();
+  const beforeFile = new URL('./before.json', import.meta.url);
+  const before = existsSync(beforeFile) ? JSON.parse(readFileSync(beforeFile, 'utf8')) as Record<string, number[]> : null;
+  const lines = ['| split, ranking | pages | top-50 coverage pooled | lowest page | pages < 85% | primary action in top 10 | primary not collected | top 50 in viewport |', '|---|---|---|---|---|---|---|---|'];
+  const results: Record<string, Metrics> = {};
+  const only = process.argv.includes('--split') ? process.argv[process.argv.indexOf('--split') + 1] : undefined;
+  for (const split of (['tune', 'test'] as const).filter((s) => !only || s === only)) {
+    const pages = loadSplit(split);
+    if (before) lines.push(row(`${split}, before`, results[`${split}-before`] = measure(pages, new Map(Object.entries(before)), marks)));
+    lines.push(row(`${split}, now`, results[split] = measure(pages, await rankAll(pages, backend), marks)));
+  }
+  console.log(lines.join('\n'));
+  if (process.argv.includes('--list')) {
+    const t = results.tune;
+    if (!t) process.exit(0);
+    console.log(`\ntune pages below 85%:\n${t.below.join('\n') || '(none)'}\n\ntune primary actions outside the top 10:\n${t.primaryMisses.join('\n') || '(none)'}`);
+  }
+}

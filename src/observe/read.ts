@@ -1,5 +1,5 @@
 // Read mode without a browser: HTML in, the page's main content out as Markdown, text or cleaned HTML,
-// cut at a block boundary.
+// cut at a block boundary. PDFs have their own reader (pdf.ts) with the same result.
 import { extract } from './extract.ts';
 import { toMarkdown, cutAtBlock } from './markdown.ts';
 
@@ -13,7 +13,11 @@ export interface ReadOptions {
   format?: ReadFormat;
   contentLimit?: number;
   mainContent?: boolean;
+  /** Add `links`: the main content's links (options.include_links). */
+  includeLinks?: boolean;
 }
+
+export interface ReadLink { url: string; text: string }
 
 export interface ReadResult {
   title: string;
@@ -23,6 +27,10 @@ export interface ReadResult {
   warnings: string[];
   /** Characters of text before cutting: the script-shell test uses it. */
   textLength: number;
+  /** With includeLinks: absolute URL and anchor text of each link in the content, each URL once. */
+  links?: ReadLink[];
+  /** PDFs: the document's page count. */
+  pages?: number;
 }
 
 export function readPage(html: string, url: string, options: ReadOptions = {}): ReadResult {
@@ -33,5 +41,8 @@ export function readPage(html: string, url: string, options: ReadOptions = {}): 
   const warnings: string[] = [];
   if (extracted.text.length < SHORT_CONTENT) warnings.push(`content_short: only ${extracted.text.length} characters of text were found (the page may not have loaded, may need a browser, or may be blocked)`);
   if (truncated) warnings.push(`content_truncated: cut at ${content.length} of ${full.length} characters (contentLimit)`);
-  return { title: extracted.title, description: extracted.description, content, truncated, warnings, textLength: extracted.text.length };
+  return {
+    title: extracted.title, description: extracted.description, content, truncated, warnings, textLength: extracted.text.length,
+    ...(options.includeLinks ? { links: extracted.links } : {}),
+  };
 }

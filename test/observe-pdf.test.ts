@@ -12,6 +12,7 @@ import { startServer, createKey, balance, removeDataDir, observe, type ServerPro
 import { makePdfFixtures, type PdfFixtures } from './fixtures/pdf/make.ts';
 
 const REPORT_HTML = readFileSync(new URL('./fixtures/pdf/report.html', import.meta.url), 'utf8');
+const PAPER_HTML = readFileSync(new URL('./fixtures/pdf/paper.html', import.meta.url), 'utf8');
 const ARTICLE = readFileSync(new URL('./fixtures/read/article.html', import.meta.url), 'utf8');
 let pdfs: PdfFixtures;
 let dir: string;
@@ -31,6 +32,8 @@ function route(path: string, res: import('node:http').ServerResponse): void {
     case '/report.pdf': return send(pdfs.report, 'application/pdf');
     case '/download': return send(pdfs.report, 'application/octet-stream'); // known by its magic bytes
     case '/long.pdf': return send(pdfs.long, 'application/pdf');
+    case '/huge.pdf': return send(pdfs.huge, 'application/pdf');
+    case '/paper.pdf': return send(pdfs.paper, 'application/pdf');
     case '/scan.pdf': return send(pdfs.scan, 'application/pdf');
     case '/locked.pdf': return send(pdfs.locked, 'application/pdf');
     case '/truncated.pdf': return send(pdfs.report.subarray(0, Math.floor(pdfs.report.length / 2)), 'application/pdf');
@@ -131,6 +134,31 @@ describe('PDF in read mode', () => {
     assert.ok(whole.body.content.length <= 50_000 && whole.body.content.length > 40_000);
     assert.ok(!/Page \d+ of 120/.test(whole.body.content) && !whole.body.content.includes('River Restoration Trust'));
     assert.ok(whole.body.content.split('## Measurements by reach').length > 10, 'the copies follow one another');
+  });
+
+  test('a paper: title and abstract across the page, then two justified columns; paragraphs run on across the column break', async () => {
+    const r = await observe(server, key, { url: `${site}/paper.pdf` });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.equal(r.body.title, 'Quiet Pools and Fast Riffles');
+    assert.equal(r.body.pages, 1);
+    const md: string = r.body.content;
+    const blocks = md.split('\n\n');
+    assert.equal(blocks[0], '# Quiet Pools and Fast Riffles');
+    for (const p of paragraphs(PAPER_HTML)) assert.ok(blocks.includes(p), `paragraph kept whole: ${p.slice(0, 60)}…\n--- got:\n${md}`);
+    const headings = blocks.filter((b) => b.startsWith('## '));
+    assert.deepEqual(headings, ['## 1 Introduction', '## 2 Methods', '## 3 Results', '## 4 Discussion'], 'sections in reading order');
+    assert.ok(md.indexOf('We compare habitat') < md.indexOf('## 1 Introduction'), 'the abstract (full width) before the columns');
+  });
+
+  test('a 1,120-page PDF answers with the pages the limit needs, counting them all', async () => {
+    const before = await balance(server.dataDir, key);
+    const r = await observe(server, key, { url: `${site}/huge.pdf`, options: { contentLimit: 20_000 } });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.equal(r.body.pages, 1120);
+    assert.equal(r.body.truncated, true);
+    assert.ok(r.body.content.length <= 20_000 && r.body.content.length > 15_000);
+    assert.ok(r.body.warnings.some((w: string) => /pages after \d+ of 1120 were not read/.test(w)), r.body.warnings.join('; '));
+    assert.equal(await balance(server.dataDir, key), before - 1);
   });
 
   test('encrypted, image-only and truncated PDFs: 422 unsupported_content_type saying why, and free', async () => {

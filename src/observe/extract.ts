@@ -29,20 +29,6 @@ export interface Extracted {
   /** Plain text of the content, blocks separated by blank lines. */
   text: string;
   lang: string;
-  /** The content's links: absolute http(s) or mailto URL and anchor text, each URL once, in order. */
-  links: { url: string; text: string }[];
-}
-
-/** Links of the chosen content (already absolute): each URL once, with its first non-empty anchor text. */
-function linksOf(root: El): { url: string; text: string }[] {
-  const seen = new Map<string, string>();
-  for (const a of root.querySelectorAll('a[href]')) {
-    const href = a.getAttribute('href')!;
-    if (!/^(?:https?:|mailto:)/i.test(href)) continue;
-    const text = textOf(a) || a.getAttribute('aria-label')?.trim() || a.getAttribute('title')?.trim() || a.querySelector('img[alt]')?.getAttribute('alt')?.trim() || '';
-    if (!seen.has(href) || !seen.get(href)) seen.set(href, text);
-  }
-  return [...seen].map(([url, text]) => ({ url, text }));
 }
 
 function meta(doc: Document, names: string[]): string {
@@ -389,5 +375,5 @@ function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Atte
   }
   absolutize(root, baseUrl);
   if (mainOnly) { dropRepeatedBlocks(root); dropRedundantAlt(root, title); }
-  return { title, description, html: root.innerHTML, text: blockText(root), lang, links: linksOf(root), commentText, articleBody: commentText > 0 && inArticleBody(root), regionText };
+  return { title, description, html: root.innerHTML, text: blockText(root), lang, commentText, articleBody: commentText > 0 && inArticleBody(root), regionText };
 }

@@ -9,9 +9,10 @@
 //   lines on both sides; between full-width rows the left column is read before the right;
 // - headings: lines whose font is clearly larger than the body's (the size holding most characters),
 //   levels by size, largest first;
-// - paragraphs: lines joined while the baseline step stays near the body's line pitch; a hyphen at a
-//   line's end before a lowercase letter is removed (unless the document writes that word with the
-//   hyphen elsewhere), soft hyphens always;
+// - paragraphs: lines joined while the baseline step stays near the body's line pitch and no short
+//   line has ended a sentence; across a column or page break, while the sentence is open or the line
+//   before the break is full; a hyphen at a line's end before a lowercase letter is removed (unless
+//   the document writes that word with the hyphen elsewhere), soft hyphens always;
 // - tables: two or more consecutive lines with the same number (≥ 2) of cells whose columns line up.
 // Title and description from the document's metadata (Title, Subject), else the first heading and the
 // first paragraph. Encrypted, image-only and unreadable PDFs are refused with unsupported_content_type.
@@ -175,6 +176,16 @@ function aligned(run: Line[]): boolean {
 function blocks(lines: Line[], hyphenated: Set<string>): Block[] {
   const { size: body, pitch } = bodyMetrics(lines);
   const headingSizes = [...new Set(lines.filter((l) => l.size >= body * HEADING_RATIO).map((l) => Math.round(l.size)))].sort((a, b) => b - a);
+  // Each flow's (page and column's) left and right edges, from its body lines.
+  const edges = new Map<string, { left: number; right: number }>();
+  for (const l of lines) {
+    if (Math.abs(l.size - body) >= 0.5) continue;
+    const k = `${l.page}|${l.col}`;
+    const e = edges.get(k);
+    if (!e) edges.set(k, { left: l.x0, right: l.x1 });
+    else { e.left = Math.min(e.left, l.x0); e.right = Math.max(e.right, l.x1); }
+  }
+  for (const l of lines) if (!edges.has(`${l.page}|${l.col}`)) edges.set(`${l.page}|${l.col}`, { left: l.x0, right: l.x1 });
   const out: Block[] = [];
   let para: Line | undefined;
   let text = '';
@@ -204,10 +215,15 @@ function blocks(lines: Line[], hyphenated: Set<string>): Block[] {
     if (para) {
       const sameFlow = para.page === l.page && para.col === l.col;
       const step = para.y - l.y;
+      const closed = /[.!?:;]["')\]]?$/.test(text);
+      const edge = edges.get(`${para.page}|${para.col}`)!;
+      const room = edge.right - para.x1;
       const continues = sameFlow
         ? step > 0 && step <= pitch * PARAGRAPH_STEP && Math.abs(para.size - l.size) < 0.5
-        // Across a column or page break: the sentence goes on.
-        : !/[.!?:;]["')\]]?$/.test(text) && /^[a-z(]/.test(l.text);
+          // A short line that ends a sentence ends its paragraph, even without a gap below it.
+          && !(closed && room > 0.25 * (edge.right - edge.left))
+        // Across a column or page break: the sentence goes on, or the line before the break is full.
+        : (!closed && /^[a-z(]/.test(l.text)) || (room < Math.max(2 * para.size, 0.1 * (edge.right - edge.left)) && !/^[-•*\d]/.test(l.text));
       if (!continues) end();
     }
     if (para) text = joinLines(text, l.text, hyphenated);

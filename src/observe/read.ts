@@ -1,6 +1,8 @@
 // Read mode without a browser: HTML in, the page's main content out as Markdown, text or cleaned HTML,
 // cut at a block boundary. PDFs have their own reader (pdf.ts) with the same result.
+import { parseHTML } from 'linkedom';
 import { extract } from './extract.ts';
+import { textOf } from './extract-dom.ts';
 import { toMarkdown, cutAtBlock } from './markdown.ts';
 
 export type ReadFormat = 'markdown' | 'text' | 'html';
@@ -33,6 +35,23 @@ export interface ReadResult {
   pages?: number;
 }
 
+/**
+ * The links of extracted content (its links are already absolute): http(s) and mailto, each URL once
+ * with its first non-empty text (anchor text, else aria-label, title or an image's alt), in order.
+ * Parsed again only when asked for, so reads without include_links cost what they did.
+ */
+export function linksOf(html: string): ReadLink[] {
+  const { document } = parseHTML(`<!doctype html><html><body>${html}</body></html>`);
+  const seen = new Map<string, string>();
+  for (const a of document.querySelectorAll('a[href]')) {
+    const href = a.getAttribute('href')!.trim();
+    if (!/^(?:https?:|mailto:)/i.test(href)) continue;
+    const text = textOf(a) || a.getAttribute('aria-label')?.trim() || a.getAttribute('title')?.trim() || a.querySelector('img[alt]')?.getAttribute('alt')?.trim() || '';
+    if (!seen.get(href)) seen.set(href, text);
+  }
+  return [...seen].map(([url, text]) => ({ url, text }));
+}
+
 export function readPage(html: string, url: string, options: ReadOptions = {}): ReadResult {
   const extracted = extract(html, url, { mainContent: options.mainContent });
   const format = options.format ?? 'markdown';
@@ -43,6 +62,6 @@ export function readPage(html: string, url: string, options: ReadOptions = {}): 
   if (truncated) warnings.push(`content_truncated: cut at ${content.length} of ${full.length} characters (contentLimit)`);
   return {
     title: extracted.title, description: extracted.description, content, truncated, warnings, textLength: extracted.text.length,
-    ...(options.includeLinks ? { links: extracted.links } : {}),
+    ...(options.includeLinks ? { links: linksOf(extracted.html) } : {}),
   };
 }

@@ -10,8 +10,7 @@
 // - headings: lines whose font is clearly larger than the body's (the size holding most characters),
 //   levels by size, largest first;
 // - paragraphs: lines joined while the baseline step stays near the body's line pitch and no short
-//   line has ended a sentence; across a column or page break, while the sentence is open or the line
-//   before the break is full; a hyphen at a line's end before a lowercase letter is removed (unless
+//   line has ended a sentence; across a column or page break, while the sentence is open; a hyphen at a line's end before a lowercase letter is removed (unless
 //   the document writes that word with the hyphen elsewhere), soft hyphens always;
 // - tables: two or more consecutive lines with the same number (≥ 2) of cells whose columns line up.
 // Title and description from the document's metadata (Title, Subject), else the first heading and the
@@ -41,7 +40,9 @@ const PAGE_NUMBER = /^(?:page\s*)?[-–—]?\s*\d{1,5}\s*[-–—]?(?:\s*(?:of|\
 
 
 interface Item { str: string; x0: number; x1: number; y: number; size: number }
-interface Line { cells: Item[][]; text: string; x0: number; x1: number; y: number; size: number; page: number; col: number }
+/** `col`: 0 for the left column or a full-width row, 1 for the right column; `band`: the page's run of
+ *  full-width rows or of two-column rows the line belongs to (a flow is a page, band and column). */
+interface Line { cells: Item[][]; text: string; x0: number; x1: number; y: number; size: number; page: number; col: number; band: number }
 interface Page { lines: Line[]; height: number; width: number }
 
 type Block =
@@ -71,7 +72,7 @@ function toLine(items: Item[], page: number): Line {
     end = Math.max(end, it.x1);
   }
   const size = Math.max(...items.map((i) => i.size));
-  return { cells, text: cells.map(joinItems).join(' '), x0: items[0].x0, x1: end, y: items[0].y, size, page, col: 0 };
+  return { cells, text: cells.map(joinItems).join(' '), x0: items[0].x0, x1: end, y: items[0].y, size, page, col: 0, band: 0 };
 }
 
 /** Groups items into rows by baseline (top first). */
@@ -117,12 +118,19 @@ function layout(items: Item[], width: number, height: number, page: number): Lin
   if (g === undefined) return grouped.map((r) => toLine(r, page));
   const out: Line[] = [];
   let left: Line[] = [], right: Line[] = [];
+  let band = 0, full = true;
   const flush = () => { out.push(...left, ...right); left = []; right = []; };
   for (const r of grouped) {
-    if (r.some((i) => i.x0 < g && i.x1 > g)) { flush(); out.push(toLine(r, page)); continue; }
+    if (r.some((i) => i.x0 < g && i.x1 > g)) {
+      if (!full) { band++; full = true; }
+      flush();
+      out.push({ ...toLine(r, page), band });
+      continue;
+    }
+    if (full) { band++; full = false; }
     const l = r.filter((i) => i.x1 <= g), rr = r.filter((i) => i.x0 >= g);
-    if (l.length) left.push(toLine(l, page));
-    if (rr.length) right.push({ ...toLine(rr, page), col: 1 });
+    if (l.length) left.push({ ...toLine(l, page), band });
+    if (rr.length) right.push({ ...toLine(rr, page), col: 1, band });
   }
   flush();
   return out;
@@ -142,6 +150,8 @@ function dropRunningLines(pages: Page[]): void {
   }
 }
 
+const flow = (l: Line) => `${l.page}|${l.band}|${l.col}`;
+
 /** The size holding most characters, and the usual baseline step between its lines. */
 function bodyMetrics(lines: Line[]): { size: number; pitch: number } {
   const chars = new Map<number, number>();
@@ -151,7 +161,7 @@ function bodyMetrics(lines: Line[]): { size: number; pitch: number } {
   for (let i = 1; i < lines.length; i++) {
     const a = lines[i - 1], b = lines[i];
     const step = a.y - b.y;
-    if (a.page === b.page && a.col === b.col && Math.abs(a.size - size) < 0.5 && Math.abs(b.size - size) < 0.5 && step > 0) steps.push(step);
+    if (flow(a) === flow(b) && Math.abs(a.size - size) < 0.5 && Math.abs(b.size - size) < 0.5 && step > 0) steps.push(step);
   }
   steps.sort((x, y) => x - y);
   return { size, pitch: steps[Math.floor(steps.length / 2)] ?? size * 1.2 };
@@ -180,12 +190,12 @@ function blocks(lines: Line[], hyphenated: Set<string>): Block[] {
   const edges = new Map<string, { left: number; right: number }>();
   for (const l of lines) {
     if (Math.abs(l.size - body) >= 0.5) continue;
-    const k = `${l.page}|${l.col}`;
+    const k = flow(l);
     const e = edges.get(k);
     if (!e) edges.set(k, { left: l.x0, right: l.x1 });
     else { e.left = Math.min(e.left, l.x0); e.right = Math.max(e.right, l.x1); }
   }
-  for (const l of lines) if (!edges.has(`${l.page}|${l.col}`)) edges.set(`${l.page}|${l.col}`, { left: l.x0, right: l.x1 });
+  for (const l of lines) if (!edges.has(flow(l))) edges.set(flow(l), { left: l.x0, right: l.x1 });
   const out: Block[] = [];
   let para: Line | undefined;
   let text = '';
@@ -213,17 +223,18 @@ function blocks(lines: Line[], hyphenated: Set<string>): Block[] {
       continue;
     }
     if (para) {
-      const sameFlow = para.page === l.page && para.col === l.col;
+      const sameFlow = flow(para) === flow(l);
       const step = para.y - l.y;
       const closed = /[.!?:;]["')\]]?$/.test(text);
-      const edge = edges.get(`${para.page}|${para.col}`)!;
+      const edge = edges.get(flow(para))!;
       const room = edge.right - para.x1;
       const continues = sameFlow
         ? step > 0 && step <= pitch * PARAGRAPH_STEP && Math.abs(para.size - l.size) < 0.5
           // A short line that ends a sentence ends its paragraph, even without a gap below it.
           && !(closed && room > 0.25 * (edge.right - edge.left))
-        // Across a column or page break: the sentence goes on, or the line before the break is full.
-        : (!closed && /^[a-z(]/.test(l.text)) || (room < Math.max(2 * para.size, 0.1 * (edge.right - edge.left)) && !/^[-•*\d]/.test(l.text));
+        // Across a column or page break: while the sentence goes on. (A full line before the break says
+        // little: ragged text's last line is often nearly full.)
+        : !closed && /^[a-z(]/.test(l.text);
       if (!continues) end();
     }
     if (para) text = joinLines(text, l.text, hyphenated);

@@ -10,6 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, createKey, balance, removeDataDir, observe, type ServerProcess } from './helpers/server.ts';
 import { makePdfFixtures, type PdfFixtures } from './fixtures/pdf/make.ts';
+import { Compile } from 'typebox/compile';
+import { ReadResult } from '../src/schema/observe.ts';
+
+const readShape = Compile(ReadResult);
+const assertShape = (body: unknown) => assert.ok(readShape.Check(body), JSON.stringify([...readShape.Errors(body)][0]));
 
 const REPORT_HTML = readFileSync(new URL('./fixtures/pdf/report.html', import.meta.url), 'utf8');
 const PAPER_HTML = readFileSync(new URL('./fixtures/pdf/paper.html', import.meta.url), 'utf8');
@@ -86,6 +91,7 @@ describe('PDF in read mode', () => {
     assert.equal(r.status, 200, JSON.stringify(r.body));
     assert.equal(r.body.credits_used, 1);
     assert.equal(await balance(server.dataDir, key), before - 1, 'same credits as an HTML read');
+    assertShape(r.body);
     assert.equal(r.body.title, 'Field Notes on River Restoration', 'from the metadata');
     assert.equal(r.body.pages, 3);
     assert.equal(r.body.rendered, false);
@@ -179,6 +185,14 @@ describe('PDF in read mode', () => {
     assert.equal((await observe(server, key, { url: `${site}/report.pdf` })).status, 200);
   });
 
+  test('render "always" on a PDF: Chromium will not show it, so it is read as a PDF', async () => {
+    const r = await observe(server, key, { url: `${site}/report.pdf`, options: { render: 'always' } });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.equal(r.body.pages, 3);
+    assert.equal(r.body.rendered, false);
+    assert.match(r.body.content, /^## Measurements by reach$/m);
+  });
+
   test('map on a PDF keeps answering 422, at no cost', async () => {
     const before = await balance(server.dataDir, key);
     const r = await observe(server, key, { url: `${site}/report.pdf`, mode: 'map' });
@@ -192,6 +206,7 @@ describe('options.include_links', () => {
   test('a PDF: its link annotations with the text under them', async () => {
     const r = await observe(server, key, { url: `${site}/report.pdf`, options: { include_links: true } });
     assert.equal(r.status, 200);
+    assertShape(r.body);
     assert.deepEqual(r.body.links, [
       { url: 'https://example.org/methods', text: 'survey methods' },
       { url: 'https://example.org/data.csv', text: 'raw measurements' },
@@ -201,6 +216,7 @@ describe('options.include_links', () => {
   test('HTML: the main content\'s links, absolute and each once; navigation and footer links left out', async () => {
     const article = await observe(server, key, { url: `${site}/article`, options: { include_links: true } });
     assert.equal(article.status, 200);
+    assertShape(article.body);
     assert.ok(article.body.links.some((l: { url: string; text: string }) => l.url === `${site}/blog/uws-notes` && l.text === 'our notes on uWebSockets.js'));
     for (const junk of ['/jobs', '/privacy', '/a', '/blog']) assert.ok(!article.body.links.some((l: { url: string }) => l.url === site + junk), `${junk} is not main content`);
     const dupes = await observe(server, key, { url: `${site}/dupes`, options: { include_links: true } });

@@ -74,8 +74,16 @@ async function read(deps: ObserveDeps, agent: ReturnType<typeof guardedAgent>, r
   const readOptions = { format, contentLimit: body.options?.contentLimit, mainContent: body.options?.main_content, includeLinks: body.options?.include_links === true };
   let source: { url: string; html: string; redirects: string[]; blocked: string[]; warnings: string[]; pdf?: Uint8Array };
   if (render === 'always') {
-    const shown = await renderPage(await browser(), fetch.guard, body.url.trim(), fetch.deadlineMs, req.signal);
-    source = { ...shown, redirects: [] };
+    try {
+      const shown = await renderPage(await browser(), fetch.guard, body.url.trim(), fetch.deadlineMs, req.signal);
+      source = { ...shown, redirects: [] };
+    } catch (err) {
+      // Chromium will not show a download: if it is a PDF, it is read as one (no browser needed).
+      if (!(err instanceof SightlineError) || err.code !== 'unsupported_content_type') throw err;
+      const page = await fetchPage(body.url.trim(), fetch, agent, req.signal);
+      if (!page.pdf) throw err;
+      source = { url: page.url, html: '', redirects: page.redirects, blocked: [], warnings: [], pdf: page.pdf };
+    }
   } else {
     // The guard inside fetchPage checks the scheme and every address, at every redirect.
     const page = await fetchPage(body.url.trim(), fetch, agent, req.signal);

@@ -42,6 +42,7 @@ function route(path: string, res: import('node:http').ServerResponse): void {
     case '/scan.pdf': return send(pdfs.scan, 'application/pdf');
     case '/locked.pdf': return send(pdfs.locked, 'application/pdf');
     case '/truncated.pdf': return send(pdfs.report.subarray(0, Math.floor(pdfs.report.length / 2)), 'application/pdf');
+    case '/heavy.pdf': return send(Buffer.concat([pdfs.huge, Buffer.alloc(2.5 * 1024 * 1024, 0x20)]), 'application/pdf'); // over --max-page-mb 2
     case '/binary': return send(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3]), 'application/octet-stream');
     case '/article': return send(ARTICLE, 'text/html; charset=utf-8');
     case '/dupes': return send(`<html><head><title>Dupes</title></head><body><nav><a href="/home">Home</a></nav><article><h1>Reading list</h1>
@@ -167,17 +168,18 @@ describe('PDF in read mode', () => {
     assert.equal(await balance(server.dataDir, key), before - 1);
   });
 
-  test('encrypted, image-only and truncated PDFs: 422 unsupported_content_type saying why, and free', async () => {
-    const cases: [string, RegExp][] = [
+  test('too large, encrypted, image-only and truncated PDFs: 422 saying why, and free', async () => {
+    const cases: [string, RegExp, string?][] = [
+      ['/heavy.pdf', /over the 2097152-byte limit/, 'too_large'],
       ['/locked.pdf', /encrypted/],
       ['/scan.pdf', /no text layer.*OCR/],
       ['/truncated.pdf', /cannot be parsed|no text layer/],
     ];
-    for (const [path, why] of cases) {
+    for (const [path, why, code = 'unsupported_content_type'] of cases) {
       const before = await balance(server.dataDir, key);
       const r = await observe(server, key, { url: site + path });
       assert.equal(r.status, 422, `${path}: ${JSON.stringify(r.body)}`);
-      assert.equal(r.body.error, 'unsupported_content_type');
+      assert.equal(r.body.error, code);
       assert.match(r.body.message, why);
       assert.equal(await balance(server.dataDir, key), before, `${path} costs nothing`);
     }

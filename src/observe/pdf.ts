@@ -20,7 +20,7 @@ import { dirname, join } from 'node:path';
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { SightlineError } from '../schema/errors.ts';
 import { cutAtBlock } from './markdown.ts';
-import type { ReadLink, ReadOptions, ReadResult } from './read.ts';
+import { DEFAULT_CONTENT_LIMIT, type ReadLink, type ReadOptions, type ReadResult } from './read.ts';
 
 const PACKAGE = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
 /** Cells: a horizontal gap wider than this many font sizes. Word spaces are a third of one. */
@@ -325,7 +325,7 @@ export async function readPdf(bytes: Uint8Array, url: string, options: ReadOptio
   const doc = await open(bytes);
   try {
     const format = options.format ?? 'markdown';
-    const limit = options.contentLimit ?? 50_000;
+    const limit = options.contentLimit ?? DEFAULT_CONTENT_LIMIT;
     const pages: Page[] = [];
     const links = new Map<string, string>();
     let chars = 0;

@@ -14,7 +14,9 @@ import { makePdfFixtures } from '../test/fixtures/pdf/make.ts';
 const RUNS = Number(process.env.RUNS ?? 7);
 const html = readFileSync(new URL('../test/fixtures/pdf/report.html', import.meta.url), 'utf8');
 /** The known text: every paragraph, heading and table cell of the source HTML. */
-const truth = html.split('<body>')[1].replace(/&shy;/g, '').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim();
+const known = (source: string) => source.split('<body>')[1].replace(/&shy;/g, '').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim();
+const truth = known(html);
+const paperTruth = known(readFileSync(new URL('../test/fixtures/pdf/paper.html', import.meta.url), 'utf8'));
 
 async function median(work: () => Promise<unknown> | unknown): Promise<number> {
   const times: number[] = [];
@@ -33,14 +35,22 @@ rmSync(dir, { recursive: true, force: true });
 const options = { format: 'markdown' as const, contentLimit: 500_000 };
 const report = await readPdf(new Uint8Array(pdfs.report), 'http://localhost/report.pdf', options);
 const long = await readPdf(new Uint8Array(pdfs.long), 'http://localhost/long.pdf', options);
+const paper = await readPdf(new Uint8Array(pdfs.paper), 'http://localhost/paper.pdf', options);
+/** Pages a default-limit read gets through (it stops once it has the text the limit needs). */
+async function pagesRead(bytes: Buffer): Promise<number> {
+  const r = await readPdf(new Uint8Array(bytes), 'http://localhost/', { format: 'markdown' });
+  return Number(/pages after (\d+) of/.exec(r.warnings.join(' '))?.[1] ?? r.pages);
+}
 const rows = [
   { name: 'report.pdf', pages: report.pages, ms: await median(() => readPdf(new Uint8Array(pdfs.report), 'http://localhost/', options)), f1: wordF1(markdownText(report.content), truth) },
+  { name: 'paper.pdf (two justified columns)', pages: paper.pages, ms: await median(() => readPdf(new Uint8Array(pdfs.paper), 'http://localhost/', options)), f1: wordF1(markdownText(paper.content), paperTruth) },
   { name: 'long.pdf (all 120 pages)', pages: long.pages, ms: await median(() => readPdf(new Uint8Array(pdfs.long), 'http://localhost/', options)), f1: wordF1(markdownText(long.content), Array(40).fill(truth).join(' ')) },
-  { name: 'long.pdf, default contentLimit', pages: long.pages, ms: await median(() => readPdf(new Uint8Array(pdfs.long), 'http://localhost/', { format: 'markdown' })), f1: NaN },
+  { name: 'long.pdf, default contentLimit', pages: await pagesRead(pdfs.long), ms: await median(() => readPdf(new Uint8Array(pdfs.long), 'http://localhost/', { format: 'markdown' })), f1: NaN },
+  { name: 'huge.pdf (1,120 pages), default contentLimit', pages: await pagesRead(pdfs.huge), ms: await median(() => readPdf(new Uint8Array(pdfs.huge), 'http://localhost/', { format: 'markdown' })), f1: NaN },
 ];
 const htmlMs = await median(() => readPage(html, 'http://localhost/report.html', options));
 const lines = [
-  '| PDF | pages | ms (median) | ms per page | word F1 vs source |', '| --- | --- | --- | --- | --- |',
+  '| PDF | pages read | ms (median) | ms per page read | word F1 vs source |', '| --- | --- | --- | --- | --- |',
   ...rows.map((r) => `| ${r.name} | ${r.pages} | ${r.ms.toFixed(1)} | ${(r.ms / r.pages!).toFixed(2)} | ${Number.isNaN(r.f1) ? '—' : r.f1.toFixed(3)} |`),
   '', `The same report as HTML (readPage): ${htmlMs.toFixed(1)} ms; report.pdf costs ${(rows[0].ms / htmlMs).toFixed(1)}× its HTML read.`,
 ];

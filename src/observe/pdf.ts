@@ -10,11 +10,12 @@
 // - headings: lines whose font is clearly larger than the body's (the size holding most characters),
 //   levels by size, largest first;
 // - paragraphs: lines joined while the baseline step stays near the body's line pitch and no short
-//   line has ended a sentence; across a column or page break, while the sentence is open; a hyphen at a line's end before a lowercase letter is removed (unless
-//   the document writes that word with the hyphen elsewhere), soft hyphens always;
+//   line has ended a sentence; across a column or page break, while the sentence is open; a hyphen
+//   at a line's end before a lowercase letter is removed (unless the document writes that word with
+//   the hyphen elsewhere), soft hyphens always;
 // - tables: two or more consecutive lines with the same number (≥ 2) of cells whose columns line up.
 // Title and description from the document's metadata (Title, Subject), else the first heading and the
-// first paragraph. Encrypted, image-only and unreadable PDFs are refused with unsupported_content_type.
+// first paragraph. Past the first pages, pages are read only while the content limit needs more text. Encrypted, image-only and unreadable PDFs are refused with unsupported_content_type.
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';

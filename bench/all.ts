@@ -11,6 +11,7 @@ const SUITES = [
   ['observe', 'observe map and visual latency on a warm pool'],
   ['prompt', 'tokens per element: the text form against our JSON'],
   ['read', 'read-mode extraction vs Readability (about five minutes)'],
+  ['pdf', 'PDF read mode: ms per page and word F1, beside the HTML read'],
 ] as const;
 const only = process.argv.slice(2);
 const suites = only.length ? SUITES.filter(([name]) => only.includes(name)) : SUITES;

@@ -29,6 +29,7 @@ function route(path: string, res: import('node:http').ServerResponse): void {
     case '/404': res.writeHead(404, { 'content-type': 'text/html' }); res.end('<h1>Not found</h1>'); return;
     case '/500': res.writeHead(500, { 'content-type': 'text/html' }); res.end('<h1>Oops</h1>'); return;
     case '/pdf': return html(Buffer.from('%PDF-1.4 ...'), 'application/pdf');
+    case '/png': return html(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), 'image/png');
     case '/huge': return html('<html><body><article>' + '<p>All work and no play makes Jack a dull boy. </p>'.repeat(50_000) + '</article></body></html>');
     case '/hang': res.writeHead(200, { 'content-type': 'text/html' }); res.write('<html><body><p>Loading'); return; // never ends
     case '/app': return html(`<html><head><title>App</title></head><body><div id="root"></div><script>
@@ -121,7 +122,8 @@ describe('reading pages', () => {
   const failures: [string, string, number, string, RegExp][] = [
     ['404 page', '/404', 502, 'http_error', /HTTP 404/],
     ['500 page', '/500', 502, 'http_error', /HTTP 500/],
-    ['non-HTML', '/pdf', 422, 'unsupported_content_type', /application\/pdf/],
+    ['non-HTML', '/png', 422, 'unsupported_content_type', /image\/png, not HTML, text or PDF/],
+    ['a broken PDF (real ones: observe-pdf.test.ts)', '/pdf', 422, 'unsupported_content_type', /PDF cannot be parsed/],
     ['huge page', '/huge', 422, 'too_large', /limit/],
     ['page that never finishes', '/hang', 504, 'timeout', /1500 ms/],
     ['too many redirects', '/loop0', 502, 'unreachable', /More than 5 redirects/],

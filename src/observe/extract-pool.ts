@@ -3,7 +3,8 @@
 // included. A few warm worker threads run readPage instead, one page each at a time, with a bounded
 // queue (busy when full), a time limit per page (the worker is terminated and replaced), an element
 // limit checked before parsing (in the worker, extract-worker.ts), and the request's abort signal
-// cancelling a queued page or terminating a running one. Results are readPage's, unchanged.
+// cancelling a queued page or terminating a running one. Results are readPage's, unchanged. PDFs go the
+// same way (readPdf, pdf.ts), under the same limits.
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import { SightlineError } from '../schema/errors.ts';
@@ -69,6 +70,15 @@ export class ExtractPool {
 
   /** readPage(html, url, options) in a worker. */
   read(html: string, url: string, options: ReadOptions, signal?: AbortSignal): Promise<ReadResult> {
+    return this.submit({ html, url, options }, signal);
+  }
+
+  /** readPdf(bytes, url, options) in a worker (pdf.ts): the same queue, time limit and cancelling. */
+  readPdf(pdf: Uint8Array, url: string, options: ReadOptions, signal?: AbortSignal): Promise<ReadResult> {
+    return this.submit({ html: '', pdf, url, options }, signal);
+  }
+
+  private submit(page: Omit<ExtractJob, 'id'>, signal?: AbortSignal): Promise<ReadResult> {
     if (this.closed) return Promise.reject(new SightlineError('busy', 'Shutting down'));
     if (signal?.aborted) return Promise.reject(cancelled());
     const idle = this.slots.some((s) => !s.job);
@@ -78,7 +88,7 @@ export class ExtractPool {
       return Promise.reject(err);
     }
     return new Promise<ReadResult>((resolve, reject) => {
-      const job: Job = { id: this.nextId++, html, url, options, resolve, reject, signal };
+      const job: Job = { id: this.nextId++, ...page, resolve, reject, signal };
       if (signal) {
         job.onAbort = () => this.cancel(job);
         signal.addEventListener('abort', job.onAbort, { once: true });
@@ -146,7 +156,7 @@ export class ExtractPool {
       slot.worker!.ref();
       slot.timer = setTimeout(() => this.replace(slot, new SightlineError('too_large',
         `The page took more than ${this.options.timeoutMs} ms to read (--extract-timeout-ms): it is too large or too complex`)), this.options.timeoutMs);
-      const message: ExtractJob = { id: job.id, html: job.html, url: job.url, options: job.options };
+      const message: ExtractJob = { id: job.id, html: job.html, url: job.url, options: job.options, ...(job.pdf ? { pdf: job.pdf } : {}) };
       slot.worker!.postMessage(message);
     }
   }

@@ -1,5 +1,6 @@
 // The body of an extraction worker thread (extract-pool.ts): takes one page at a time, refuses a page
-// with more elements than the limit before parsing it, and answers readPage's result or an error code.
+// with more elements than the limit before parsing it, and answers readPage's result (or readPdf's, for
+// a PDF) or an error code.
 // Bundled on its own to build/extract-worker.js; run from source under tsx.
 import { parentPort, workerData } from 'node:worker_threads';
 import { readlinkSync } from 'node:fs';
@@ -7,7 +8,8 @@ import { setPriority } from 'node:os';
 import { readPage, type ReadOptions, type ReadResult } from './read.ts';
 import { SightlineError, type ErrorCode } from '../schema/errors.ts';
 
-export interface ExtractJob { id: number; html: string; url: string; options: ReadOptions }
+/** A page to read: HTML, or (with `pdf`) a PDF's bytes. */
+export interface ExtractJob { id: number; html: string; url: string; options: ReadOptions; pdf?: Uint8Array }
 export type ExtractAnswer =
   | { id: number; ok: true; result: ReadResult }
   | { id: number; ok: false; code: ErrorCode; message: string };
@@ -24,8 +26,13 @@ export function countTags(html: string): number {
   return n;
 }
 
-function answer(job: ExtractJob, maxNodes: number): ExtractAnswer {
+async function answer(job: ExtractJob, maxNodes: number): Promise<ExtractAnswer> {
   try {
+    if (job.pdf) {
+      // pdf.ts (and pdfjs) load with the first PDF: HTML-only workers never pay for them.
+      const { readPdf } = await import('./pdf.ts');
+      return { id: job.id, ok: true, result: await readPdf(job.pdf, job.url, job.options) };
+    }
     const tags = countTags(job.html);
     if (tags > maxNodes) {
       throw new SightlineError('too_large', `The page has ${tags} elements, more than the ${maxNodes} this service reads (--extract-max-nodes)`);
@@ -54,6 +61,6 @@ if (parentPort) {
   const { maxNodes } = workerData as ExtractWorkerData;
   // Warm up before the first request: the modules are loaded, turndown built, the hot paths compiled.
   readPage('<html><head><title>warm</title></head><body><article><h1>Warm</h1><p>A first page, <a href="/a">linked</a>.</p><table><tr><td>1</td></tr></table></article></body></html>', 'http://localhost/');
-  port.on('message', (job: ExtractJob) => port.postMessage(answer(job, maxNodes)));
+  port.on('message', (job: ExtractJob) => { void answer(job, maxNodes).then((a) => port.postMessage(a)); });
   port.postMessage({ ready: true });
 }

@@ -1,10 +1,12 @@
 // The read pipeline's fetcher: undici with a deadline, at most 5 redirects each checked by the egress
 // guard, connections made only to guard-checked addresses, a size cap on the decoded body, and the
-// charset taken from the headers, a BOM or the document's <meta>.
+// charset taken from the headers, a BOM or the document's <meta>. A PDF (by its Content-Type, or by the
+// `%PDF-` magic bytes under a generic or text type) comes back as bytes for pdf.ts.
 import { Agent, fetch, type Response } from 'undici';
 import type { LookupFunction } from 'node:net';
 import { SightlineError } from '../schema/errors.ts';
 import { EgressError, refusalError, type EgressGuard } from './egress.ts';
+import { isPdf } from './pdf-sniff.ts';
 
 export const MAX_REDIRECTS = 5;
 
@@ -23,9 +25,14 @@ export interface FetchedPage {
   text: string;
   redirects: string[];
   bytes: number;
+  /** The body, when it is a PDF (then `text` is empty). */
+  pdf?: Uint8Array;
 }
 
 const TEXT_TYPES = /^(text\/html|application\/xhtml\+xml|text\/plain|application\/xml|text\/xml)$/;
+const PDF_TYPES = /^(application\/pdf|application\/x-pdf|application\/acrobat|text\/pdf)$/;
+/** Types servers send for a file without saying what it is: read, and kept only when it is a PDF. */
+const GENERIC_TYPES = /^(application\/octet-stream|binary\/octet-stream|application\/download|application\/force-download|application\/x-download|application\/unknown)$/;
 export const DEFAULT_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Sightline/0.1 Safari/537.36';
 
 /** An agent whose every connection resolves through the guard: no second, unchecked DNS answer. */
@@ -103,7 +110,7 @@ export async function fetchPage(raw: string, options: FetchOptions, agent: Agent
       }
       const res = await fetch(checked.url, {
         dispatcher: agent, redirect: 'manual', signal: abort,
-        headers: { 'user-agent': options.userAgent ?? DEFAULT_UA, accept: 'text/html,application/xhtml+xml;q=0.9,text/plain;q=0.8,*/*;q=0.5' },
+        headers: { 'user-agent': options.userAgent ?? DEFAULT_UA, accept: 'text/html,application/xhtml+xml;q=0.9,application/pdf;q=0.9,text/plain;q=0.8,*/*;q=0.5' },
       }).catch((err: Error & { cause?: Error }) => {
         if (abort.aborted) throw err;
         const cause = err.cause instanceof EgressError ? err.cause : undefined;
@@ -123,11 +130,15 @@ export async function fetchPage(raw: string, options: FetchOptions, agent: Agent
       }
       const contentType = (res.headers.get('content-type') ?? 'text/html').toLowerCase();
       const mime = contentType.split(';')[0].trim();
-      if (!TEXT_TYPES.test(mime)) {
+      if (!TEXT_TYPES.test(mime) && !PDF_TYPES.test(mime) && !GENERIC_TYPES.test(mime)) {
         await res.body?.cancel();
-        throw new SightlineError('unsupported_content_type', `The page is ${mime}, not HTML or text`);
+        throw new SightlineError('unsupported_content_type', `The page is ${mime}, not HTML, text or PDF`);
       }
       const bytes = await readCapped(res, options.maxBytes);
+      if (PDF_TYPES.test(mime) || isPdf(bytes, GENERIC_TYPES.test(mime))) {
+        return { url: checked.url.href, status: res.status, contentType: 'application/pdf', charset: '', text: '', redirects, bytes: bytes.length, pdf: bytes };
+      }
+      if (GENERIC_TYPES.test(mime)) throw new SightlineError('unsupported_content_type', `The page is ${mime} and not a PDF, HTML or text`);
       const charset = charsetOf(contentType, bytes);
       return { url: checked.url.href, status: res.status, contentType: mime, charset, text: decode(bytes, charset), redirects, bytes: bytes.length };
     }

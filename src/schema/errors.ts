@@ -20,7 +20,7 @@ export const ERRORS = {
   invalid_url: { status: 400, message: 'The URL is not valid' },
   invalid_mode: { status: 400, message: 'Unknown mode: use read, map or visual' },
   blocked_url: { status: 403, message: 'The URL points to an address this service does not reach' },
-  unsupported_content_type: { status: 422, message: 'The page is not HTML or text' },
+  unsupported_content_type: { status: 422, message: 'The page is not HTML, text or a readable PDF' },
   too_large: { status: 422, message: 'The page is larger than the size limit' },
   unreachable: { status: 502, message: 'The page cannot be reached' },
   http_error: { status: 502, message: 'The page answered with an HTTP error' },

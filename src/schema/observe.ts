@@ -10,6 +10,7 @@ export const MAP_MAX_LIMIT = 500;
 export const ObserveOptions = Type.Object({
   contentLimit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500_000 })),
   main_content: Type.Optional(Type.Boolean()),
+  include_links: Type.Optional(Type.Boolean({ description: 'read: add `links`, the absolute URL and anchor text of every link in the main content (each URL once; for a PDF, its link annotations)' })),
   render: Type.Optional(Type.Union([Type.Literal('auto'), Type.Literal('always'), Type.Literal('never')], {
     description: 'auto (default): render in Chromium when the fetched HTML is a script shell',
   })),
@@ -39,6 +40,11 @@ export const ObserveRequest = Type.Object({
   options: Type.Optional(ObserveOptions),
 });
 
+export const ReadLink = Type.Object({
+  url: Type.String({ description: 'absolute URL (http, https or mailto)' }),
+  text: Type.String({ description: 'anchor text (or the link\'s aria-label, title or image alt); may be empty' }),
+});
+
 export const ReadResult = Type.Object({
   status: Type.Literal('success'),
   url: Type.String({ description: 'the processed URL, after redirects' }),
@@ -52,6 +58,8 @@ export const ReadResult = Type.Object({
   warnings: Type.Array(Type.String()),
   redirects: Type.Array(Type.String()),
   rendered: Type.Boolean({ description: 'true when the page was read from Chromium' }),
+  pages: Type.Optional(Type.Integer({ minimum: 1, description: 'a PDF: its page count (the content is its text as Markdown, text or HTML)' })),
+  links: Type.Optional(Type.Array(ReadLink, { description: 'with options.include_links: the links of the main content, in order, each URL once' })),
 });
 
 export const VisualCues = Type.Object({

@@ -1,5 +1,5 @@
 // POST /v1/observe (SPEC, legacy door). Read mode: fetch through the egress guard, extract the main
-// content in a worker thread (extract-pool.ts), answer Markdown/text/HTML. Map and visual: load the page in our Chromium, collect, rank with
+// content in a worker thread (extract-pool.ts; a PDF's text with pdf.ts), answer Markdown/text/HTML. Map and visual: load the page in our Chromium, collect, rank with
 // the core, and for visual a screenshot. Credits are held before the work, posted when it succeeds, and
 // voided when the page cannot be loaded, the client leaves or the deadline passes (holds.ts): failed loads
 // cost nothing.
@@ -72,15 +72,35 @@ async function read(deps: ObserveDeps, agent: ReturnType<typeof guardedAgent>, r
   const { fetch, browser } = deps;
   const render = body.options?.render ?? 'auto';
   const format = body.format ?? 'markdown';
-  const readOptions = { format, contentLimit: body.options?.contentLimit, mainContent: body.options?.main_content };
-  let source: { url: string; html: string; redirects: string[]; blocked: string[]; warnings: string[] };
+  const readOptions = { format, contentLimit: body.options?.contentLimit, mainContent: body.options?.main_content, includeLinks: body.options?.include_links === true };
+  let source: { url: string; html: string; redirects: string[]; blocked: string[]; warnings: string[]; pdf?: Uint8Array };
   if (render === 'always') {
-    const shown = await renderPage(await browser(), fetch.guard, body.url.trim(), fetch.deadlineMs, req.signal);
-    source = { ...shown, redirects: [] };
+    try {
+      const shown = await renderPage(await browser(), fetch.guard, body.url.trim(), fetch.deadlineMs, req.signal);
+      source = { ...shown, redirects: [] };
+    } catch (err) {
+      // Chromium will not show a download: if it is a PDF, it is read as one (no browser needed).
+      if (!(err instanceof SightlineError) || err.code !== 'unsupported_content_type') throw err;
+      const page = await fetchPage(body.url.trim(), fetch, agent, req.signal);
+      if (!page.pdf) throw err;
+      source = { url: page.url, html: '', redirects: page.redirects, blocked: [], warnings: [], pdf: page.pdf };
+    }
   } else {
     // The guard inside fetchPage checks the scheme and every address, at every redirect.
     const page = await fetchPage(body.url.trim(), fetch, agent, req.signal);
-    source = { url: page.url, html: page.text, redirects: page.redirects, blocked: [], warnings: [] };
+    source = { url: page.url, html: page.text, redirects: page.redirects, blocked: [], warnings: [], pdf: page.pdf };
+  }
+  if (source.pdf) {
+    // A PDF: its text laid out as Markdown in a worker (pdf.ts); never rendered, same credits.
+    const pdf = source.pdf;
+    const started = performance.now();
+    let result;
+    try { result = await deps.extract.readPdf(pdf, source.url, readOptions, req.signal); } finally { deps.metrics?.extraction((performance.now() - started) / 1000); }
+    return {
+      status: 'success', url: source.url, content: result.content, title: result.title, description: result.description,
+      credits_used: OBSERVE_COSTS.read, credits_remaining: remaining, format, truncated: result.truncated, warnings: result.warnings, redirects: source.redirects, rendered: false,
+      pages: result.pages, ...(result.links ? { links: result.links } : {}),
+    };
   }
   const extract = async (html: string, url: string) => {
     const started = performance.now();
@@ -98,6 +118,7 @@ async function read(deps: ObserveDeps, agent: ReturnType<typeof guardedAgent>, r
   return {
     status: 'success', url: source.url, content: result.content, title: result.title, description: result.description,
     credits_used: OBSERVE_COSTS.read, credits_remaining: remaining, format, truncated: result.truncated, warnings, redirects: source.redirects, rendered,
+    ...(result.links ? { links: result.links } : {}),
   };
 }
 

@@ -50,8 +50,9 @@ const COLS = 'id, prefix, credits, held, active, created_at';
 const toAccount = (r: Row): Account => ({ id: r.id, prefix: r.prefix, credits: r.credits, held: r.held, active: r.active, created_at: r.created_at });
 
 /** SQLSTATE classes meaning the server is not there to answer: connection exceptions (08), operator
- *  intervention such as a shutdown (57P), insufficient resources such as too many connections (53). */
-const UNAVAILABLE_SQLSTATE = /^(08|57P|53)/;
+ *  intervention such as a shutdown (57P), insufficient resources such as too many connections (53),
+ *  a refused login (28) or a database that is not there (3D000). */
+const UNAVAILABLE_SQLSTATE = /^(08|57P|53|28|3D000)/;
 
 /** Whether an error from `pg` means the database could not be reached (rather than a refused statement). */
 export function isUnavailable(err: unknown): boolean {

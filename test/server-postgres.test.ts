@@ -98,3 +98,66 @@ test('store migrate-from-sqlite copies accounts, key hashes and balances (held i
     removeDataDir(dataDir);
   }
 });
+
+test('Postgres stopped immediately mid-burst: only 200s and 503 store_unavailable, every 200 posted, orphans voided after restart', async () => {
+  const url = await database();
+  const dataDir = tempDataDir();
+  const setup = await openPostgresStore({ url });
+  const { key, account } = await setup.createKey(100_000, true);
+  await setup.close();
+  const server = await startServer(['--store', url, ...unlimited, '--deadline-ms', '2000', '--hold-ttl-ms', '3000', '--sweep-interval-ms', '200'], { dataDir });
+  try {
+    const answers: (Answer | Error)[] = [];
+    let stopped = false;
+    let answeredBeforeStop = 0;
+    const worker = async () => {
+      while (answers.length < 400) {
+        const answer = await snapshot(server.url, key, body).catch((err: Error) => err);
+        answers.push(answer);
+        if (!stopped && answers.length >= 120) {
+          stopped = true;
+          answeredBeforeStop = answers.length;
+          pg.stopImmediate();
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: 16 }, worker));
+    const failures = answers.filter((a): a is Error => a instanceof Error);
+    assert.deepEqual(failures.map((e) => e.message), [], 'every request was answered');
+    const replies = answers as Answer[];
+    const byStatus = new Map<number, number>();
+    for (const a of replies) byStatus.set(a.status, (byStatus.get(a.status) ?? 0) + 1);
+    assert.deepEqual([...byStatus.keys()].sort(), [200, 503], `statuses ${JSON.stringify([...byStatus])}`);
+    for (const a of replies.filter((r) => r.status === 503)) {
+      assert.equal(a.body.error_code, 'store_unavailable');
+      assert.equal(a.headers.get('retry-after'), '1');
+    }
+    assert.ok(answeredBeforeStop > 0 && byStatus.get(503)! > 100, `503s after the stop: ${byStatus.get(503)}`);
+    assert.equal(server.proc.exitCode, null, 'the server is still running');
+    // It stays up and answers 503 while Postgres is down.
+    assert.equal((await snapshot(server.url, key, body)).status, 503);
+
+    pg.start();
+    const store = await openPostgresStore({ url });
+    try {
+      // The sweeper voids the holds whose post or void never reached the database.
+      await waitFor(async () => (await store.balance(account.id)).held === 0, 'the sweeper voids orphaned holds', 15_000);
+      const ledger = await store.ledger(account.id);
+      const posted = new Set(ledger.filter((r) => r.kind === 'post').map((r) => r.requestId));
+      const ok = replies.filter((r) => r.status === 200);
+      for (const a of ok) assert.ok(posted.has(a.headers.get('x-request-id')), `200 ${a.headers.get('x-request-id')} has a committed post`);
+      const { available, ledgerSum } = await assertLedgerInvariant(store, account.id);
+      assert.equal(ledgerSum, available);
+      assert.equal(available, 100_000 - posted.size);
+      // Served again once Postgres is back.
+      await waitFor(async () => (await snapshot(server.url, key, body)).status === 200, 'served after the restart', 10_000);
+      process.stderr.write(`# fault: ${ok.length} × 200, ${byStatus.get(503)} × 503, ${posted.size} posts, ${ledger.filter((r) => r.reason === 'expired').length} holds voided by the sweeper\n`);
+    } finally {
+      await store.close();
+    }
+  } finally {
+    await server.stop();
+    pg.start();
+    removeDataDir(dataDir);
+  }
+});

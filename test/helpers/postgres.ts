@@ -22,7 +22,7 @@ export interface PostgresServer {
   dropDatabase(name: string): Promise<void>;
   /** `pg_ctl stop -m immediate`: every connection cut at once, no clean shutdown. */
   stopImmediate(): void;
-  /** Starts the server again on the same data directory and port. */
+  /** Starts the server again on the same data directory and port (nothing when it runs). */
   start(): void;
   /** Stops the server and removes its directory. */
   destroy(): void;
@@ -59,9 +59,12 @@ export async function startPostgres(): Promise<PostgresServer> {
   const log = join(dir, 'postgres.log');
   run('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8', '--locale', 'C']);
   const port = await freePort();
-  const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
+  // fsync off is safe for a killed process (the kernel keeps what was written); synchronous_commit stays
+  // on, or a commit acknowledged just before an immediate stop could be lost (a 200 without its post).
+  const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=200`;
   let running = false;
   const start = () => {
+    if (running) return;
     run('pg_ctl', ['-D', data, '-l', log, '-o', opts, '-w', '-t', '30', 'start']);
     running = true;
   };

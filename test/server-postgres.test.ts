@@ -59,6 +59,13 @@ test('serve --store postgres: exact charges; keys create, set-credits, deactivat
     const ms = await waitFor(async () => (await snapshot(server.url, key, body)).status === 403, 'the deactivated key is refused');
     assert.ok(ms < 1000, `refused ${ms} ms after the CLI returned (the key cache keeps keys for 5 s)`);
     assert.equal(existsSync(join(dataDir, DB_FILE)), false, 'no SQLite store was made');
+    // The 503 the store can cause is documented where callers look.
+    const doc = await (await fetch(`${server.url}/openapi.json`)).json();
+    for (const path of ['/v1/snapshot', '/v1/observe']) {
+      const unavailable = doc.paths[path].post.responses['503'];
+      assert.match(unavailable.description, /store_unavailable/, path);
+      assert.ok(unavailable.headers['Retry-After'], path);
+    }
   } finally {
     await store.close();
     assert.equal(await server.stop(), 0);

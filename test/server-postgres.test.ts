@@ -111,6 +111,8 @@ test('Postgres stopped immediately mid-burst: only 200s and 503 store_unavailabl
   const dataDir = tempDataDir();
   const setup = await openPostgresStore({ url });
   const { key, account } = await setup.createKey(100_000, true);
+  // A hold of a process that died just before the stop: whatever the burst leaves, one orphan is sure.
+  const orphan = (await setup.reserve(account.id, 5, 'died', 3000))!;
   await setup.close();
   const server = await startServer(['--store', url, ...unlimited, '--deadline-ms', '2000', '--hold-ttl-ms', '3000', '--sweep-interval-ms', '200'], { dataDir });
   try {
@@ -143,6 +145,9 @@ test('Postgres stopped immediately mid-burst: only 200s and 503 store_unavailabl
     assert.equal(server.proc.exitCode, null, 'the server is still running');
     // It stays up and answers 503 while Postgres is down.
     assert.equal((await snapshot(server.url, key, body)).status, 503);
+    const health = await fetch(`${server.url}/healthz`);
+    assert.equal(health.status, 503, 'health says so, for a load balancer');
+    assert.equal((await health.json()).error_code, 'store_unavailable');
 
     pg.start();
     const store = await openPostgresStore({ url });
@@ -150,6 +155,7 @@ test('Postgres stopped immediately mid-burst: only 200s and 503 store_unavailabl
       // The sweeper voids the holds whose post or void never reached the database.
       await waitFor(async () => (await store.balance(account.id)).held === 0, 'the sweeper voids orphaned holds', 15_000);
       const ledger = await store.ledger(account.id);
+      assert.deepEqual(ledger.filter((r) => r.holdId === orphan.id).map((r) => [r.kind, r.reason]), [['void', 'expired']], 'the orphan was voided by the server\'s sweeper');
       const posted = new Set(ledger.filter((r) => r.kind === 'post').map((r) => r.requestId));
       const ok = replies.filter((r) => r.status === 200);
       for (const a of ok) assert.ok(posted.has(a.headers.get('x-request-id')), `200 ${a.headers.get('x-request-id')} has a committed post`);

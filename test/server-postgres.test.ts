@@ -31,10 +31,11 @@ async function waitFor(check: () => Promise<boolean>, what: string, ms = 5000): 
   return Date.now() - started;
 }
 
-test('serve --store postgres: exact charges; keys create, set-credits, deactivate and usage through the CLI reach the running server', async () => {
+test('serve --store postgres (2 workers): exact charges; keys create, set-credits, deactivate and usage through the CLI reach the running server', async () => {
   const url = await database();
   const dataDir = tempDataDir();
-  const server = await startServer(['--store', url, ...unlimited], { dataDir });
+  // Two worker threads: each has its own pool, key cache and LISTEN connection.
+  const server = await startServer(['--store', url, '--workers', '2', ...unlimited], { dataDir });
   const store = await openPostgresStore({ url });
   try {
     const key = cli(['keys', 'create', '--credits', '20', '--store', url], dataDir).trimEnd().split('\n').at(-1)!;
@@ -58,6 +59,8 @@ test('serve --store postgres: exact charges; keys create, set-credits, deactivat
     assert.match(cli(['keys', 'deactivate', key, '--store', url], dataDir), /inactive/);
     const ms = await waitFor(async () => (await snapshot(server.url, key, body)).status === 403, 'the deactivated key is refused');
     assert.ok(ms < 1000, `refused ${ms} ms after the CLI returned (the key cache keeps keys for 5 s)`);
+    const after = await Promise.all(Array.from({ length: 20 }, () => snapshot(server.url, key, body)));
+    assert.deepEqual([...new Set(after.map((a) => a.status))], [403], 'refused by both workers');
     assert.equal(existsSync(join(dataDir, DB_FILE)), false, 'no SQLite store was made');
     // The 503 the store can cause is documented where callers look.
     const doc = await (await fetch(`${server.url}/openapi.json`)).json();

@@ -10,6 +10,8 @@ export interface ServerConfig {
   store: string;
   /** A direct postgres:// connection for LISTEN when `store` goes through PgBouncer; '' for `store`. */
   storeListen: string;
+  /** How long a Postgres instance trusts a cached key between change notifications (0: no cache). */
+  storeKeyCacheMs: number;
   workers: number;
   /** Server cap for snapshot `options.limit`. */
   limitCap: number;
@@ -110,6 +112,7 @@ export const SETTINGS: Setting[] = [
   { key: 'dataDir', flag: 'data-dir', env: 'SIGHTLINE_DATA_DIR', default: './data', help: 'where the SQLite store and screenshots live', parse: text },
   { key: 'store', flag: 'store', env: 'SIGHTLINE_STORE', default: '', help: 'where keys and credits live: a postgres:// URL (default: the SQLite file in --data-dir)', parse: postgresUrl },
   { key: 'storeListen', flag: 'store-listen', env: 'SIGHTLINE_STORE_LISTEN', default: '', help: 'direct postgres:// URL for key-change notifications when --store goes through PgBouncer (default: --store)', parse: postgresUrl },
+  { key: 'storeKeyCacheMs', flag: 'store-key-cache-ms', env: 'SIGHTLINE_STORE_KEY_CACHE_MS', default: '5000', help: 'how long each instance keeps a Postgres key in memory; changes are pushed at once (0: no cache)', parse: int(0, 3_600_000) },
   { key: 'workers', flag: 'workers', env: 'SIGHTLINE_WORKERS', default: '1', help: 'worker threads serving the same port', parse: int(1, 64) },
   { key: 'limitCap', flag: 'limit-cap', env: 'SIGHTLINE_LIMIT_CAP', default: '100', help: 'server cap for snapshot options.limit', parse: int(1, 100_000) },
   { key: 'maxBodyMb', flag: 'max-body-mb', env: 'SIGHTLINE_MAX_BODY_MB', default: '32', help: 'largest request body, MiB (413 above)', parse: positive },

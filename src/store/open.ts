@@ -9,6 +9,8 @@ export interface StoreSettings {
   store: string;
   /** A direct connection for LISTEN ('' for `store`). */
   storeListen?: string;
+  /** Postgres key cache lifetime (default 5 s). */
+  storeKeyCacheMs?: number;
   dataDir: string;
 }
 
@@ -17,5 +19,5 @@ export const storeKind = (settings: StoreSettings): 'sqlite' | 'postgres' => (se
 
 export async function openStore(settings: StoreSettings): Promise<Store> {
   if (!settings.store) return openSqliteStore(settings.dataDir);
-  return openPostgresStore({ url: settings.store, listenUrl: settings.storeListen || undefined });
+  return openPostgresStore({ url: settings.store, listenUrl: settings.storeListen || undefined, keyCacheMs: settings.storeKeyCacheMs });
 }

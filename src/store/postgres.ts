@@ -132,7 +132,11 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Postg
   // deactivation can never be missed.
   const cache = new Map<string, { account: Account; at: number }>();
   const hashesById = new Map<number, Set<string>>();
+  // Bumped by every notification: a key read from the database while one arrived is not cached (the
+  // read may have started before the change committed).
+  let generation = 0;
   const forget = (id: number) => {
+    generation++;
     for (const hash of hashesById.get(id) ?? []) cache.delete(hash);
     hashesById.delete(id);
   };
@@ -148,6 +152,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Postg
       if (listener !== client) return;
       listening = false;
       listener = undefined;
+      generation++;
       cache.clear();
       hashesById.clear();
       client.end().catch(() => {});
@@ -214,10 +219,11 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Postg
       const now = Date.now();
       const hit = cache.get(hash);
       if (hit && listening && now - hit.at < keyCacheMs) return hit.account;
+      const seen = generation;
       const [row] = await q<Row>(`SELECT ${COLS} FROM accounts WHERE key_hash = $1`, [hash]);
       if (!row) return undefined;
       const account = toAccount(row);
-      if (listening && keyCacheMs > 0) {
+      if (listening && keyCacheMs > 0 && seen === generation) {
         cache.set(hash, { account, at: now });
         let hashes = hashesById.get(account.id);
         if (!hashes) hashesById.set(account.id, hashes = new Set());

@@ -6,7 +6,8 @@ import { browserHost } from './browser-host.ts';
 import { createLogger } from '../server/logger.ts';
 import { startServer, type RunningServer } from '../server/server.ts';
 import { runWorkers, workerMain, WORKER_FLAG } from '../server/workers.ts';
-import { openSqliteStore } from '../store/sqlite.ts';
+import { openStore } from '../store/open.ts';
+import { migrateFromSqlite } from '../store/migrate-from-sqlite.ts';
 import { keysCommand, UsageError } from './keys.ts';
 import { ensureDevKey, devKeyBanner, DEV_KEY_CREDITS } from './dev-key.ts';
 
@@ -26,6 +27,10 @@ Usage:
   sightline browser-host [--port P] [--pages N] [--token T]
                                             run Chromium for API instances (their --browser-ws), fenced by
                                             the egress proxy; GET /healthz on the same port reports its load
+  sightline store migrate-from-sqlite PATH --store postgres://…
+                                            copy the accounts, key hashes and balances of a SQLite store file
+                                            (stop the server using it first) into Postgres, balances as grants
+  (keys and store work on --store / SIGHTLINE_STORE, or the SQLite file in --data-dir)
 
 Options (flags win over environment variables):
 ${settingsHelp()}
@@ -39,7 +44,7 @@ async function serve(config: ServerConfig, devKey: boolean): Promise<void> {
   const logger = createLogger(config.logLevel);
   let key: string | undefined;
   if (devKey) {
-    const store = openSqliteStore(config.dataDir);
+    const store = await openStore(config);
     try { key = await ensureDevKey(store, config.dataDir); } finally { await store.close(); }
   }
   const server: RunningServer = config.workers > 1
@@ -47,7 +52,7 @@ async function serve(config: ServerConfig, devKey: boolean): Promise<void> {
     : await startServer(config, logger);
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${server.port}`;
   if (key) {
-    const store = openSqliteStore(config.dataDir);
+    const store = await openStore(config);
     try { process.stdout.write(devKeyBanner(key, url, (await store.resolve(key))?.credits ?? DEV_KEY_CREDITS) + '\n'); } finally { await store.close(); }
   }
   logger.info({ url, http: server.backend, workers: config.workers, data_dir: config.dataDir }, 'listening');
@@ -102,13 +107,22 @@ async function main(argv: string[]): Promise<number> {
     return -1; // keep running
   }
   if (command === 'keys') {
-    const store = openSqliteStore(resolveConfig(flags).dataDir);
+    const store = await openStore(resolveConfig(flags));
     try {
       const lines = await keysCommand(store, rest, { credits: flags.credits, inactive: Boolean(values.inactive), json: Boolean(values.json), limit: flags.limit, cursor: flags.cursor });
       process.stdout.write(lines.join('\n') + '\n');
     } finally {
       await store.close();
     }
+    return 0;
+  }
+  if (command === 'store') {
+    const [sub, path, ...extra] = rest;
+    if (sub !== 'migrate-from-sqlite' || !path || extra.length) throw new UsageError('usage: sightline store migrate-from-sqlite PATH --store postgres://…');
+    const config = resolveConfig(flags);
+    if (!config.store) throw new UsageError('migrate-from-sqlite copies into Postgres: give --store postgres://… (or SIGHTLINE_STORE)');
+    const result = await migrateFromSqlite(path, config.store);
+    process.stdout.write(`copied ${result.copied} account${result.copied === 1 ? '' : 's'} (${result.credits} credits as grants); ${result.skipped} already there, left as they are\n`);
     return 0;
   }
   throw new UsageError(`unknown command "${command}"`);

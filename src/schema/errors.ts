@@ -26,6 +26,8 @@ export const ERRORS = {
   http_error: { status: 502, message: 'The page answered with an HTTP error' },
   internal_error: { status: 500, message: 'Internal error' },
   busy: { status: 503, message: 'Service busy, retry later' },
+  // A networked store (Postgres) cannot be reached: nothing was done and nothing charged.
+  store_unavailable: { status: 503, message: 'The account store is unavailable, retry later' },
   timeout: { status: 504, message: 'Request timed out' },
 } as const;
 

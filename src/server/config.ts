@@ -6,6 +6,12 @@ export interface ServerConfig {
   host: string;
   port: number;
   dataDir: string;
+  /** Where keys and credits live: '' for the SQLite file in dataDir, or a postgres:// URL. */
+  store: string;
+  /** A direct postgres:// connection for LISTEN when `store` goes through PgBouncer; '' for `store`. */
+  storeListen: string;
+  /** How long a Postgres instance trusts a cached key between change notifications (0: no cache). */
+  storeKeyCacheMs: number;
   workers: number;
   /** Server cap for snapshot `options.limit`. */
   limitCap: number;
@@ -127,6 +133,10 @@ const redisUrl = (raw: string) => {
   if (!/^rediss?:\/\/[^\s]+$/.test(raw)) throw new Error('must be a redis:// or rediss:// URL');
   return raw;
 };
+const postgresUrl = (raw: string) => {
+  if (raw && !/^postgres(ql)?:\/\//.test(raw)) throw new Error('must be a postgres://… URL (or empty for the SQLite file in --data-dir)');
+  return raw;
+};
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const level = (raw: string) => {
   if (!LOG_LEVELS.includes(raw)) throw new Error(`must be one of ${LOG_LEVELS.join(', ')}`);
@@ -137,6 +147,9 @@ export const SETTINGS: Setting[] = [
   { key: 'port', flag: 'port', env: 'SIGHTLINE_PORT', default: '8787', help: 'TCP port (0 picks a free one)', parse: int(0, 65535) },
   { key: 'host', flag: 'host', env: 'SIGHTLINE_HOST', default: '127.0.0.1', help: 'address to listen on', parse: text },
   { key: 'dataDir', flag: 'data-dir', env: 'SIGHTLINE_DATA_DIR', default: './data', help: 'where the SQLite store and screenshots live', parse: text },
+  { key: 'store', flag: 'store', env: 'SIGHTLINE_STORE', default: '', help: 'where keys and credits live: a postgres:// URL (default: the SQLite file in --data-dir)', parse: postgresUrl },
+  { key: 'storeListen', flag: 'store-listen', env: 'SIGHTLINE_STORE_LISTEN', default: '', help: 'direct postgres:// URL for key-change notifications when --store goes through PgBouncer (default: --store)', parse: postgresUrl },
+  { key: 'storeKeyCacheMs', flag: 'store-key-cache-ms', env: 'SIGHTLINE_STORE_KEY_CACHE_MS', default: '5000', help: 'how long each instance keeps a Postgres key in memory; changes are pushed at once (0: no cache)', parse: int(0, 3_600_000) },
   { key: 'workers', flag: 'workers', env: 'SIGHTLINE_WORKERS', default: '1', help: 'worker threads serving the same port', parse: int(1, 64) },
   { key: 'limitCap', flag: 'limit-cap', env: 'SIGHTLINE_LIMIT_CAP', default: '100', help: 'server cap for snapshot options.limit', parse: int(1, 100_000) },
   { key: 'maxBodyMb', flag: 'max-body-mb', env: 'SIGHTLINE_MAX_BODY_MB', default: '32', help: 'largest request body, MiB (413 above)', parse: positive },

@@ -11,9 +11,9 @@ const jsonContent = (name: string) => ({ 'application/json': { schema: ref(name)
 /** Drops typebox's symbol keys and anything else JSON cannot carry. */
 const plain = (schema: unknown) => JSON.parse(JSON.stringify(schema));
 
-const SNAPSHOT_ERRORS = ['bad_request', 'unauthorized', 'insufficient_credits', 'account_inactive', 'payload_too_large', 'request_timeout', 'headers_too_large', 'rate_limited', 'idempotency_key_reused', 'idempotency_in_progress', 'internal_error', 'timeout'] as const;
-const USAGE_ERRORS = ['bad_request', 'unauthorized', 'account_inactive', 'rate_limited', 'internal_error', 'timeout'] as const;
-const OBSERVE_ERRORS = ['bad_request', 'invalid_url', 'invalid_mode', 'unauthorized', 'insufficient_credits', 'blocked_url', 'unsupported_content_type', 'too_large', 'rate_limited', 'idempotency_key_reused', 'idempotency_in_progress', 'internal_error', 'unreachable', 'http_error', 'busy', 'timeout'] as const;
+const SNAPSHOT_ERRORS = ['bad_request', 'unauthorized', 'insufficient_credits', 'account_inactive', 'payload_too_large', 'request_timeout', 'headers_too_large', 'rate_limited', 'idempotency_key_reused', 'idempotency_in_progress', 'internal_error', 'store_unavailable', 'timeout'] as const;
+const USAGE_ERRORS = ['bad_request', 'unauthorized', 'account_inactive', 'rate_limited', 'internal_error', 'store_unavailable', 'timeout'] as const;
+const OBSERVE_ERRORS = ['bad_request', 'invalid_url', 'invalid_mode', 'unauthorized', 'insufficient_credits', 'blocked_url', 'unsupported_content_type', 'too_large', 'rate_limited', 'idempotency_key_reused', 'idempotency_in_progress', 'internal_error', 'unreachable', 'http_error', 'busy', 'store_unavailable', 'timeout'] as const;
 
 /** Idempotency-Key (docs/decisions.md, "Idempotency keys"). */
 const IDEMPOTENCY_KEY_PARAMETER = {

@@ -2,6 +2,7 @@
 // `status`, `error` (message), `error_code`; observe errors are `status`, `error` (short name),
 // `message`; both with `credits_remaining` when the caller's key is known.
 import { SightlineError } from '../schema/errors.ts';
+import { StoreUnavailableError } from '../store/store.ts';
 import type { SnapshotErrorBody } from '../schema/snapshot.ts';
 import type { ObserveErrorBody } from '../schema/observe.ts';
 import type { Reply } from './http.ts';
@@ -12,7 +13,13 @@ export function json(status: number, body: unknown, headers?: Record<string, str
 
 /** Any thrown value as a SightlineError; anything unexpected becomes internal_error (details only in logs). */
 export function asSightlineError(err: unknown): SightlineError {
-  return err instanceof SightlineError ? err : new SightlineError('internal_error');
+  if (err instanceof SightlineError) return err;
+  if (err instanceof StoreUnavailableError) {
+    const unavailable = new SightlineError('store_unavailable');
+    unavailable.retryAfter = err.retryAfter;
+    return unavailable;
+  }
+  return new SightlineError('internal_error');
 }
 
 export function errorReply(err: SightlineError, creditsRemaining?: number, shape: 'snapshot' | 'observe' = 'snapshot'): Reply {

@@ -3,7 +3,7 @@
 import type { Logger } from 'pino';
 import { loadWasmCore } from '../rank/load-node.ts';
 import { Ranker } from '../rank/ranker.ts';
-import { openSqliteStore } from '../store/sqlite.ts';
+import { openStore } from '../store/open.ts';
 import type { Store } from '../store/store.ts';
 import type { ServerConfig } from './config.ts';
 import { createRouter, type Router, type Routes } from './router.ts';
@@ -120,7 +120,7 @@ export async function startServer(config: ServerConfig, logger: Logger, options:
   const loaded = config.http === 'uws' ? loadUws(config.allowUwsFallback) : undefined;
   const backend = loaded?.backend ?? 'node-http';
   if (backend === 'uws-fallback') logger.warn('uWebSockets.js native binary did not load: serving on its slow JavaScript fallback');
-  const store = openSqliteStore(config.dataDir);
+  const store = await openStore(config);
   let listening: Listening;
   let built: Built;
   try {

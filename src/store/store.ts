@@ -130,3 +130,15 @@ export interface Store {
   ping(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** The store cannot be reached (a networked store down, refusing or too slow): the server answers 503
+ *  `store_unavailable` with Retry-After. Errors of the store's own logic are not this. */
+export class StoreUnavailableError extends Error {
+  /** Seconds a caller should wait before retrying. */
+  readonly retryAfter: number;
+  constructor(message: string, retryAfter = 1, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StoreUnavailableError';
+    this.retryAfter = retryAfter;
+  }
+}

@@ -1,6 +1,6 @@
 // The store contract as a suite any backend can run: `storeContract('sqlite', backend)` registers the
 // tests; a backend gives fresh, empty stores and lets several connections share one (as worker threads
-// and processes share a store). Postgres runs the same suite next.
+// and processes share a store). test/store.test.ts runs it on SQLite, test/store-postgres.test.ts on Postgres.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hashKey, looksLikeKey } from '../../src/store/keys.ts';

@@ -1,5 +1,6 @@
 // GET /healthz: the store answers, and what is serving (HTTP backend, worker), with the browser and
-// extraction pools' counters. A store failure is a 500.
+// extraction pools' counters. A store that cannot be reached (Postgres down) is a 503 store_unavailable,
+// so a load balancer takes the instance out; any other store failure is a 500.
 import type { Store } from '../../store/store.ts';
 import { json } from '../reply.ts';
 import type { Route } from '../router.ts';

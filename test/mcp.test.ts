@@ -239,6 +239,9 @@ describe('sightline mcp over stdio', () => {
     assert.match(await ok('navigate', { action: 'forward' }), /\/search\.html/);
     assert.match(await ok('navigate', { action: 'reload' }), /\/search\.html/);
     assert.match(await fails('navigate', { url: 'http://127.0.0.1:9/' }), /^navigation failed: net::ERR_/);
+    // Chromium's error page must not interrupt the next navigation.
+    assert.match(await open('search'), /\/search\.html/);
+    assert.match(await fails('navigate', { url: 'http://127.0.0.1:9/' }), /^navigation failed: net::ERR_/);
     assert.match(await fails('navigate', { url: 'file:///etc/passwd' }), /only http and https/);
     assert.match(await fails('navigate', { url: 'not a url' }), /is not a URL/);
     assert.match(await fails('navigate', {}), /either url or action/);

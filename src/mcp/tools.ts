@@ -89,6 +89,23 @@ async function snapshotTool(session: BrowserSession, args: McpArgs<'snapshot'>):
 }
 type McpPrevious = NonNullable<Parameters<typeof rankCollected>[2]>['previous'];
 
+const navigationFailure = (err: unknown) => {
+  const msg = (err as Error).message.split('\n')[0].replace(/^page\.\w+: /, '');
+  return msg.startsWith('navigation failed') ? msg : `navigation failed: ${msg}`;
+};
+
+/** page.goto, once more when a navigation the page had under way (an error page, a redirect by script)
+ *  interrupted it. */
+async function goto(page: Page, url: string) {
+  try {
+    return await page.goto(url, { waitUntil: 'domcontentloaded' });
+  } catch (err) {
+    if (!/interrupted by another navigation/.test((err as Error).message)) throw err;
+    await page.waitForLoadState('load', { timeout: 2000 }).catch(() => undefined);
+    return await page.goto(url, { waitUntil: 'domcontentloaded' });
+  }
+}
+
 async function navigateTool(session: BrowserSession, args: McpArgs<'navigate'>): Promise<ToolResult> {
   if (!args.url === !args.action) return failure('navigate takes either url or action (back, forward, reload)');
   const page = await session.page();
@@ -96,7 +113,7 @@ async function navigateTool(session: BrowserSession, args: McpArgs<'navigate'>):
   try {
     if (args.url) {
       await session.checkUrl(args.url);
-      status = (await page.goto(args.url, { waitUntil: 'domcontentloaded' }))?.status();
+      status = (await goto(page, args.url))?.status();
     } else if (args.action === 'back') {
       if (!await back(page)) return failure('navigation failed: there is no earlier page in this tab');
     } else if (args.action === 'forward') {
@@ -107,8 +124,9 @@ async function navigateTool(session: BrowserSession, args: McpArgs<'navigate'>):
       status = (await page.reload({ waitUntil: 'domcontentloaded' }))?.status();
     }
   } catch (err) {
-    const msg = (err as Error).message.split('\n')[0].replace(/^page\.\w+: /, '');
-    return failure(msg.startsWith('navigation failed') ? msg : `navigation failed: ${msg}`);
+    // Chromium still commits its error page: let it, so the next navigation is not interrupted by it.
+    await page.waitForLoadState('load', { timeout: 2000 }).catch(() => undefined);
+    return failure(navigationFailure(err));
   }
   await settle(page);
   return text(`${await header(page)}${status && status >= 400 ? `\n(the page answered HTTP ${status})` : ''}`);
@@ -174,9 +192,7 @@ async function tabsTool(session: BrowserSession, args: McpArgs<'tabs'>): Promise
   if (args.action === 'open') {
     const page = await session.openTab(args.url);
     if (args.url) {
-      try { await page.goto(args.url, { waitUntil: 'domcontentloaded' }); } catch (err) {
-        return failure(`navigation failed: ${(err as Error).message.split('\n')[0].replace(/^page\.\w+: /, '')}`);
-      }
+      try { await goto(page, args.url); } catch (err) { return failure(navigationFailure(err)); }
       await settle(page);
     }
     return text(await list());

@@ -25,7 +25,7 @@ test('examples/agent-loop.ts picks by goal and signs in on the login page', asyn
   assert.match(stdout, /\ndone: signed in\n/);
 });
 
-test('examples/curl.sh ranks with /v1/snapshot and reads with /v1/observe', async () => {
+test('examples/curl.sh ranks with /v1/snapshot, reads with /v1/observe and opens an MCP session', async () => {
   let server: ServerProcess | undefined;
   try {
     server = await startServer(['--egress-allow', '127.0.0.1/32']);
@@ -34,11 +34,12 @@ test('examples/curl.sh ranks with /v1/snapshot and reads with /v1/observe', asyn
       cwd: ROOT, timeout: 60_000,
       env: { ...process.env, SIGHTLINE_URL: server.url, SIGHTLINE_KEY: key, SIGHTLINE_PAGE: `${fx.url}/article.html` },
     });
-    const [ranked, read] = stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const [ranked, read, mcp] = stdout.trim().split('\n').map((l) => JSON.parse(l));
     assert.equal(ranked.status, 'success', JSON.stringify(ranked));
     assert.match(ranked.text, /^# https:\/\/shop\.example\/ scroll=0\n1 searchbox( list)?: Search\n2 button: Search\n3 link: Deals$/);
     assert.equal(read.status, 'success', JSON.stringify(read));
     assert.ok(read.content.length > 100);
+    assert.equal(mcp.result.serverInfo.name, 'sightline', JSON.stringify(mcp));
   } finally {
     await server?.stop();
     if (server) removeDataDir(server.dataDir);

@@ -15,6 +15,8 @@ export interface SessionOptions {
   viewport?: { width: number; height: number };
   /** Checks a URL before the browser opens it (the egress guard when serving others); throws to refuse. */
   checkUrl?: (url: string) => Promise<void>;
+  /** When serving others: the egress proxy every request of the browser goes through, and its flags. */
+  proxy?: { url: () => Promise<string>; flags: string[] };
 }
 
 export interface TabMemory {
@@ -37,7 +39,10 @@ export class BrowserSession {
 
   private async start(): Promise<BrowserContext> {
     if (this.context && this.browser) return this.context;
-    this.browser ??= chromium.launch({ executablePath: this.options.chromium, headless: true, chromiumSandbox: false, args: LOCAL_CHROMIUM_FLAGS })
+    const { proxy } = this.options;
+    this.browser ??= (proxy
+      ? proxy.url().then((server) => chromium.launch({ executablePath: this.options.chromium, headless: true, chromiumSandbox: false, args: proxy.flags, proxy: { server, bypass: '<-loopback>' } }))
+      : chromium.launch({ executablePath: this.options.chromium, headless: true, chromiumSandbox: false, args: LOCAL_CHROMIUM_FLAGS }))
       .catch((err) => { this.browser = undefined; throw new Error(`could not start Chromium at ${this.options.chromium}: ${(err as Error).message.split('\n')[0]}`); });
     const browser = await this.browser;
     browser.on('disconnected', () => { this.browser = undefined; this.context = undefined; this.pages.length = 0; });

@@ -91,7 +91,7 @@ type McpPrevious = NonNullable<Parameters<typeof rankCollected>[2]>['previous'];
 
 const navigationFailure = (err: unknown) => {
   const msg = (err as Error).message.split('\n')[0].replace(/^page\.\w+: /, '');
-  return msg.startsWith('navigation failed') ? msg : `navigation failed: ${msg}`;
+  return /^navigation (failed|refused)/.test(msg) ? msg : `navigation failed: ${msg}`;
 };
 
 /** page.goto, once more when a navigation the page had under way (an error page, a redirect by script)

@@ -51,6 +51,8 @@ export interface ServerConfig {
   http: 'uws' | 'node';
   /** Bearer token for GET /metrics; empty: /metrics answers only on loopback. */
   metricsToken: string;
+  /** Seconds an MCP session (POST /mcp) may stay idle before its browser is closed. */
+  mcpIdleS: number;
   /** Serve on the slow JavaScript fallback when the uWebSockets.js binary does not load (never by default). */
   allowUwsFallback: boolean;
 }
@@ -125,6 +127,7 @@ export const SETTINGS: Setting[] = [
   { key: 'extractTimeoutMs', flag: 'extract-timeout-ms', env: 'SIGHTLINE_EXTRACT_TIMEOUT_MS', default: '10000', help: 'time to extract one page (422 too_large after; its thread is replaced)', parse: int(1) },
   { key: 'extractMaxNodes', flag: 'extract-max-nodes', env: 'SIGHTLINE_EXTRACT_MAX_NODES', default: '200000', help: 'most elements a page may have to be read (422 too_large above, before parsing)', parse: int(1) },
   { key: 'http', flag: 'http', env: 'SIGHTLINE_HTTP', default: 'uws', help: 'HTTP server: uws, or node (node:http, one worker; a benchmark baseline)', parse: oneOf('uws', 'node') },
+  { key: 'mcpIdleS', flag: 'mcp-idle-s', env: 'SIGHTLINE_MCP_IDLE_S', default: '300', help: 'seconds an MCP session (POST /mcp) may stay idle before it and its browser are closed', parse: int(1, 86_400) },
   { key: 'metricsToken', flag: 'metrics-token', env: 'SIGHTLINE_METRICS_TOKEN', default: '', help: 'bearer token GET /metrics requires (without one, /metrics answers only on loopback)', parse: (raw: string) => raw },
   { key: 'allowUwsFallback', flag: 'allow-uws-fallback', env: 'SIGHTLINE_ALLOW_UWS_FALLBACK', default: 'false', help: 'serve on the slow JS fallback if the uWS binary fails to load', parse: bool },
 ];

@@ -14,7 +14,8 @@ import { observeRoute } from './routes/observe.ts';
 import { createEgressGuard, EgressError, type EgressGuard } from '../observe/egress.ts';
 import { createMetrics, metricsRoute, METRICS_PATH, type Metrics } from './metrics.ts';
 import { pageRoutes } from './pages.ts';
-import { BrowserPool } from '../observe/browser-pool.ts';
+import { BrowserPool, CHROMIUM_FLAGS } from '../observe/browser-pool.ts';
+import { mcpRoute } from './routes/mcp.ts';
 import { ExtractPool, defaultExtractWorkers } from '../observe/extract-pool.ts';
 import { startEgressProxy, type EgressProxy } from '../observe/egress-proxy.ts';
 import { openApiDocument } from './openapi.ts';
@@ -54,13 +55,15 @@ function countedGuard(guard: EgressGuard, metrics: Metrics): EgressGuard {
 function lazyBrowser(config: ServerConfig, guard: EgressGuard, logger: Logger) {
   let started: Promise<{ pool: BrowserPool; proxy: EgressProxy }> | undefined;
   let poolRef: BrowserPool | undefined;
+  const start = () => (started ??= startEgressProxy(guard, (target, reason) => logger.warn({ target, reason }, 'egress refused (browser)')).then((proxy) => ({
+    proxy,
+    pool: new BrowserPool({ executablePath: config.chromium, wsEndpoint: config.browserWs || undefined, proxyUrl: proxy.url, size: config.browserPages, maxQueue: config.browserQueue }),
+  })));
   return {
+    /** The egress proxy's URL, for MCP sessions' own browsers (the pool costs nothing until used). */
+    proxyUrl: async () => (await start()).proxy.url,
     get: async () => {
-      started ??= startEgressProxy(guard, (target, reason) => logger.warn({ target, reason }, 'egress refused (browser)')).then((proxy) => ({
-        proxy,
-        pool: new BrowserPool({ executablePath: config.chromium, wsEndpoint: config.browserWs || undefined, proxyUrl: proxy.url, size: config.browserPages, maxQueue: config.browserQueue }),
-      }));
-      poolRef = (await started).pool;
+      poolRef = (await start()).pool;
       return poolRef;
     },
     /** Pool counters once it has started (health checks and tests watch for leaked contexts). */
@@ -86,6 +89,12 @@ export async function buildRouter(config: ServerConfig, store: Store, logger: Lo
     size: config.extractWorkers || defaultExtractWorkers(config.workers), maxQueue: config.extractQueue,
     timeoutMs: config.extractTimeoutMs, maxNodes: config.extractMaxNodes,
   });
+  const mcp = mcpRoute({
+    store, rateLimit: config.rateLimit, holdTtlMs: config.holdTtlMs, chromium: config.chromium,
+    proxy: { url: browser.proxyUrl, flags: CHROMIUM_FLAGS },
+    checkUrl: async (url) => { try { await guard.check(url); } catch (err) { throw err instanceof EgressError ? new Error(`navigation refused: ${err.message}`) : err; } },
+    idleMs: config.mcpIdleS * 1000, version: VERSION,
+  });
   const openapi = JSON.stringify(openApiDocument(config, VERSION));
   const routes: Routes = {
     'POST /v1/snapshot': snapshotRoute({ store, ranker, rateLimit: config.rateLimit, holdTtlMs: config.holdTtlMs, metrics }),
@@ -94,6 +103,8 @@ export async function buildRouter(config: ServerConfig, store: Store, logger: Lo
       ranker: new Ranker(core, { limitCap: MAP_MAX_LIMIT }), screenshots, publicUrl: config.publicUrl, metrics,
       fetch: { guard, deadlineMs: config.pageTimeoutMs, maxBytes: config.maxPageBytes },
     }),
+    'POST /mcp': mcp.route,
+    'DELETE /mcp': mcp.route,
     'GET /v1/usage': usageRoute({ store, rateLimit: config.rateLimit }),
     [`GET ${SCREENSHOT_PATH}*`]: screenshots.route,
     'GET /healthz': healthRoute({ store, backend, worker, version: VERSION, browser: browser.stats, extract: () => extract.stats() }),
@@ -103,7 +114,7 @@ export async function buildRouter(config: ServerConfig, store: Store, logger: Lo
   };
   metrics.watchPools(browser.stats, () => extract.stats());
   const idempotency = { store, lockMs: config.holdTtlMs, routes: ['POST /v1/snapshot', 'POST /v1/observe'] };
-  return { router: createRouter({ routes, store, logger, deadlineMs: config.deadlineMs, metrics, idempotency }), metrics, routes: Object.keys(routes), dispose: async () => { screenshots.close(); await Promise.all([browser.dispose(), extract.close()]); } };
+  return { router: createRouter({ routes, store, logger, deadlineMs: config.deadlineMs, metrics, idempotency }), metrics, routes: Object.keys(routes), dispose: async () => { screenshots.close(); await mcp.close(); await Promise.all([browser.dispose(), extract.close()]); } };
 }
 
 export async function startServer(config: ServerConfig, logger: Logger, options: { worker?: number; gather?: GatherMetrics } = {}): Promise<RunningServer> {

@@ -94,15 +94,22 @@ const navigationFailure = (err: unknown) => {
   return /^navigation (failed|refused)/.test(msg) ? msg : `navigation failed: ${msg}`;
 };
 
-/** page.goto, once more when a navigation the page had under way (an error page, a redirect by script)
- *  interrupted it. */
+/** page.goto that outlasts a navigation the page had under way (Chromium's error page after a failed
+ *  one, a script's redirect): when that navigation goes to the same URL it is awaited, else goto runs
+ *  again (at most twice more). */
 async function goto(page: Page, url: string) {
-  try {
-    return await page.goto(url, { waitUntil: 'domcontentloaded' });
-  } catch (err) {
-    if (!/interrupted by another navigation/.test((err as Error).message)) throw err;
-    await page.waitForLoadState('load', { timeout: 2000 }).catch(() => undefined);
-    return await page.goto(url, { waitUntil: 'domcontentloaded' });
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await page.goto(url, { waitUntil: 'domcontentloaded' });
+    } catch (err) {
+      const other = /interrupted by another navigation to "([^"]*)"/.exec((err as Error).message)?.[1];
+      if (other === undefined || attempt >= 2) throw err;
+      if (other === new URL(url).href) {
+        await page.waitForURL(other, { waitUntil: 'domcontentloaded', timeout: 15_000 });
+        return null;
+      }
+      await page.waitForLoadState('load', { timeout: 2000 }).catch(() => undefined);
+    }
   }
 }
 

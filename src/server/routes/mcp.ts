@@ -31,7 +31,11 @@ export interface McpDeps {
   version: string;
 }
 
-interface McpSession { accountId: number; transport: WebStandardStreamableHTTPServerTransport; browser: BrowserSession; timer?: NodeJS.Timeout; close(): Promise<void> }
+interface McpSession {
+  accountId: number; transport: WebStandardStreamableHTTPServerTransport; browser: BrowserSession;
+  /** Requests under way: the idle clock runs only while there are none. */
+  busy: number; timer?: NodeJS.Timeout; close(): Promise<void>;
+}
 
 const jsonRpcError = (status: number, message: string): Reply => ({
   status, contentType: 'application/json', body: JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }),
@@ -46,11 +50,13 @@ function toolCalls(body: unknown): number {
 export function mcpRoute(deps: McpDeps): { route: Route; sessions: () => number; close(): Promise<void> } {
   const sessions = new Map<string, McpSession>();
 
-  function touch(id: string, s: McpSession): void {
+  /** Starts the idle clock again (when no request of the session is under way). */
+  function idle(s: McpSession): void {
     clearTimeout(s.timer);
+    // Busy, or already closed (DELETE, a refused initialize): no clock.
+    if (s.busy > 0 || !s.transport.sessionId || sessions.get(s.transport.sessionId) !== s) return;
     s.timer = setTimeout(() => { void s.close(); }, deps.idleMs);
     s.timer.unref();
-    sessions.set(id, s);
   }
 
   function open(accountId: number): McpSession {
@@ -58,11 +64,11 @@ export function mcpRoute(deps: McpDeps): { route: Route; sessions: () => number;
     const server = createMcpServer(browser, deps.version);
     let closed = false;
     const session: McpSession = {
-      accountId, browser,
+      accountId, browser, busy: 0,
       transport: new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: randomUUID,
         enableJsonResponse: true,
-        onsessioninitialized: (id) => touch(id, session),
+        onsessioninitialized: (id) => { sessions.set(id, session); },
         onsessionclosed: () => { void session.close(); },
       }),
       async close() {
@@ -93,7 +99,6 @@ export function mcpRoute(deps: McpDeps): { route: Route; sessions: () => number;
       session = sessions.get(id);
       // Another key's session is as unknown as an expired one.
       if (!session || session.accountId !== account.id) return jsonRpcError(404, 'Unknown or expired MCP session: initialize a new one');
-      touch(id, session);
     } else {
       if (req.method !== 'POST') return jsonRpcError(400, 'Mcp-Session-Id header required');
       session = open(account.id);
@@ -110,8 +115,16 @@ export function mcpRoute(deps: McpDeps): { route: Route; sessions: () => number;
       return reply;
     };
     const calls = toolCalls(parsed);
-    if (!calls) return handle();
-    return withHold({ store: deps.store, ttlMs: deps.holdTtlMs }, req, account.id, calls * MCP_TOOL_COST, `an MCP tool call`, handle);
+    const live = session;
+    live.busy++;
+    clearTimeout(live.timer);
+    try {
+      if (!calls) return await handle();
+      return await withHold({ store: deps.store, ttlMs: deps.holdTtlMs }, req, account.id, calls * MCP_TOOL_COST, `an MCP tool call`, handle);
+    } finally {
+      live.busy--;
+      idle(live);
+    }
   };
 
   return {

@@ -10,11 +10,14 @@ import { openStore } from '../store/open.ts';
 import { migrateFromSqlite } from '../store/migrate-from-sqlite.ts';
 import { keysCommand, UsageError } from './keys.ts';
 import { ensureDevKey, devKeyBanner, DEV_KEY_CREDITS } from './dev-key.ts';
+import { serveStdio } from '../mcp/server.ts';
+import { VERSION } from '../server/version.ts';
 
 const HELP = `sightline: web observation for AI agents
 
 Usage:
   sightline serve [options]                 serve the HTTP API (POST /v1/snapshot, /v1/observe), the playground (/), /docs and /metrics
+  sightline mcp [--chromium PATH]           an MCP server over stdio driving a local Chromium (docs/mcp.md)
   sightline keys create --credits N [--inactive]
                                             create a key; it is printed alone on the last line
   sightline keys list [--json]
@@ -105,6 +108,12 @@ async function main(argv: string[]): Promise<number> {
     if (rest.length) throw new UsageError(`browser-host takes no arguments (got ${rest.join(' ')})`);
     await browserHost(resolveHostConfig(flags));
     return -1; // keep running
+  }
+  if (command === 'mcp') {
+    if (rest.length) throw new UsageError(`mcp takes no arguments (got ${rest.join(' ')})`);
+    // stdout is the MCP channel: nothing else may be written to it.
+    await serveStdio({ chromium: resolveConfig(flags).chromium }, VERSION);
+    return -1; // keep running until the client goes
   }
   if (command === 'keys') {
     const store = await openStore(resolveConfig(flags));

@@ -16,6 +16,8 @@ export interface HttpRequest {
   requestId: string;
   /** The peer's IP address as text (GET /metrics answers loopback alone without a token). */
   remoteAddress: string;
+  /** The Streamable HTTP headers POST /mcp reads (accept, mcp-session-id, mcp-protocol-version). */
+  mcpHeaders?: Record<string, string>;
   /** The Idempotency-Key header ('' or absent when not sent). */
   idempotencyKey?: string;
   /** Aborted by the transport when the client goes away before its answer. */
@@ -47,6 +49,8 @@ export interface Reply {
 /** Request header values the transports read (uWS headers must be read synchronously). */
 export const REQUEST_ID_HEADER = 'x-request-id';
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+/** The headers an MCP Streamable HTTP request carries besides the usual ones. */
+export const MCP_HEADERS = ['accept', 'mcp-session-id', 'mcp-protocol-version'] as const;
 
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK', 400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required', 403: 'Forbidden',

@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { randomUUID } from 'node:crypto';
 import { SightlineError, badRequest } from '../schema/errors.ts';
 import type { IncomingRequest, Router } from './router.ts';
-import { REQUEST_ID_HEADER, IDEMPOTENCY_KEY_HEADER, bodyErrors, framingError, requestIdFrom, statusLine, type Reply } from './http.ts';
+import { REQUEST_ID_HEADER, IDEMPOTENCY_KEY_HEADER, MCP_HEADERS, bodyErrors, framingError, requestIdFrom, statusLine, type Reply } from './http.ts';
 import type { Listening, TransportOptions } from './uws.ts';
 
 function readBody(req: IncomingMessage, limit: number, timeoutMs: number): Promise<Buffer> {
@@ -56,6 +56,7 @@ export function serveNodeHttp(options: TransportOptions, router: Router): Promis
       requestId: requestIdFrom(String(req.headers[REQUEST_ID_HEADER] ?? ''), randomUUID),
       remoteAddress: req.socket.remoteAddress ?? '',
       idempotencyKey: String(req.headers[IDEMPOTENCY_KEY_HEADER] ?? ''),
+      mcpHeaders: Object.fromEntries(MCP_HEADERS.map((h) => [h, String(req.headers[h] ?? '')])),
       body: Buffer.alloc(0),
     };
     const closed = new AbortController();

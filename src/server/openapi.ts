@@ -77,7 +77,7 @@ function errorResponses(codes: readonly (keyof typeof ERRORS)[], schema: string,
   }]));
 }
 
-export function openApiDocument(config: Pick<ServerConfig, 'limitCap' | 'maxBodyBytes' | 'rateLimit'> & Partial<Pick<ServerConfig, 'keyConcurrency'>>, version: string): object {
+export function openApiDocument(config: Pick<ServerConfig, 'limitCap' | 'maxBodyBytes' | 'rateLimit' | 'mcpIdleS'> & Partial<Pick<ServerConfig, 'keyConcurrency'>>, version: string): object {
   const concurrency = config.keyConcurrency ? ` At most ${config.keyConcurrency} requests per key in progress at once (429 rate_limited beyond).` : '';
   const snapshotErrors = errorResponses(SNAPSHOT_ERRORS, 'SnapshotError', (code) => code === 'bad_request' ? ` (${Object.values(SNAPSHOT_MESSAGES).join('; ')})` : '');
   return {
@@ -153,6 +153,29 @@ export function openApiDocument(config: Pick<ServerConfig, 'limitCap' | 'maxBody
             },
             ...errorResponses(USAGE_ERRORS, 'SnapshotError', (code) => code === 'bad_request' ? ' (a limit that is not a whole number from 1 to 500, an unknown cursor form, an unknown or repeated parameter)' : ''),
           },
+        },
+      },
+      '/mcp': {
+        post: {
+          operationId: 'mcp', summary: 'MCP over Streamable HTTP: the tools of `sightline mcp` (docs/mcp.md), 1 credit per tools/call',
+          description: 'JSON-RPC messages of the Model Context Protocol. `initialize` opens a session with its own browser (its id in the ' +
+            'Mcp-Session-Id response header; send it on every later request with Accept: application/json, text/event-stream). Answers are ' +
+            `JSON (no SSE stream). Each tools/call costs 1 credit; initialize and tools/list are free. Navigation goes through the egress guard. ` +
+            `A session closes after ${config.mcpIdleS} s without a request (--mcp-idle-s) or on DELETE.`,
+          parameters: [{ name: 'Mcp-Session-Id', in: 'header', required: false, schema: { type: 'string' }, description: 'the session, after initialize' }],
+          requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', description: 'a JSON-RPC request, notification or batch' } } } },
+          responses: {
+            200: { description: 'the JSON-RPC response', content: { 'application/json': { schema: { type: 'object' } } } },
+            202: { description: 'a notification or response was accepted' },
+            401: { description: 'unauthorized: no or an unknown API key', content: jsonContent('SnapshotError') },
+            402: { description: 'insufficient_credits: the tools/call costs more than the key has', content: jsonContent('SnapshotError') },
+            404: { description: 'an unknown or expired session, or one another key opened (JSON-RPC error)' },
+          },
+        },
+        delete: {
+          operationId: 'mcpClose', summary: 'Ends an MCP session and its browser',
+          parameters: [{ name: 'Mcp-Session-Id', in: 'header', required: true, schema: { type: 'string' } }],
+          responses: { 200: { description: 'closed' }, 404: { description: 'an unknown or expired session' } },
         },
       },
       '/v1/screenshots/{file}': {

@@ -14,8 +14,9 @@ import { observeRoute } from './routes/observe.ts';
 import { createEgressGuard, EgressError, type EgressGuard } from '../observe/egress.ts';
 import { createMetrics, metricsRoute, METRICS_PATH, type Metrics } from './metrics.ts';
 import { pageRoutes } from './pages.ts';
-import { BrowserPool, type PageRunner } from '../observe/browser-pool.ts';
+import { BrowserPool, CHROMIUM_FLAGS, type PageRunner } from '../observe/browser-pool.ts';
 import { BrowserFleet } from '../observe/browser-fleet.ts';
+import { mcpRoute } from './routes/mcp.ts';
 import { ExtractPool, defaultExtractWorkers } from '../observe/extract-pool.ts';
 import { startEgressProxy, type EgressProxy } from '../observe/egress-proxy.ts';
 import { openApiDocument } from './openapi.ts';
@@ -57,28 +58,30 @@ function countedGuard(guard: EgressGuard, metrics: Metrics): EgressGuard {
  * proxy, or the browser hosts of --browser-ws (each fenced by its own proxy).
  */
 function lazyBrowser(config: ServerConfig, guard: EgressGuard, logger: Logger) {
-  let started: Promise<{ pool: PageRunner; proxy?: EgressProxy }> | undefined;
+  // The egress proxy, started when the local pool or an MCP session first needs it.
+  let proxyStarted: Promise<EgressProxy> | undefined;
+  const proxy = () => (proxyStarted ??= startEgressProxy(guard, (target, reason) => logger.warn({ target, reason }, 'egress refused (browser)')));
+  let started: Promise<PageRunner> | undefined;
   let poolRef: PageRunner | undefined;
-  const start = async (): Promise<{ pool: PageRunner; proxy?: EgressProxy }> => {
+  const start = async (): Promise<PageRunner> => {
     if (config.browserWs.length) {
-      return { pool: new BrowserFleet({ endpoints: config.browserWs, token: config.browserToken, size: config.browserPages, maxQueue: config.browserQueue, log: (event, fields) => logger.warn(fields, event) }) };
+      return new BrowserFleet({ endpoints: config.browserWs, token: config.browserToken, size: config.browserPages, maxQueue: config.browserQueue, log: (event, fields) => logger.warn(fields, event) });
     }
-    const proxy = await startEgressProxy(guard, (target, reason) => logger.warn({ target, reason }, 'egress refused (browser)'));
-    return { proxy, pool: new BrowserPool({ executablePath: config.chromium, proxyUrl: proxy.url, size: config.browserPages, maxQueue: config.browserQueue }) };
+    return new BrowserPool({ executablePath: config.chromium, proxyUrl: (await proxy()).url, size: config.browserPages, maxQueue: config.browserQueue });
   };
   return {
+    /** The egress proxy's URL, for MCP sessions' own browsers (the pool costs nothing until used). */
+    proxyUrl: async () => (await proxy()).url,
     get: async () => {
       started ??= start();
-      poolRef = (await started).pool;
+      poolRef = await started;
       return poolRef;
     },
     /** Pool counters once it has started (health checks and tests watch for leaked contexts). */
     stats: () => poolRef?.stats() ?? null,
     async dispose() {
-      if (!started) return;
-      const { pool, proxy } = await started;
-      await pool.close();
-      await proxy?.close();
+      if (started) await (await started).close();
+      if (proxyStarted) await (await proxyStarted).close();
     },
   };
 }
@@ -95,8 +98,14 @@ export async function buildRouter(config: ServerConfig, store: Store, logger: Lo
     size: config.extractWorkers || defaultExtractWorkers(config.workers), maxQueue: config.extractQueue,
     timeoutMs: config.extractTimeoutMs, maxNodes: config.extractMaxNodes,
   });
-  const openapi = JSON.stringify(openApiDocument(config, VERSION));
   const limits = keyLimitsFor(config, store, logger, metrics);
+  const mcp = mcpRoute({
+    store, limits, holdTtlMs: config.holdTtlMs, chromium: config.chromium,
+    proxy: { url: browser.proxyUrl, flags: CHROMIUM_FLAGS },
+    checkUrl: async (url) => { try { await guard.check(url); } catch (err) { throw err instanceof EgressError ? new Error(`navigation refused: ${err.message}`) : err; } },
+    idleMs: config.mcpIdleS * 1000, version: VERSION,
+  });
+  const openapi = JSON.stringify(openApiDocument(config, VERSION));
   const routes: Routes = {
     'POST /v1/snapshot': snapshotRoute({ store, ranker, limits, holdTtlMs: config.holdTtlMs, metrics }),
     'POST /v1/observe': observeRoute({
@@ -104,6 +113,8 @@ export async function buildRouter(config: ServerConfig, store: Store, logger: Lo
       ranker: new Ranker(core, { limitCap: MAP_MAX_LIMIT }), screenshots, publicUrl: config.publicUrl, metrics,
       fetch: { guard, deadlineMs: config.pageTimeoutMs, maxBytes: config.maxPageBytes },
     }),
+    'POST /mcp': mcp.route,
+    'DELETE /mcp': mcp.route,
     'GET /v1/usage': usageRoute({ store, limits }),
     [`GET ${SCREENSHOT_PATH}*`]: screenshots.route,
     'GET /healthz': healthRoute({ store, backend, worker, version: VERSION, browser: browser.stats, extract: () => extract.stats() }),
@@ -113,7 +124,7 @@ export async function buildRouter(config: ServerConfig, store: Store, logger: Lo
   };
   metrics.watchPools(browser.stats, () => extract.stats());
   const idempotency = { store, lockMs: config.holdTtlMs, routes: ['POST /v1/snapshot', 'POST /v1/observe'] };
-  return { router: createRouter({ routes, store, logger, deadlineMs: config.deadlineMs, metrics, idempotency }), metrics, routes: Object.keys(routes), dispose: async () => { screenshots.close(); await Promise.all([browser.dispose(), extract.close(), limits.close()]); } };
+  return { router: createRouter({ routes, store, logger, deadlineMs: config.deadlineMs, metrics, idempotency }), metrics, routes: Object.keys(routes), dispose: async () => { screenshots.close(); await mcp.close(); await Promise.all([browser.dispose(), extract.close()]); } };
 }
 
 export async function startServer(config: ServerConfig, logger: Logger, options: { worker?: number; gather?: GatherMetrics } = {}): Promise<RunningServer> {

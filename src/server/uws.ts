@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { HttpRequest as UwsRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import { SightlineError } from '../schema/errors.ts';
 import type { IncomingRequest, Router } from './router.ts';
-import { REQUEST_ID_HEADER, IDEMPOTENCY_KEY_HEADER, bodyErrors, framingError, requestIdFrom, statusLine, type Reply } from './http.ts';
+import { REQUEST_ID_HEADER, IDEMPOTENCY_KEY_HEADER, MCP_HEADERS, bodyErrors, framingError, requestIdFrom, statusLine, type Reply } from './http.ts';
 
 type Uws = typeof import('uWebSockets.js');
 const require = createRequire(import.meta.url);
@@ -144,6 +144,7 @@ export function serveUws({ uws, backend }: LoadedUws, options: TransportOptions,
       requestId: requestIdFrom(req.getHeader(REQUEST_ID_HEADER), randomUUID),
       remoteAddress: remoteAddress(res),
       idempotencyKey: req.getHeader(IDEMPOTENCY_KEY_HEADER),
+      mcpHeaders: Object.fromEntries(MCP_HEADERS.map((h) => [h, req.getHeader(h)])),
       body: EMPTY,
     };
     const lengthHeader = req.getHeader('content-length');

@@ -1,0 +1,136 @@
+// POST /mcp (and DELETE /mcp): the tools of `sightline mcp` over MCP's Streamable HTTP, behind the API
+// key (docs/mcp.md). The SDK's web-standard transport answers each POST as JSON (no SSE stream: a
+// reply here is one body), one MCP session per `initialize`, each with its own browser whose traffic
+// goes through the egress proxy and whose navigations the guard checks first. A session belongs to the
+// key that opened it; it closes (browser and all) after --mcp-idle-s without a request, or on DELETE.
+// Each tools/call costs MCP_TOOL_COST credits, held before the call runs.
+import { randomUUID } from 'node:crypto';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { BrowserSession } from '../../mcp/session.ts';
+import { createMcpServer } from '../../mcp/server.ts';
+import { SightlineError } from '../../schema/errors.ts';
+import type { Store } from '../../store/store.ts';
+import type { KeyLimits } from '../limits.ts';
+import { admit } from '../auth.ts';
+import { withHold } from '../holds.ts';
+import type { Reply } from '../http.ts';
+import type { Route } from '../router.ts';
+
+/** Credits per tools/call; initialize, tools/list and the like are free. */
+export const MCP_TOOL_COST = 1;
+
+export interface McpDeps {
+  store: Store;
+  limits: KeyLimits;
+  holdTtlMs: number;
+  chromium: string;
+  /** The egress proxy's URL (started on first use) and the browser flags that go with it. */
+  proxy: { url: () => Promise<string>; flags: string[] };
+  /** Throws (an egress refusal) for a URL the service must not reach. */
+  checkUrl: (url: string) => Promise<void>;
+  idleMs: number;
+  version: string;
+}
+
+interface McpSession {
+  accountId: number; transport: WebStandardStreamableHTTPServerTransport; browser: BrowserSession;
+  /** Requests under way: the idle clock runs only while there are none. */
+  busy: number; timer?: NodeJS.Timeout; close(): Promise<void>;
+}
+
+const jsonRpcError = (status: number, message: string): Reply => ({
+  status, contentType: 'application/json', body: JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }),
+});
+
+/** How many tools/call a JSON-RPC body (one message or a batch) holds. */
+function toolCalls(body: unknown): number {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.filter((m) => (m as { method?: unknown })?.method === 'tools/call').length;
+}
+
+export function mcpRoute(deps: McpDeps): { route: Route; sessions: () => number; close(): Promise<void> } {
+  const sessions = new Map<string, McpSession>();
+
+  /** Starts the idle clock again (when no request of the session is under way). */
+  function idle(s: McpSession): void {
+    clearTimeout(s.timer);
+    // Busy, or already closed (DELETE, a refused initialize): no clock.
+    if (s.busy > 0 || !s.transport.sessionId || sessions.get(s.transport.sessionId) !== s) return;
+    s.timer = setTimeout(() => { void s.close(); }, deps.idleMs);
+    s.timer.unref();
+  }
+
+  function open(accountId: number): McpSession {
+    const browser = new BrowserSession({ chromium: deps.chromium, proxy: deps.proxy, checkUrl: deps.checkUrl });
+    const server = createMcpServer(browser, deps.version);
+    let closed = false;
+    const session: McpSession = {
+      accountId, browser, busy: 0,
+      transport: new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: randomUUID,
+        enableJsonResponse: true,
+        onsessioninitialized: (id) => { sessions.set(id, session); },
+        onsessionclosed: () => { void session.close(); },
+      }),
+      async close() {
+        if (closed) return;
+        closed = true;
+        clearTimeout(session.timer);
+        if (session.transport.sessionId) sessions.delete(session.transport.sessionId);
+        await browser.close();
+        await server.close().catch(() => undefined);
+      },
+    };
+    void server.connect(session.transport);
+    return session;
+  }
+
+  const route: Route = async (req) => {
+    const account = await admit(deps.store, req, deps.limits);
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.mcpHeaders ?? {})) if (value) headers.set(name, value);
+    if (req.contentType) headers.set('content-type', req.contentType);
+    let parsed: unknown;
+    if (req.method === 'POST') {
+      try { parsed = JSON.parse(req.body.toString('utf8')); } catch { throw new SightlineError('bad_request', 'The body is not JSON (a JSON-RPC message)'); }
+    }
+    const id = req.mcpHeaders?.['mcp-session-id'];
+    let session: McpSession | undefined;
+    if (id) {
+      session = sessions.get(id);
+      // Another key's session is as unknown as an expired one.
+      if (!session || session.accountId !== account.id) return jsonRpcError(404, 'Unknown or expired MCP session: initialize a new one');
+    } else {
+      if (req.method !== 'POST') return jsonRpcError(400, 'Mcp-Session-Id header required');
+      session = open(account.id);
+    }
+    const request = new Request(`http://${req.host || 'localhost'}/mcp`, { method: req.method, headers, body: req.method === 'POST' ? new Uint8Array(req.body) : undefined });
+    const handle = async (): Promise<Reply> => {
+      const response = await session.transport.handleRequest(request, { parsedBody: parsed });
+      const out: Record<string, string> = {};
+      const sid = response.headers.get('mcp-session-id');
+      if (sid) out['mcp-session-id'] = sid;
+      const reply = { status: response.status, contentType: response.headers.get('content-type') ?? 'application/json', body: await response.text(), headers: out };
+      // An initialize the transport refused leaves no session: its browser never started.
+      if (!id && !session.transport.sessionId) await session.close();
+      return reply;
+    };
+    const calls = toolCalls(parsed);
+    const live = session;
+    live.busy++;
+    clearTimeout(live.timer);
+    try {
+      if (!calls) return await handle();
+      return await withHold({ store: deps.store, ttlMs: deps.holdTtlMs }, req, account.id, calls * MCP_TOOL_COST, `an MCP tool call`, handle);
+    } finally {
+      live.busy--;
+      idle(live);
+    }
+  };
+
+  return {
+    route,
+    sessions: () => sessions.size,
+    async close() { await Promise.all([...sessions.values()].map((s) => s.close())); },
+  };
+}

@@ -1,0 +1,90 @@
+// The MCP tools over Streamable HTTP at POST /mcp on the real server (build/cli.js serve), driven by
+// the SDK's own client: the API key, credits per tools/call, the egress guard on navigation, one
+// browser per session and the idle timeout that closes it.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { startServer, createKey, balance, removeDataDir, type ServerProcess } from './helpers/server.ts';
+import { serveFixtures, type FixtureServer } from './helpers/fixtures.ts';
+
+let server: ServerProcess;
+let fx: FixtureServer;
+
+before(async () => {
+  fx = await serveFixtures();
+  server = await startServer(['--mcp-idle-s', '2']);
+});
+after(async () => {
+  await server.stop();
+  removeDataDir(server.dataDir);
+  await fx.close();
+});
+
+/** Chromium processes below `pid`. */
+function browsersUnder(pid: number): number {
+  const parent = new Map<number, number>();
+  for (const n of readdirSync('/proc')) {
+    if (!/^\d+$/.test(n)) continue;
+    try { const stat = readFileSync(`/proc/${n}/stat`, 'utf8'); parent.set(Number(n), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])); } catch { /* gone */ }
+  }
+  let count = 0;
+  for (const [p] of parent) {
+    let up = parent.get(p);
+    while (up !== undefined && up !== pid && up > 1) up = parent.get(up);
+    if (up !== pid) continue;
+    try { if (/chrom/i.test(readFileSync(`/proc/${p}/cmdline`, 'utf8'))) count++; } catch { /* gone */ }
+  }
+  return count;
+}
+
+async function connect(key: string): Promise<Client> {
+  const client = new Client({ name: 'sightline-http-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+  return client;
+}
+
+const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'curl', version: '1' } } };
+
+test('POST /mcp without a key is 401', async () => {
+  const r = await fetch(`${server.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(initialize) });
+  assert.equal(r.status, 401);
+});
+
+test('tools over HTTP: free listing, one credit per call, private URLs refused, the browser closed when idle', async () => {
+  const key = await createKey(server.dataDir, 10);
+  const client = await connect(key);
+  const { tools } = await client.listTools();
+  assert.ok(tools.some((t) => t.name === 'snapshot'));
+  assert.equal(await balance(server.dataDir, key), 10, 'initialize and tools/list are free');
+
+  const refused = await client.callTool({ name: 'navigate', arguments: { url: `${fx.url}/login.html` } }) as { isError?: boolean; content: { text: string }[] };
+  assert.equal(refused.isError, true);
+  assert.match(refused.content[0].text, /^navigation refused: .*(loopback|private|127\.0\.0\.1)/i);
+  assert.equal(await balance(server.dataDir, key), 9);
+
+  const snap = await client.callTool({ name: 'snapshot', arguments: {} }) as { isError?: boolean; content: { text: string }[] };
+  assert.ok(!snap.isError, snap.content[0]?.text);
+  assert.match(snap.content[0].text, /^# about:blank scroll=0/);
+  assert.equal(await balance(server.dataDir, key), 8);
+  assert.ok(browsersUnder(server.proc.pid!) > 0, 'the session has its browser');
+
+  // Another key cannot use this session.
+  const other = await createKey(server.dataDir, 5);
+  const sessionId = (client.transport as StreamableHTTPClientTransport).sessionId!;
+  const stolen = await fetch(`${server.url}/mcp`, {
+    method: 'POST', headers: { authorization: `Bearer ${other}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-03-26' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'snapshot', arguments: {} } }),
+  });
+  assert.equal(stolen.status, 404);
+  assert.equal(await balance(server.dataDir, other), 5);
+
+  // Idle for longer than --mcp-idle-s 2: the session and its browser are gone.
+  const deadline = Date.now() + 8000;
+  while (browsersUnder(server.proc.pid!) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+  assert.equal(browsersUnder(server.proc.pid!), 0, 'no browser after the idle timeout');
+  await assert.rejects(client.callTool({ name: 'snapshot', arguments: {} }), /404|Unknown or expired MCP session/);
+  assert.equal(await balance(server.dataDir, key), 8, 'a call to an expired session costs nothing');
+  await client.close().catch(() => undefined);
+});

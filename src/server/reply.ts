@@ -31,10 +31,11 @@ export function errorReply(err: SightlineError, creditsRemaining?: number, shape
 /** Bodies below this many bytes are sent as they are: a 1 KiB JSON answer saves a few hundred bytes
  *  at most, less than a packet, and compressing it still costs a call (docs/decisions.md). */
 export const COMPRESS_MIN_BYTES = 1024;
-/** Levels chosen by measurement (docs/decisions.md, "Compressed bodies"): br quality 4 and gzip
- *  level 4 cost about 0.1 ms per 10 KiB of JSON on one core. */
-export const BROTLI_QUALITY = 4;
-export const GZIP_LEVEL = 4;
+/** Levels chosen by measurement (docs/decisions.md, "Compressed answers"; bench/compress.bench.ts):
+ *  br quality 3 and gzip level 1 cost under 0.1 ms of CPU for a 22 KiB snapshot answer and make it
+ *  6.4x and 5.8x smaller; the next levels cost 1.5-2x the CPU for 5-8% fewer bytes. */
+export const BROTLI_QUALITY = 3;
+export const GZIP_LEVEL = 1;
 
 /** Text-like types; never images (the screenshot PNGs are compressed already). */
 const COMPRESSIBLE = /^(?:text\/|application\/(?:json|javascript|(?:[\w.-]+\+)?json)\b|image\/svg\+xml)/i;

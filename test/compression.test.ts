@@ -98,6 +98,17 @@ function decode(coding: string | undefined, body: Buffer): Buffer {
   return body;
 }
 
+/** The access log line of the first /v1/snapshot request logged after `from` (the log comes through a
+ *  pipe: wait for it). */
+async function logLine(server: ServerProcess, from: number) {
+  for (let i = 0; i < 100; i++) {
+    const line = server.logs.slice(from).find((l) => l.path === '/v1/snapshot');
+    if (line) return line;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return undefined;
+}
+
 /** VmHWM (peak resident memory) of a process, in bytes. */
 function peakRss(pid: number): number {
   const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
@@ -121,6 +132,7 @@ for (const backend of ['uws', 'node'] as const) {
     // `identity` is no coding at all.
     assert.equal((await snapshot(server.url, key, realBody, { 'content-encoding': 'identity' })).status, 200);
     assert.equal(await balance(server.dataDir, key), 100 - 2 - Object.keys(encoders).length);
+    await logLine(server, server.logs.length - 1);
     const line = server.logs.findLast((l) => l.path === '/v1/snapshot' && l.status === 200);
     assert.equal(line?.bytes_in, Buffer.byteLength(realBody), 'the log counts the decoded bytes');
   });
@@ -222,16 +234,17 @@ for (const backend of ['uws', 'node'] as const) {
       const before = server.logs.length;
       const result = await api.snapshot(request);
       assert.deepEqual(comparable(result), expected, String(compress));
-      const line = server.logs.slice(before).find((l) => l.path === '/v1/snapshot');
+      const line = await logLine(server, before);
       assert.equal(line?.encoding, compress === undefined ? 'br' : compress || undefined, `sent ${String(compress)}`);
       assert.equal(line?.bytes_in, Buffer.byteLength(JSON.stringify(request)));
+      assert.equal(line?.encoding_out, 'br', 'the client asks for br answers');
     }
     // A small body goes plain.
     const api = new SightlineApi({ baseUrl: server.url, apiKey: key });
     const before = server.logs.length;
     const small = await api.snapshot({ url: 'https://example.test/', raw_elements: elements(2) });
     assert.equal(small.elements.length, 2);
-    assert.equal(server.logs.slice(before).find((l) => l.path === '/v1/snapshot')?.encoding, undefined);
+    assert.equal((await logLine(server, before))?.encoding, undefined);
     // Errors still arrive typed through a compressed request.
     const broke = new SightlineApi({ baseUrl: server.url, apiKey: key });
     await assert.rejects(broke.snapshot({ ...request, viewport: { width: -1, height: 5 } }),

@@ -5,7 +5,7 @@
 // 429, 503 and 409 idempotency_in_progress (after Retry-After). Not retried: other 4xx/5xx and timeouts.
 // Request bodies of REQUEST_COMPRESS_MIN_BYTES or more are sent compressed (br by default: on a
 // 1,000-element snapshot 12.6x smaller for about 2 ms on a thread-pool thread); responses come compressed
-// too (fetch asks for them and decodes them).
+// too (br or gzip, decoded by fetch).
 import zlib from 'node:zlib';
 import { promisify } from 'node:util';
 import type { SnapshotRequest, SnapshotResponse, SnapshotTextResponse } from '../schema/snapshot.ts';
@@ -137,7 +137,8 @@ export class SightlineApi {
   /** One call: a POST carries its body and Idempotency-Key on every attempt; a GET is safe to repeat. */
   private async request<T>(method: 'GET' | 'POST', path: string, payload?: string | Buffer, idempotencyKey?: string, coding?: string): Promise<T> {
     const { apiKey, timeoutMs = 30_000, retries = 2, maxRetryWaitMs = 30_000 } = this.options;
-    const headers: Record<string, string> = { authorization: `Bearer ${apiKey}` };
+    // Node's fetch asks for gzip and deflate only, and decodes br too: ask for br first.
+    const headers: Record<string, string> = { authorization: `Bearer ${apiKey}`, 'accept-encoding': 'br, gzip' };
     if (payload !== undefined) headers['content-type'] = 'application/json';
     if (coding !== undefined) headers['content-encoding'] = coding;
     if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;

@@ -52,7 +52,7 @@ export function createRouter({ routes, store, logger, deadlineMs, metrics, idemp
     const reply = compressReply({ ...answer, headers: { ...answer.headers, 'x-request-id': req.requestId } }, req.acceptEncoding);
     const entry = {
       req_id: req.requestId, method: req.method, path: req.path, status: reply.status,
-      ms: Math.round((performance.now() - started) * 100) / 100, bytes_in: req.body.length, encoding: req.contentEncoding,
+      ms: Math.round((performance.now() - started) * 100) / 100, bytes_in: req.body.length, encoding: req.contentEncoding, encoding_out: reply.headers?.['content-encoding'],
       key: req.account?.prefix, credits_used: req.creditsUsed,
     };
     if (reply.status >= 500) logger.error({ ...entry, err }, 'request failed');

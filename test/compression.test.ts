@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { startServer, createKey, balance, snapshot, removeDataDir, elements, type ServerProcess } from './helpers/server.ts';
 import { SHARED_DATA } from './helpers/elements.ts';
 import { SightlineApi, SightlineApiError } from '../src/client/api.ts';
+import { keyPrefix } from '../src/store/keys.ts';
 import { compressReply, responseCoding, COMPRESS_MIN_BYTES } from '../src/server/reply.ts';
 
 const MIB = 1024 * 1024;
@@ -98,11 +99,11 @@ function decode(coding: string | undefined, body: Buffer): Buffer {
   return body;
 }
 
-/** The access log line of the first /v1/snapshot request logged after `from` (the log comes through a
+/** The access log line of the one /v1/snapshot request made with this key (the log comes through a
  *  pipe: wait for it). */
-async function logLine(server: ServerProcess, from: number) {
-  for (let i = 0; i < 100; i++) {
-    const line = server.logs.slice(from).find((l) => l.path === '/v1/snapshot');
+async function logLine(server: ServerProcess, key: string) {
+  for (let i = 0; i < 150; i++) {
+    const line = server.logs.find((l) => l.path === '/v1/snapshot' && l.key === keyPrefix(key));
     if (line) return line;
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -132,9 +133,11 @@ for (const backend of ['uws', 'node'] as const) {
     // `identity` is no coding at all.
     assert.equal((await snapshot(server.url, key, realBody, { 'content-encoding': 'identity' })).status, 200);
     assert.equal(await balance(server.dataDir, key), 100 - 2 - Object.keys(encoders).length);
-    await logLine(server, server.logs.length - 1);
-    const line = server.logs.findLast((l) => l.path === '/v1/snapshot' && l.status === 200);
+    const logged = await createKey(server.dataDir, 1);
+    assert.equal((await snapshot(server.url, logged, zlib.brotliCompressSync(realBody), { 'content-encoding': 'br' })).status, 200);
+    const line = await logLine(server, logged);
     assert.equal(line?.bytes_in, Buffer.byteLength(realBody), 'the log counts the decoded bytes');
+    assert.equal(line?.encoding, 'br');
   });
 
   test(`${backend}: a gzip bomb (1 GiB of zeros) answers 413 at the cap, free and with little memory`, async () => {
@@ -230,27 +233,40 @@ for (const backend of ['uws', 'node'] as const) {
     const request = JSON.parse(realBody);
     const expected = comparable((await snapshot(server.url, key, realBody)).body);
     for (const compress of [undefined, 'gzip', false] as const) {
-      const api = new SightlineApi({ baseUrl: server.url, apiKey: key, compress });
-      const before = server.logs.length;
+      const own = await createKey(server.dataDir, 1);
+      const api = new SightlineApi({ baseUrl: server.url, apiKey: own, compress });
       const result = await api.snapshot(request);
       assert.deepEqual(comparable(result), expected, String(compress));
-      const line = await logLine(server, before);
+      const line = await logLine(server, own);
       assert.equal(line?.encoding, compress === undefined ? 'br' : compress || undefined, `sent ${String(compress)}`);
       assert.equal(line?.bytes_in, Buffer.byteLength(JSON.stringify(request)));
       assert.equal(line?.encoding_out, 'br', 'the client asks for br answers');
     }
     // A small body goes plain.
-    const api = new SightlineApi({ baseUrl: server.url, apiKey: key });
-    const before = server.logs.length;
+    const own = await createKey(server.dataDir, 1);
+    const api = new SightlineApi({ baseUrl: server.url, apiKey: own });
     const small = await api.snapshot({ url: 'https://example.test/', raw_elements: elements(2) });
     assert.equal(small.elements.length, 2);
-    assert.equal((await logLine(server, before))?.encoding, undefined);
+    const line = await logLine(server, own);
+    assert.ok(line);
+    assert.equal(line.encoding, undefined);
     // Errors still arrive typed through a compressed request.
     const broke = new SightlineApi({ baseUrl: server.url, apiKey: key });
     await assert.rejects(broke.snapshot({ ...request, viewport: { width: -1, height: 5 } }),
       (err: unknown) => err instanceof SightlineApiError && err.status === 400 && /Invalid viewport/.test(err.message));
   });
 }
+
+test('OpenAPI documents Content-Encoding and 415 on both charged routes', async () => {
+  const doc = await (await fetch(`${servers.uws.url}/openapi.json`)).json();
+  for (const path of ['/v1/snapshot', '/v1/observe']) {
+    const op = doc.paths[path].post;
+    const header = op.parameters.find((p: { name: string }) => p.name === 'Content-Encoding');
+    assert.deepEqual(header?.schema.enum, [...['gzip', 'deflate', 'br'], ...(hasZstd ? ['zstd'] : []), 'identity'], path);
+    assert.match(op.responses['415'].description, /unsupported_encoding/, path);
+    assert.match(op.responses['413'].description, /payload_too_large/, path);
+  }
+});
 
 test('compressReply: never an image, never a small body, never twice; q-values decide', () => {
   const big = 'x'.repeat(COMPRESS_MIN_BYTES * 4);

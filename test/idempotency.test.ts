@@ -171,7 +171,7 @@ test('OpenAPI documents the header, the replay header and both errors on each ch
   const doc = await (await fetch(`${server.url}/openapi.json`)).json();
   for (const path of ['/v1/snapshot', '/v1/observe']) {
     const op = doc.paths[path].post;
-    assert.deepEqual(op.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`), ['header:Idempotency-Key'], path);
+    assert.deepEqual(op.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`), ['header:Idempotency-Key', 'header:Content-Encoding'], path);
     assert.equal(op.parameters[0].schema.maxLength, 255);
     assert.ok(op.responses['200'].headers['Idempotent-Replayed'], path);
     assert.match(op.responses['422'].description, /idempotency_key_reused/, path);

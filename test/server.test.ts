@@ -264,7 +264,7 @@ describe('service endpoints', () => {
     assert.equal(doc.openapi, '3.1.0');
     assert.deepEqual(doc.components.schemas.SnapshotRequest, JSON.parse(JSON.stringify(SnapshotRequest)));
     const op = doc.paths['/v1/snapshot'].post;
-    assert.deepEqual(Object.keys(op.responses).sort(), ['200', '400', '401', '402', '403', '408', '409', '413', '422', '429', '431', '500', '503', '504']);
+    assert.deepEqual(Object.keys(op.responses).sort(), ['200', '400', '401', '402', '403', '408', '409', '413', '415', '422', '429', '431', '500', '503', '504']);
     assert.match(op.responses['503'].description, /store_unavailable/);
     assert.ok(op.responses['429'].headers['Retry-After']);
   });

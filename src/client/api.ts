@@ -3,6 +3,11 @@
 // one call sends the same key, so a retry after a network error (the request may have run) returns the
 // first outcome instead of running and charging twice. Retried: network errors (after a short backoff),
 // 429, 503 and 409 idempotency_in_progress (after Retry-After). Not retried: other 4xx/5xx and timeouts.
+// Request bodies of REQUEST_COMPRESS_MIN_BYTES or more are sent compressed (br by default: on a
+// 1,000-element snapshot 12.6x smaller for about 2 ms on a thread-pool thread); responses come compressed
+// too (br or gzip, decoded by fetch).
+import zlib from 'node:zlib';
+import { promisify } from 'node:util';
 import type { SnapshotRequest, SnapshotResponse, SnapshotTextResponse } from '../schema/snapshot.ts';
 import type { ObserveRequest, ReadResult, MapResult, VisualResult, MapTextResult, VisualTextResult } from '../schema/observe.ts';
 import type { UsageEntry, UsageResponse } from '../schema/usage.ts';
@@ -27,6 +32,27 @@ export interface ApiOptions {
   retries?: number;
   /** Longest wait honoured from Retry-After before giving up. Default 30 s. */
   maxRetryWaitMs?: number;
+  /** Content-Encoding for request bodies of `compressMinBytes` or more: `br` (default), `gzip`, or
+   *  false to send them plain. A server that answers 415 gets the call again, plain. */
+  compress?: 'br' | 'gzip' | false;
+  /** Smallest body compressed. Default 1024 bytes. */
+  compressMinBytes?: number;
+}
+
+/** Bodies below this are sent plain: compressing saves less than a packet. */
+export const REQUEST_COMPRESS_MIN_BYTES = 1024;
+/** br quality 3, gzip level 4: measured in bench/compress.bench.ts (bench/README.md, "Compressed bodies"):
+ *  on a 1,000-element body br 3 is 12.6x smaller for 2 ms of CPU; br 4 gains 4% for 50% more. */
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+function compressBody(body: string, coding: 'br' | 'gzip'): Promise<Buffer> {
+  return coding === 'br'
+    ? brotli(body, { params: {
+      [zlib.constants.BROTLI_PARAM_QUALITY]: 3,
+      [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+      [zlib.constants.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(body),
+    } })
+    : gzip(body, { level: 4 });
 }
 
 /** Per call. */
@@ -88,20 +114,39 @@ export class SightlineApi {
     return this.request<UsageResponse>('GET', `/v1/usage${search ? `?${search}` : ''}`);
   }
 
-  private post<T>(path: string, body: unknown, call: CallOptions = {}): Promise<T> {
-    return this.request<T>('POST', path, JSON.stringify(body), call.idempotencyKey ?? globalThis.crypto.randomUUID());
+  private async post<T>(path: string, body: unknown, call: CallOptions = {}): Promise<T> {
+    const json = JSON.stringify(body);
+    const key = call.idempotencyKey ?? globalThis.crypto.randomUUID();
+    const { compress = 'br', compressMinBytes = REQUEST_COMPRESS_MIN_BYTES } = this.options;
+    if (compress && !this.plainOnly && Buffer.byteLength(json) >= compressMinBytes) {
+      try {
+        return await this.request<T>('POST', path, await compressBody(json, compress), key, compress);
+      } catch (err) {
+        // A server (or a proxy before it) that does not read this coding: plain from now on. The
+        // server decodes before the key is claimed, so the same key runs the call once.
+        if (!(err instanceof SightlineApiError && err.status === 415)) throw err;
+        this.plainOnly = true;
+      }
+    }
+    return this.request<T>('POST', path, json, key);
   }
 
+  /** Set once a server refused a compressed body (415). */
+  private plainOnly = false;
+
   /** One call: a POST carries its body and Idempotency-Key on every attempt; a GET is safe to repeat. */
-  private async request<T>(method: 'GET' | 'POST', path: string, payload?: string, idempotencyKey?: string): Promise<T> {
+  private async request<T>(method: 'GET' | 'POST', path: string, payload?: string | Buffer, idempotencyKey?: string, coding?: string): Promise<T> {
     const { apiKey, timeoutMs = 30_000, retries = 2, maxRetryWaitMs = 30_000 } = this.options;
-    const headers: Record<string, string> = { authorization: `Bearer ${apiKey}` };
+    // Node's fetch asks for gzip and deflate only, and decodes br too: ask for br first.
+    const headers: Record<string, string> = { authorization: `Bearer ${apiKey}`, 'accept-encoding': 'br, gzip' };
     if (payload !== undefined) headers['content-type'] = 'application/json';
+    if (coding !== undefined) headers['content-encoding'] = coding;
     if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
+    const body = typeof payload === 'string' || payload === undefined ? payload : new Uint8Array(payload);
     for (let attempt = 0; ; attempt++) {
       let res: Response;
       try {
-        res = await fetch(this.base + path, { method, body: payload, signal: AbortSignal.timeout(timeoutMs), headers });
+        res = await fetch(this.base + path, { method, body, signal: AbortSignal.timeout(timeoutMs), headers });
       } catch (err) {
         const timedOut = (err as Error).name === 'TimeoutError';
         if (!timedOut && attempt < retries) {

@@ -11,6 +11,7 @@ export const ERRORS = {
   method_not_allowed: { status: 405, message: 'Method not allowed' },
   request_timeout: { status: 408, message: 'Request body not received in time' },
   payload_too_large: { status: 413, message: 'Payload too large' },
+  unsupported_encoding: { status: 415, message: 'Unsupported Content-Encoding' },
   headers_too_large: { status: 431, message: 'Request header fields too large' },
   rate_limited: { status: 429, message: 'Rate limit exceeded' },
   // Idempotency-Key (docs/decisions.md, "Idempotency keys").
@@ -40,6 +41,8 @@ export class SightlineError extends Error {
   readonly path?: string;
   /** Seconds the caller should wait before retrying (429, 503), sent as Retry-After. */
   retryAfter?: number;
+  /** Response headers the answer carries (415: the Accept-Encoding the server reads). */
+  headers?: Record<string, string>;
 
   constructor(code: ErrorCode, message: string = ERRORS[code].message, path?: string) {
     super(message);

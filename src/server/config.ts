@@ -154,7 +154,7 @@ export const SETTINGS: Setting[] = [
   { key: 'storeKeyCacheMs', flag: 'store-key-cache-ms', env: 'SIGHTLINE_STORE_KEY_CACHE_MS', default: '5000', help: 'how long each instance keeps a Postgres key in memory; changes are pushed at once (0: no cache)', parse: int(0, 3_600_000) },
   { key: 'workers', flag: 'workers', env: 'SIGHTLINE_WORKERS', default: '1', help: 'worker threads serving the same port', parse: int(1, 64) },
   { key: 'limitCap', flag: 'limit-cap', env: 'SIGHTLINE_LIMIT_CAP', default: '100', help: 'server cap for snapshot options.limit', parse: int(1, 100_000) },
-  { key: 'maxBodyMb', flag: 'max-body-mb', env: 'SIGHTLINE_MAX_BODY_MB', default: '32', help: 'largest request body, MiB (413 above)', parse: positive },
+  { key: 'maxBodyMb', flag: 'max-body-mb', env: 'SIGHTLINE_MAX_BODY_MB', default: '32', help: 'largest request body, MiB, after decoding its Content-Encoding (413 above)', parse: positive },
   { key: 'bodyTimeoutMs', flag: 'body-timeout-ms', env: 'SIGHTLINE_BODY_TIMEOUT_MS', default: '10000', help: 'time allowed to receive a body (408 after)', parse: int(1) },
   { key: 'deadlineMs', flag: 'deadline-ms', env: 'SIGHTLINE_DEADLINE_MS', default: '30000', help: 'time allowed for the work of one request (504 after)', parse: int(1) },
   { key: 'holdTtlMs', flag: 'hold-ttl-ms', env: 'SIGHTLINE_HOLD_TTL_MS', default: 'auto', help: 'time before an unresolved credit hold is voided by the sweeper (auto: the deadline plus 30 s)', parse: (raw: string) => (raw === 'auto' ? 0 : int(1)(raw)) },

@@ -12,7 +12,12 @@ export interface HttpRequest {
   host: string;
   authorization: string;
   contentType: string;
+  /** The Accept-Encoding header ('' when none): the answer is compressed when it allows (reply.ts). */
+  acceptEncoding?: string;
+  /** The body as the route reads it: decoded from its Content-Encoding (body.ts). */
   body: Buffer;
+  /** The Content-Encoding the body was decoded from (absent when it came plain), for the access log. */
+  contentEncoding?: string;
   requestId: string;
   /** The peer's IP address as text (GET /metrics answers loopback alone without a token). */
   remoteAddress: string;
@@ -54,7 +59,7 @@ export const MCP_HEADERS = ['accept', 'mcp-session-id', 'mcp-protocol-version'] 
 
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK', 400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required', 403: 'Forbidden',
-  404: 'Not Found', 405: 'Method Not Allowed', 408: 'Request Timeout', 409: 'Conflict', 413: 'Payload Too Large', 422: 'Unprocessable Content',
+  404: 'Not Found', 405: 'Method Not Allowed', 408: 'Request Timeout', 409: 'Conflict', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 422: 'Unprocessable Content',
   429: 'Too Many Requests', 431: 'Request Header Fields Too Large', 500: 'Internal Server Error', 503: 'Service Unavailable', 504: 'Gateway Timeout',
 };
 

@@ -6,26 +6,24 @@ import { SightlineError, badRequest } from '../schema/errors.ts';
 import type { IncomingRequest, Router } from './router.ts';
 import { REQUEST_ID_HEADER, IDEMPOTENCY_KEY_HEADER, MCP_HEADERS, bodyErrors, framingError, requestIdFrom, statusLine, type Reply } from './http.ts';
 import type { Listening, TransportOptions } from './uws.ts';
+import { RequestBody, codingOf } from './body.ts';
 
-function readBody(req: IncomingMessage, limit: number, timeoutMs: number): Promise<Buffer> {
+/** Feeds node's body chunks to `body` (body.ts decodes and caps them) under the body timeout. */
+function readBody(req: IncomingMessage, body: RequestBody, timeoutMs: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let received = 0;
-    const timer = setTimeout(() => reject(bodyErrors.tooSlow(timeoutMs)), timeoutMs);
-    if (Number(req.headers['content-length']) > limit) {
+    let settled = false;
+    const settle = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
-      return reject(bodyErrors.tooLarge(limit));
-    }
-    req.on('data', (chunk: Buffer) => {
-      received += chunk.length;
-      if (received > limit) {
-        clearTimeout(timer);
-        reject(bodyErrors.tooLarge(limit));
-        req.destroy();
-      } else chunks.push(chunk);
-    });
-    req.on('end', () => { clearTimeout(timer); resolve(Buffer.concat(chunks, received)); });
-    req.on('error', (err) => { clearTimeout(timer); reject(err); });
+      fn();
+    };
+    const timer = setTimeout(() => settle(() => { body.destroy(); reject(bodyErrors.tooSlow(timeoutMs)); }), timeoutMs);
+    // Refused (413, 400): nothing more is read; the answer closes the connection (reply.ts).
+    body.result.then((bytes) => settle(() => resolve(bytes)), (err) => settle(() => { req.pause(); reject(err); }));
+    req.on('data', (chunk: Buffer) => body.write(chunk, false));
+    req.on('end', () => body.end());
+    req.on('error', (err) => settle(() => { body.destroy(); reject(err); }));
   });
 }
 
@@ -53,6 +51,7 @@ export function serveNodeHttp(options: TransportOptions, router: Router): Promis
       host: req.headers.host ?? '',
       authorization: req.headers.authorization ?? '',
       contentType: req.headers['content-type'] ?? '',
+      acceptEncoding: req.headers['accept-encoding'] ?? '',
       requestId: requestIdFrom(String(req.headers[REQUEST_ID_HEADER] ?? ''), randomUUID),
       remoteAddress: req.socket.remoteAddress ?? '',
       idempotencyKey: String(req.headers[IDEMPOTENCY_KEY_HEADER] ?? ''),
@@ -69,8 +68,11 @@ export function serveNodeHttp(options: TransportOptions, router: Router): Promis
       refused.add(req.socket);
       return send(res, router.refuse(incoming, framing), true);
     }
-    readBody(req, options.maxBodyBytes, options.bodyTimeoutMs)
-      .then((body) => { incoming.body = body; return router.handle(incoming); },
+    // An unknown coding is refused once its body is read (as it came, under the cap).
+    const { coding, refusal } = codingOf(req.headers['content-encoding']);
+    const body = new RequestBody(options.maxBodyBytes, coding, Number(req.headers['content-length'] ?? NaN));
+    readBody(req, body, options.bodyTimeoutMs)
+      .then((body) => { if (refusal) return router.refuse(incoming, refusal); incoming.body = body; incoming.contentEncoding = coding; return router.handle(incoming); },
         (err) => err instanceof SightlineError ? router.refuse(incoming, err) : undefined)
       .then((reply) => { if (reply) send(res, reply); });
   });

@@ -1,6 +1,7 @@
 // GET /openapi.json, generated from the same typebox schemas that validate requests (typebox schemas
 // are JSON Schema, which OpenAPI 3.1 takes as is).
 import { ERRORS, SNAPSHOT_MESSAGES } from '../schema/errors.ts';
+import { REQUEST_CODINGS } from './body.ts';
 import { SnapshotRequest, SnapshotResponse, SnapshotTextResponse, SnapshotErrorBody } from '../schema/snapshot.ts';
 import { ObserveRequest, ReadResult, MapResult, VisualResult, MapTextResult, VisualTextResult, ObserveErrorBody } from '../schema/observe.ts';
 import { UsageResponse, USAGE_DEFAULT_LIMIT, USAGE_MAX_LIMIT } from '../schema/usage.ts';
@@ -11,11 +12,20 @@ const jsonContent = (name: string) => ({ 'application/json': { schema: ref(name)
 /** Drops typebox's symbol keys and anything else JSON cannot carry. */
 const plain = (schema: unknown) => JSON.parse(JSON.stringify(schema));
 
-const SNAPSHOT_ERRORS = ['bad_request', 'unauthorized', 'insufficient_credits', 'account_inactive', 'payload_too_large', 'request_timeout', 'headers_too_large', 'rate_limited', 'idempotency_key_reused', 'idempotency_in_progress', 'internal_error', 'store_unavailable', 'timeout'] as const;
+const SNAPSHOT_ERRORS = ['bad_request', 'unauthorized', 'insufficient_credits', 'account_inactive', 'payload_too_large', 'unsupported_encoding', 'request_timeout', 'headers_too_large', 'rate_limited', 'idempotency_key_reused', 'idempotency_in_progress', 'internal_error', 'store_unavailable', 'timeout'] as const;
 const USAGE_ERRORS = ['bad_request', 'unauthorized', 'account_inactive', 'rate_limited', 'internal_error', 'store_unavailable', 'timeout'] as const;
-const OBSERVE_ERRORS = ['bad_request', 'invalid_url', 'invalid_mode', 'unauthorized', 'insufficient_credits', 'blocked_url', 'unsupported_content_type', 'too_large', 'rate_limited', 'idempotency_key_reused', 'idempotency_in_progress', 'internal_error', 'unreachable', 'http_error', 'busy', 'store_unavailable', 'timeout'] as const;
+const OBSERVE_ERRORS = ['bad_request', 'invalid_url', 'invalid_mode', 'unauthorized', 'insufficient_credits', 'blocked_url', 'unsupported_content_type', 'too_large', 'payload_too_large', 'unsupported_encoding', 'rate_limited', 'idempotency_key_reused', 'idempotency_in_progress', 'internal_error', 'unreachable', 'http_error', 'busy', 'store_unavailable', 'timeout'] as const;
 
 /** Idempotency-Key (docs/decisions.md, "Idempotency keys"). */
+/** Request bodies may come compressed (body.ts); the cap applies to the decoded size. */
+const CONTENT_ENCODING_PARAMETER = {
+  name: 'Content-Encoding', in: 'header', required: false,
+  schema: { type: 'string', enum: [...REQUEST_CODINGS, 'identity'] },
+  description: 'The body\'s compression, decoded as it arrives. The body limit applies to the decoded size (413 payload_too_large as soon as ' +
+    'decoding passes it: a decompression bomb costs nothing); a corrupt stream is 400 bad_request; any other coding, or more than one, ' +
+    '415 unsupported_encoding with the accepted ones in Accept-Encoding. Answers of 1 KiB or more are compressed (br or gzip) when Accept-Encoding allows.',
+};
+
 const IDEMPOTENCY_KEY_PARAMETER = {
   name: 'Idempotency-Key', in: 'header', required: false,
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
@@ -114,8 +124,8 @@ export function openApiDocument(config: Pick<ServerConfig, 'limitCap' | 'maxBody
           operationId: 'snapshot',
           summary: 'Rank raw elements collected in the caller\'s browser (1 credit)',
           description: `Elements come back sorted by importance. options.limit defaults to 50, capped at ${config.limitCap}. ` +
-            `Bodies up to ${config.maxBodyBytes} bytes. Rate limit per key: ${config.rateLimit.rate}/s, burst ${config.rateLimit.burst}.${concurrency}`,
-          parameters: [IDEMPOTENCY_KEY_PARAMETER],
+            `Bodies up to ${config.maxBodyBytes} bytes (decoded; gzip, deflate or br Content-Encoding). Rate limit per key: ${config.rateLimit.rate}/s, burst ${config.rateLimit.burst}.${concurrency}`,
+          parameters: [IDEMPOTENCY_KEY_PARAMETER, CONTENT_ENCODING_PARAMETER],
           requestBody: { required: true, content: { 'application/json': { schema: ref('SnapshotRequest'), examples: EXAMPLES.snapshot } } },
           responses: {
             200: { description: 'ranked elements (with options.format "text" also `text`; with options.elements false `text` alone)', headers: REPLAYED_HEADER_DOC, content: { 'application/json': { schema: { oneOf: [ref('SnapshotResponse'), ref('SnapshotTextResponse')] } } } },
@@ -127,7 +137,7 @@ export function openApiDocument(config: Pick<ServerConfig, 'limitCap' | 'maxBody
         post: {
           operationId: 'observe',
           summary: 'Load a URL: read (Markdown, 1 credit), map (ranked elements; 2, or 10 with the precision engine), visual (map + screenshot, 10)',
-          parameters: [IDEMPOTENCY_KEY_PARAMETER],
+          parameters: [IDEMPOTENCY_KEY_PARAMETER, CONTENT_ENCODING_PARAMETER],
           requestBody: { required: true, content: { 'application/json': { schema: ref('ObserveRequest'), examples: EXAMPLES.observe } } },
           responses: {
             200: { description: 'the result of the chosen mode', headers: REPLAYED_HEADER_DOC, content: { 'application/json': { schema: { oneOf: [ref('ReadResult'), ref('MapResult'), ref('VisualResult'), ref('MapTextResult'), ref('VisualTextResult')] } } } },

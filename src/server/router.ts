@@ -2,7 +2,7 @@
 import type { Logger } from 'pino';
 import { SightlineError } from '../schema/errors.ts';
 import type { Store } from '../store/store.ts';
-import { errorReply, asSightlineError } from './reply.ts';
+import { errorReply, asSightlineError, compressReply } from './reply.ts';
 import type { HttpRequest, Reply } from './http.ts';
 import type { Metrics } from './metrics.ts';
 import { authenticate } from './auth.ts';
@@ -47,11 +47,12 @@ export function createRouter({ routes, store, logger, deadlineMs, metrics, idemp
   /** The route pattern a path falls under: itself, or the `/*` pattern whose prefix it starts with. */
   const patternOf = (path: string) => paths.has(path) ? path : (prefixes.find((p) => path.startsWith(p) && path.length > p.length) ?? '') + '*';
 
-  function finish(req: IncomingRequest, reply: Reply, started: number, err?: unknown): Reply {
-    reply.headers = { ...reply.headers, 'x-request-id': req.requestId };
+  /** The reply as sent: its request id, compressed when the client accepts it (reply.ts), logged. */
+  function finish(req: IncomingRequest, answer: Reply, started: number, err?: unknown): Reply {
+    const reply = compressReply({ ...answer, headers: { ...answer.headers, 'x-request-id': req.requestId } }, req.acceptEncoding);
     const entry = {
       req_id: req.requestId, method: req.method, path: req.path, status: reply.status,
-      ms: Math.round((performance.now() - started) * 100) / 100, bytes_in: req.body.length,
+      ms: Math.round((performance.now() - started) * 100) / 100, bytes_in: req.body.length, encoding: req.contentEncoding, encoding_out: reply.headers?.['content-encoding'],
       key: req.account?.prefix, credits_used: req.creditsUsed,
     };
     if (reply.status >= 500) logger.error({ ...entry, err }, 'request failed');

@@ -1,11 +1,12 @@
 // The service's transport: uWebSockets.js. Request fields are read synchronously, onAborted is attached
 // before anything async, body chunks are copied as they arrive, and late writes are corked
-// (DESIGN "Server"). `readBody` is the only code that touches raw chunks.
+// (DESIGN "Server"). `readBody` is the only code that touches raw chunks; it hands them to body.ts.
 import { createRequire } from 'node:module';
 import { randomUUID } from 'node:crypto';
 import type { HttpRequest as UwsRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import { SightlineError } from '../schema/errors.ts';
 import type { IncomingRequest, Router } from './router.ts';
+import { RequestBody, codingOf } from './body.ts';
 import { REQUEST_ID_HEADER, IDEMPOTENCY_KEY_HEADER, MCP_HEADERS, bodyErrors, framingError, requestIdFrom, statusLine, type Reply } from './http.ts';
 
 type Uws = typeof import('uWebSockets.js');
@@ -59,14 +60,9 @@ const FLUSH_MS = 50;
 /** Rejection for a client that went away: nothing to answer. */
 const ABORTED = Symbol('aborted');
 
-function readBody(res: HttpResponse, state: RequestState, limit: number, timeoutMs: number, lengthHeader: string): Promise<Buffer> {
+/** Feeds uWS's body chunks to `body` (body.ts decodes and caps them) under the body timeout. */
+function readBody(res: HttpResponse, state: RequestState, body: RequestBody, timeoutMs: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const declared = lengthHeader ? Number(lengthHeader) : NaN;
-    if (declared > limit) return reject(bodyErrors.tooLarge(limit));
-    // A declared length lets us copy each chunk once, into its final place.
-    let whole = Number.isSafeInteger(declared) && declared > 0 ? Buffer.allocUnsafe(declared) : null;
-    const chunks: Buffer[] = [];
-    let received = 0;
     let settled = false;
     const settle = (fn: () => void) => {
       if (settled) return;
@@ -74,19 +70,13 @@ function readBody(res: HttpResponse, state: RequestState, limit: number, timeout
       clearTimeout(timer);
       fn();
     };
-    const timer = setTimeout(() => settle(() => reject(bodyErrors.tooSlow(timeoutMs))), timeoutMs);
-    state.onAbort = () => settle(() => reject(ABORTED));
+    const timer = setTimeout(() => settle(() => { body.destroy(); reject(bodyErrors.tooSlow(timeoutMs)); }), timeoutMs);
+    state.onAbort = () => settle(() => { body.destroy(); reject(ABORTED); });
+    body.result.then((bytes) => settle(() => resolve(bytes)), (err) => settle(() => reject(err)));
     res.onData((chunk, isLast) => {
       if (settled) return;
-      const bytes = new Uint8Array(chunk);
-      if (received + bytes.length > limit) return settle(() => reject(bodyErrors.tooLarge(limit)));
-      if (whole && received + bytes.length <= whole.length) whole.set(bytes, received);
-      else {
-        if (whole) { chunks.push(whole.subarray(0, received)); whole = null; }
-        chunks.push(Buffer.from(bytes)); // copies: uWS reuses the chunk's memory after this callback
-      }
-      received += bytes.length;
-      if (isLast) settle(() => resolve(received === 0 ? EMPTY : whole ? whole.subarray(0, received) : Buffer.concat(chunks, received)));
+      body.write(new Uint8Array(chunk), true); // copied if kept: uWS reuses the chunk's memory after this callback
+      if (isLast) body.end();
     });
   });
 }
@@ -141,6 +131,7 @@ export function serveUws({ uws, backend }: LoadedUws, options: TransportOptions,
       host: req.getHeader('host'),
       authorization: req.getHeader('authorization'),
       contentType: req.getHeader('content-type'),
+      acceptEncoding: req.getHeader('accept-encoding'),
       requestId: requestIdFrom(req.getHeader(REQUEST_ID_HEADER), randomUUID),
       remoteAddress: remoteAddress(res),
       idempotencyKey: req.getHeader(IDEMPOTENCY_KEY_HEADER),
@@ -148,6 +139,7 @@ export function serveUws({ uws, backend }: LoadedUws, options: TransportOptions,
       body: EMPTY,
     };
     const lengthHeader = req.getHeader('content-length');
+    const encodingHeader = req.getHeader('content-encoding');
     const state: RequestState = { aborted: false };
     const closed = new AbortController();
     incoming.clientClosed = closed.signal;
@@ -168,9 +160,13 @@ export function serveUws({ uws, backend }: LoadedUws, options: TransportOptions,
       send(res, state, router.refuse(incoming, new SightlineError('busy', 'Server is shutting down')), true);
       return;
     }
+    // An unknown coding is refused once its body is read (as it came, under the cap), so the
+    // connection stays usable.
+    const { coding, refusal } = codingOf(encodingHeader);
+    const body = new RequestBody(options.maxBodyBytes, coding, lengthHeader ? Number(lengthHeader) : NaN);
     inflight++;
-    readBody(res, state, options.maxBodyBytes, options.bodyTimeoutMs, lengthHeader)
-      .then((body) => { incoming.body = body; return router.handle(incoming); },
+    readBody(res, state, body, options.bodyTimeoutMs)
+      .then((body) => { if (refusal) return router.refuse(incoming, refusal); incoming.body = body; incoming.contentEncoding = coding; return router.handle(incoming); },
         (err) => err === ABORTED ? undefined : router.refuse(incoming, err as SightlineError))
       .then((reply) => { if (reply) send(res, state, reply, draining); })
       .finally(() => {

@@ -13,6 +13,7 @@ const SUITES = [
   ['prompt', 'tokens per element: the text form against our JSON'],
   ['read', 'read-mode extraction vs Readability (about five minutes)'],
   ['pdf', 'PDF read mode: ms per page and word F1, beside the HTML read'],
+  ['mcp-tokens', 'tokens per page snapshot: Playwright MCP against our text form'],
   ['fleet', '/v1/snapshot on SQLite vs Postgres + Redis, 1 and 3 instances behind haproxy'],
 ] as const;
 const only = process.argv.slice(2);

@@ -8,22 +8,15 @@ import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { execFileSync } from 'node:child_process';
-import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { chromium } from 'playwright-core';
 import { startServer, createKey, account, balance, removeDataDir, observe, type ServerProcess } from './helpers/server.ts';
 import { serveFixtures, type FixtureServer } from './helpers/fixtures.ts';
 import { GUARD_CASES } from './helpers/guard-cases.ts';
 import { startHost, type HostProcess } from './helpers/browser-host.ts';
 import { OBSERVE_COSTS } from '../src/server/routes/observe.ts';
+import type { AddressInfo } from 'node:net';
+import { freePort } from './helpers/free-port.ts';
 
-/** A free TCP port (a host is restarted on the same one). */
-async function freePort(): Promise<number> {
-  const s = createTcpServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const { port } = s.address() as AddressInfo;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 /** Runs `sightline browser-host` expecting it to refuse to start: its exit code and what it said. */
 function refusedHost(flags: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; text: string }> {

@@ -66,6 +66,27 @@ export function isUnavailable(err: unknown): boolean {
 /** Socket errors: refused, reset, unreachable, no such socket file. */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOENT']);
 
+/**
+ * At most `max` store calls at once; the rest wait here, in order. pg's pool counts its connection
+ * timeout from the moment a caller asks, so without this a burst queued behind its own busy connections
+ * would time out and answer 503 store_unavailable although Postgres is fine; behind the gate the timeout
+ * measures only connecting to Postgres. (Waiting here is bounded by the request's deadline.)
+ */
+function gate(max: number) {
+  let free = max;
+  const waiting: (() => void)[] = [];
+  return async <T>(fn: () => Promise<T>): Promise<T> => {
+    if (free > 0) free--;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      return await fn();
+    } finally {
+      const next = waiting.shift();
+      if (next) next(); else free++;
+    }
+  };
+}
+
 const unavailable = (err: unknown) => (isUnavailable(err) ? new StoreUnavailableError(`the Postgres store is unavailable: ${(err as Error).message}`, 1, { cause: err }) : err);
 
 /** Opens the store (migrating it unless told not to). Rejects with StoreUnavailableError when the
@@ -74,8 +95,10 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Postg
   const connectTimeoutMs = options.connectTimeoutMs ?? 2000;
   const statementTimeoutMs = options.statementTimeoutMs ?? 5000;
   const keyCacheMs = options.keyCacheMs ?? 5000;
+  const poolSize = options.poolSize ?? 10;
+  const slot = gate(poolSize);
   const pool = new pg.Pool({
-    connectionString: options.url, max: options.poolSize ?? 10, types,
+    connectionString: options.url, max: poolSize, types,
     connectionTimeoutMillis: connectTimeoutMs,
     // Client side, so it holds behind PgBouncer too (no startup parameters needed).
     query_timeout: statementTimeoutMs,
@@ -89,15 +112,20 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Postg
 
   const q = async <R extends pg.QueryResultRow>(text: string, values?: unknown[]): Promise<R[]> => {
     if (closed) throw new Error('the store is closed');
-    try {
-      return (await pool.query<R>(text, values)).rows;
-    } catch (err) {
-      throw unavailable(err);
-    }
+    return slot(async () => {
+      try {
+        return (await pool.query<R>(text, values)).rows;
+      } catch (err) {
+        throw unavailable(err);
+      }
+    });
   };
   /** Runs fn in one short transaction on one connection. */
   const tx = async <T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> => {
     if (closed) throw new Error('the store is closed');
+    return slot(() => inTransaction(fn));
+  };
+  const inTransaction = async <T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> => {
     let client: pg.PoolClient;
     try {
       client = await pool.connect();

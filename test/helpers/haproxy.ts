@@ -1,24 +1,13 @@
 // Runs Debian's haproxy with the shipped deploy/haproxy.cfg in front of API instances, so the tests
 // exercise the configuration operators use (its addresses come from the environment).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePort } from './free-port.ts';
 import { fileURLToPath } from 'node:url';
 
 export const HAPROXY_CFG = fileURLToPath(new URL('../../deploy/haproxy.cfg', import.meta.url));
 
 export interface Balancer { url: string; proc: ChildProcess; stop(): Promise<void> }
 
-/** A free loopback port (closed again before use: fine for a test's own processes). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** Starts haproxy in the foreground for up to three API addresses (host:port); resolves once every
  *  backend passed its health check through the balancer's own address. */

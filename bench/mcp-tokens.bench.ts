@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync, writeFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:http';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { createRequire } from 'node:module';
 import { encode as o200k } from 'gpt-tokenizer/encoding/o200k_base';
@@ -49,7 +49,7 @@ const outputDir = mkdtempSync(join(tmpdir(), 'playwright-mcp-')); // its session
 const playwrightMcp = new Client({ name: 'sightline-bench', version: '1' });
 await playwrightMcp.connect(new StdioClientTransport({
   command: process.execPath,
-  args: [process.env.PLAYWRIGHT_MCP_CLI ?? require.resolve('@playwright/mcp/cli.js'), '--headless', '--isolated', '--no-sandbox',
+  args: [process.env.PLAYWRIGHT_MCP_CLI ?? join(dirname(require.resolve('@playwright/mcp/package.json')), 'cli.js'), '--headless', '--isolated', '--no-sandbox',
     '--executable-path', CHROMIUM, '--viewport-size', '1280x800', '--allowed-origins', origin, '--image-responses', 'omit', '--output-dir', outputDir],
   stderr: 'ignore',
 }));

@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { Compile } from 'typebox/compile';
-import { startServer, createKey, account, cli, snapshot, elements, removeDataDir, type ServerProcess } from './helpers/server.ts';
+import { startServer, createKey, account, cliAsync, snapshot, elements, removeDataDir, type ServerProcess } from './helpers/server.ts';
 import { UsageResponse } from '../src/schema/usage.ts';
 import { SightlineApi, SightlineApiError } from '../src/client/index.ts';
 
@@ -162,23 +162,23 @@ test('sightline keys usage KEY: the same entries as a table, and --json equal to
   const made = (await makeHistory(key)).reverse();
   const api = (await usage(key)).body;
   const prefix = api.key;
-  const json = JSON.parse(cli(['keys', 'usage', prefix, '--json'], server.dataDir));
+  const json = JSON.parse(await cliAsync(['keys', 'usage', prefix, '--json'], server.dataDir));
   assert.deepEqual(json, api);
-  const table = cli(['keys', 'usage', key], server.dataDir).trimEnd().split('\n');
+  const table = (await cliAsync(['keys', 'usage', key], server.dataDir)).trimEnd().split('\n');
   assert.equal(table[0], `key ${prefix}…  available 16  held 0`);
   assert.match(table[1], /^time\s+type\s+credits\s+request id\s+reason$/);
   const rows = table.slice(2).map((line) => line.split(/\s+/));
   assert.deepEqual(rows.map((r) => [r[1], r[2], r[3], r[4] ?? null]), made.map((m) => [m.type, String(m.credits), m.request_id, m.reason]));
   assert.ok(!table.join('\n').includes(key), 'the full key is not printed');
-  const limited = cli(['keys', 'usage', prefix, '--limit', '2'], server.dataDir).trimEnd().split('\n');
+  const limited = (await cliAsync(['keys', 'usage', prefix, '--limit', '2'], server.dataDir)).trimEnd().split('\n');
   assert.equal(limited.length, 5, limited.join('\n'));
   const more = /--cursor (\d+)$/.exec(limited[4]);
   assert.ok(more, limited[4]);
-  const older = JSON.parse(cli(['keys', 'usage', prefix, '--json', '--limit', '2', '--cursor', more[1]], server.dataDir));
+  const older = JSON.parse(await cliAsync(['keys', 'usage', prefix, '--json', '--limit', '2', '--cursor', more[1]], server.dataDir));
   assert.deepEqual(older.entries.map((e: { request_id: string }) => e.request_id), made.slice(2, 4).map((m) => m.request_id));
-  assert.throws(() => cli(['keys', 'usage', prefix, '--limit', '0'], server.dataDir), (err: { status: number; stderr: string }) => err.status === 2 && /--limit must be >= 1/.test(err.stderr));
+  await assert.rejects(cliAsync(['keys', 'usage', prefix, '--limit', '0'], server.dataDir), (err: { status: number; stderr: string }) => err.status === 2 && /--limit must be >= 1/.test(err.stderr));
   const fresh = await createKey(server.dataDir, 1);
-  assert.match(cli(['keys', 'usage', fresh], server.dataDir), /no charges or refunds/);
+  assert.match(await cliAsync(['keys', 'usage', fresh], server.dataDir), /no charges or refunds/);
 });
 
 test('the client library: api.usage() and its pages, errors as SightlineApiError', async () => {

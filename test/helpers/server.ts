@@ -1,6 +1,6 @@
 // Runs the real service as its users do: `node build/cli.js serve` in a child process on a free port,
 // with its own data directory, and keys made with `sightline keys create`.
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { spawn, execFile, execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +33,21 @@ export function tempDataDir(): string {
 
 export function cli(args: string[], dataDir: string, env: NodeJS.ProcessEnv = {}): string {
   return execFileSync(process.execPath, [CLI, ...args, '--data-dir', dataDir], { encoding: 'utf8', env: { ...process.env, ...env } });
+}
+
+/**
+ * `cli` without blocking this process: use it between HTTP calls to a server. Several blocking CLI runs
+ * in a row can outlast the server's keep-alive idle time (10 s in uWebSockets.js) while this process
+ * cannot see the server close the idle connection, and the next fetch then fails on the dead socket.
+ * Rejects like execFileSync (the error has `status` and `stderr`).
+ */
+export function cliAsync(args: string[], dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [CLI, ...args, '--data-dir', dataDir], { encoding: 'utf8', env: { ...process.env, ...env } }, (err, stdout, stderr) => {
+      if (err) reject(Object.assign(err, { status: err.code, stderr }));
+      else resolve(stdout);
+    });
+  });
 }
 
 /** A key made in the server's store (the CLI that does the same is tested in cli.test.ts). */

@@ -1,5 +1,6 @@
 // The programs in examples/ run as written: the agent loop signs in on the fixture login page, curl.sh
-// gets answers from a real server, and the MCP client config names a command that exists.
+// gets answers from a real server, the MCP client config names a command that exists, and the
+// extension example ranks a tab in the built extension.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -50,4 +51,10 @@ test('examples/mcp-config.json starts `sightline mcp`', () => {
   const config = JSON.parse(readFileSync(`${ROOT}/examples/mcp-config.json`, 'utf8'));
   assert.deepEqual(config.mcpServers.sightline.args, ['sightline', 'mcp']);
   assert.equal(config.mcpServers.sightline.command, 'npx');
+});
+
+test('examples/extension.ts ranks a tab in the extension\'s own service worker, for a goal', async () => {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'examples/extension.ts', `${fx.url}/search.html`, 'open the second result'], { cwd: ROOT, timeout: 90_000 });
+  assert.match(stdout, /^\d+ elements for "open the second result", best first:$/m);
+  assert.match(stdout, /^1\. link NC700 noise-cancelling wireless headphones$/m);
 });

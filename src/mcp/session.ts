@@ -4,10 +4,9 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { CollectedElement } from '../collect/types.ts';
 import type { SnapshotElement } from '../schema/snapshot.ts';
+// No proxy over stdio (the browser is the user's own): the base flags; over HTTP `proxy.flags`.
+import { BASE_CHROMIUM_FLAGS } from '../observe/browser-pool.ts';
 
-/** DESIGN.md's launch flags. No proxy here: over stdio the browser is the user's own. */
-export const LOCAL_CHROMIUM_FLAGS = ['--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync'];
 
 export interface SessionOptions {
   /** Chromium executable (Debian's /usr/bin/chromium by default). */
@@ -42,7 +41,7 @@ export class BrowserSession {
     const { proxy } = this.options;
     this.browser ??= (proxy
       ? proxy.url().then((server) => chromium.launch({ executablePath: this.options.chromium, headless: true, chromiumSandbox: false, args: proxy.flags, proxy: { server, bypass: '<-loopback>' } }))
-      : chromium.launch({ executablePath: this.options.chromium, headless: true, chromiumSandbox: false, args: LOCAL_CHROMIUM_FLAGS }))
+      : chromium.launch({ executablePath: this.options.chromium, headless: true, chromiumSandbox: false, args: BASE_CHROMIUM_FLAGS }))
       .catch((err) => { this.browser = undefined; throw new Error(`could not start Chromium at ${this.options.chromium}: ${(err as Error).message.split('\n')[0]}`); });
     const browser = await this.browser;
     browser.on('disconnected', () => { this.browser = undefined; this.context = undefined; this.pages.length = 0; });

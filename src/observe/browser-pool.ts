@@ -9,8 +9,12 @@ import { SightlineError } from '../schema/errors.ts';
 
 // The browser reaches nothing but the egress proxy (docs/decisions.md, "Browser network"): no QUIC, WebRTC
 // without UDP (TURN over TCP goes through the proxy), and no host name resolved by Chromium itself.
-export const CHROMIUM_FLAGS = ['--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+/** DESIGN.md's launch flags for any Chromium we start (QUIC off: it would bypass an HTTP proxy). */
+export const BASE_CHROMIUM_FLAGS = ['--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync'];
+/** A Chromium that renders for others, behind the egress proxy: WebRTC only through the proxy, and no
+ *  name resolution of its own. */
+export const CHROMIUM_FLAGS = [...BASE_CHROMIUM_FLAGS, '--webrtc-ip-handling-policy=disable_non_proxied_udp',
   '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'];
 
 export interface PoolOptions {

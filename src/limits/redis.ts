@@ -9,19 +9,22 @@ import { createClient } from 'redis';
 import { concurrencyShare, shareOf, type Lease, type Limiter, type RateLimit } from './limiter.ts';
 import { createLocalLimiter } from './local.ts';
 
-/** GCRA (limiter.ts `gcra`, the same arithmetic). KEYS[1]: the key's tat; ARGV: the emission interval
- *  (ms per token), the burst, and `now` in ms ('' for Redis's own clock, so instances on machines with
- *  skewed clocks agree). The tat is written with 17 digits: Lua's default 14 would round it. The key
- *  expires once the bucket is full again, which is the same as no key. */
-const TAKE = `
-local interval = tonumber(ARGV[1])
-local burst = tonumber(ARGV[2])
-local now = tonumber(ARGV[3])
+/** Lua: `now` in ms from ARGV[i], or Redis's own clock when it is '' (so instances on machines with
+ *  skewed clocks agree). */
+const nowFrom = (i: number) => `local now = tonumber(ARGV[${i}])
 if now == nil then
   local t = redis.call('TIME')
   now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
 end
-local stored = redis.call('GET', KEYS[1])
+`;
+
+/** GCRA (limiter.ts `gcra`, the same arithmetic). KEYS[1]: the key's tat; ARGV: the emission interval
+ *  (ms per token), the burst, and `now` (nowFrom). The tat is written with 17 digits: Lua's default 14
+ *  would round it. The key expires once the bucket is full again, which is the same as no key. */
+const TAKE = `
+local interval = tonumber(ARGV[1])
+local burst = tonumber(ARGV[2])
+${nowFrom(3)}local stored = redis.call('GET', KEYS[1])
 local tat = now
 if stored then tat = tonumber(stored) end
 local ahead = math.max(0, tat - now)
@@ -39,12 +42,7 @@ return math.max(1, math.ceil((ahead - allowed) / 1000))
 const LEASE = `
 local max = tonumber(ARGV[1])
 local ttl = tonumber(ARGV[2])
-local now = tonumber(ARGV[4])
-if now == nil then
-  local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', string.format('%.17g', now))
+${nowFrom(4)}redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', string.format('%.17g', now))
 if redis.call('ZCARD', KEYS[1]) >= max then return 0 end
 redis.call('ZADD', KEYS[1], string.format('%.17g', now + ttl), ARGV[3])
 redis.call('PEXPIRE', KEYS[1], ttl)

@@ -1,0 +1,43 @@
+// Word F1 of read mode on one part of the WCXB development split (bench/read/wcxb-split.json), per
+// page type, for tuning. Default part: tune. The test part is frozen: `--split test` prints aggregates
+// only (never pages), and is for the final measurement, not for tuning.
+// Run: node --import tsx bench/read/wcxb-eval.ts [--split tune|test] [--type product] [--worst 20]
+//      WCXB_DIR: a checkout of Murrough-Foley/web-content-extraction-benchmark (default /work/wcxb).
+import { readFileSync, existsSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { readPage } from '../../src/observe/read.ts';
+import { markdownText, wordF1 } from './metrics.ts';
+
+export interface WcxbPage { id: string; url: string; html: string; truth: string; type: string }
+export const WCXB_DIR = process.env.WCXB_DIR ?? '/work/wcxb';
+export const SPLIT = JSON.parse(readFileSync(new URL('./wcxb-split.json', import.meta.url), 'utf8')) as { tune: string[]; test: string[] };
+
+/** The pages of one part of the split, or null when the WCXB checkout is not on this machine. */
+export function wcxbSplit(part: 'tune' | 'test'): WcxbPage[] | null {
+  const dev = join(WCXB_DIR, 'dev');
+  if (!existsSync(join(dev, 'ground-truth'))) return null;
+  return SPLIT[part].map((id) => {
+    const g = JSON.parse(readFileSync(join(dev, 'ground-truth', `${id}.json`), 'utf8'));
+    const file = join(dev, 'html', `${id}.html`);
+    const html = existsSync(file) ? readFileSync(file, 'utf8') : gunzipSync(readFileSync(`${file}.gz`)).toString('utf8');
+    return { id, url: g.url || 'https://example.invalid/', truth: g.ground_truth?.main_content ?? '', type: g._internal.page_type.primary, html };
+  });
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { values } = parseArgs({ options: { split: { type: 'string', default: 'tune' }, type: { type: 'string' }, worst: { type: 'string', default: '0' } } });
+  const part = values.split === 'test' ? 'test' : 'tune';
+  const pages = (wcxbSplit(part) ?? []).filter((p) => !values.type || p.type === values.type);
+  if (!pages.length) throw new Error(`no WCXB pages under ${WCXB_DIR}/dev`);
+  const t0 = performance.now();
+  const scored = pages.map((p) => ({ p, f1: wordF1(markdownText(readPage(p.html, p.url, { format: 'markdown', contentLimit: 500_000 }).content), p.truth) }));
+  const seconds = (performance.now() - t0) / 1000;
+  const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / Math.max(1, xs.length);
+  const types = [...new Set(pages.map((p) => p.type))].sort();
+  console.log(`${part}: ${pages.length} pages, ${(pages.length / seconds).toFixed(1)} pages/s, overall word F1 ${mean(scored.map((s) => s.f1)).toFixed(3)}`);
+  for (const t of types) { const s = scored.filter((x) => x.p.type === t); console.log(`  ${t.padEnd(14)} ${String(s.length).padStart(4)}  ${mean(s.map((x) => x.f1)).toFixed(3)}`); }
+  const worst = Number(values.worst);
+  if (worst > 0 && part === 'tune') for (const s of [...scored].sort((a, b) => a.f1 - b.f1).slice(0, worst)) console.log(`  ${s.p.id} ${s.p.type.padEnd(14)} ${s.f1.toFixed(3)} ${s.p.url}`);
+}

@@ -7,7 +7,7 @@
 //     area up to 50 (sqrt(area) / 100, capped), primary styling 40,
 //     opaque non-white/grey background 15, cursor:pointer 15, visible text or accessible name 15
 //   primary action: +600 for a control naming a purchase, sign in or search (Flag.PURCHASE / SIGN_IN /
-//     SEARCH; a link or control only with a label of at most 40 chars), among the first three of its
+//     SEARCH; not tiny; a link or control only with a label of at most 40 chars), among the first three of its
 //     kind by doc_y, those in the viewport first
 //   penalties (multiplied): hidden x0.05, disabled x0.6, occluded x0.5, tiny x0.6, unnamed x0.4
 //   placement, outside the viewport only: 0.55 / (1 + 0.5 x screens away), x0.7 in the last screen
@@ -98,11 +98,13 @@ function placement(i: i32, flags: i32, action: bool, vw: f64, vh: f64, pageBotto
   return f;
 }
 
-/** The element names a kind of primary action: its words say so (the encoder's flag), it is not
- *  hidden, and its label is short unless it is a form input (a search box may have a long placeholder):
+/** The element names a kind of primary action: its words say so (the encoder's flag), it is neither
+ *  hidden nor tiny, and its label is short unless it is a form input (a search box may have a long placeholder):
  *  the words name what the control does, not a sentence around it ("You must log in to reply here"). */
 function namesAction(i: i32, flags: i32, flag: i32): bool {
   if ((flags & flag) == 0 || (flags & Flag.HIDDEN) != 0) return false;
+  const w = f64In(F64In.W, i), h = f64In(F64In.H, i);
+  if (w < TINY_SIDE || h < TINY_SIDE || w * h < TINY_AREA) return false;   // a collapsed toggle, not a visible action
   return i32In(I32In.BAND, i) == Band.INPUT || f64(i32In(I32In.TEXT_LEN, i)) <= ACTION_LABEL_MAX;
 }
 

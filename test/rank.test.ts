@@ -316,16 +316,18 @@ test('repeated actions: only the first three of each kind are promoted, in the v
   assert.deepEqual(ids(js.rank(request([...forms, signIn, cart]))), top);
 });
 
-test('an action word inside a sentence is not the action; a field asking for a query is the search', () => {
+test('an action word inside a sentence or on a tiny control is not the action; a field asking for a query is the search', () => {
   const visible = [link({ rect: [10, 100, 120, 20] }), link({ rect: [10, 130, 120, 20] })];
   const sentence = link({ text: 'You must log in or register to reply here.', rect: [10, below(3), 300, 20], in_viewport: false });
   const short = link({ text: 'Log in', rect: [10, below(3) + 40, 60, 20], in_viewport: false });
   const query = textbox({ rect: [10, below(4), 300, 30], in_viewport: false, attributes: { input_type: 'text', placeholder: 'What are you looking for?' } });
   const other = textbox({ rect: [10, below(4) + 50, 300, 30], in_viewport: false, attributes: { input_type: 'text', placeholder: 'Your e-mail' } });
-  const r = wasm.rank(request([...visible, sentence, short, query, other]));
+  const tiny = button({ text: 'Log in', rect: [10, below(2), 16, 6], in_viewport: false }); // a collapsed toggle
+  const r = wasm.rank(request([...visible, sentence, short, query, other, tiny]));
   assert.deepEqual(ids(r).slice(0, 2).sort(), [short.id, query.id].sort(), 'the short "Log in" and the query field are promoted');
   assert.ok(byId(r, sentence.id).importance < byId(r, visible[1].id).importance, 'the sentence is a link three screens down');
   assert.ok(byId(r, other.id).importance < byId(r, visible[1].id).importance, 'an e-mail field three screens down is not an action');
+  assert.ok(byId(r, tiny.id).importance < byId(r, visible[1].id).importance, 'a tiny "Log in" is not promoted');
 });
 
 test('a control with no text and no accessible name keeps 0.4 of the same named control', () => {

@@ -160,9 +160,10 @@ export enum Flag {
   GROUP_OPAQUE = 2048,  // the client's group key is not of the form x{a}-h{b}
   HAS_TEXT = 4096,      // visible text or an accessible name
   HEADING = 8192,       // a heading (h1-h6, role=heading): opens a section when the client sends none
-  ACTION = 16384,       // a control whose own words name a site-wide primary action (sign in, search)
+  SEARCH = 16384,       // a control whose own words name the site's search (or a search input)
   AFTERMATTER = 32768,  // in a comment, reply, newsletter or footer section (by its section label)
   PURCHASE = 65536,     // a control whose own words name a purchase (add to cart, buy, check out, order / book now)
+  SIGN_IN = 131072,     // a control whose own words name signing in (sign in, log in)
 }
 
 export enum OutFlag {

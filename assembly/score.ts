@@ -6,9 +6,10 @@
 //     in viewport 80, above the fold (doc_y within the first screen) 30,
 //     area up to 50 (sqrt(area) / 100, capped), primary styling 40,
 //     opaque non-white/grey background 15, cursor:pointer 15, visible text or accessible name 15
-//   primary action: +600 for a control naming a purchase (Flag.PURCHASE) or sign in / search
-//     (Flag.ACTION), in the viewport or among the first three of its kind outside it
-//   penalties (multiplied): hidden x0.05, disabled x0.6, occluded x0.5, tiny x0.6, unnamed x0.6
+//   primary action: +600 for a control naming a purchase, sign in or search (Flag.PURCHASE / SIGN_IN /
+//     SEARCH; not tiny; a link or control only with a label of at most 40 chars), among the first three of its
+//     kind by doc_y, those in the viewport first
+//   penalties (multiplied): hidden x0.05, disabled x0.6, occluded x0.5, tiny x0.6, unnamed x0.4
 //   placement, outside the viewport only: 0.55 / (1 + 0.5 x screens away), x0.7 in the last screen
 //     of a page at least 3 screens tall, x0.6 in a comment / reply / newsletter / footer section;
 //     a promoted primary action keeps at least 0.95
@@ -28,13 +29,13 @@ const BONUS_PRIMARY: f64 = 40;
 const BONUS_BACKGROUND: f64 = 15;
 const BONUS_POINTER: f64 = 15;
 const BONUS_TEXT: f64 = 15;
-const BONUS_ACTION: f64 = 600;     // names a primary action (Flag.ACTION / PURCHASE): across role bands
+const BONUS_ACTION: f64 = 600;     // names a primary action (Flag.PURCHASE / SIGN_IN / SEARCH): across role bands
 
 const PENALTY_HIDDEN: f64 = 0.05;
 const PENALTY_DISABLED: f64 = 0.6;
 const PENALTY_OCCLUDED: f64 = 0.5;
 const PENALTY_TINY: f64 = 0.6;
-const PENALTY_UNNAMED: f64 = 0.6;   // a link, control or input with no text or accessible name
+const PENALTY_UNNAMED: f64 = 0.4;   // a link, control or input with no text or accessible name (tuned: docs/ranking.md)
 // Outside the viewport (placement): tuned on the tune split of train/a11y (docs/ranking.md).
 const OFFSCREEN_NEAR: f64 = 0.55;       // factor just outside the viewport
 const OFFSCREEN_DECAY: f64 = 0.5;       // per screen further away
@@ -43,6 +44,8 @@ const FOOTER_SCREENS: f64 = 1;          // the footer zone: the page's last scre
 const PENALTY_FOOTER: f64 = 0.7;
 const PENALTY_AFTERMATTER: f64 = 0.6;   // comment, reply, newsletter and footer sections
 const ACTION_FLOOR: f64 = 0.95;         // a control naming a primary action keeps at least this
+const ACTION_KEEP = 3;                  // promoted of each kind of primary action: the first three, the viewport's first
+const ACTION_LABEL_MAX: f64 = 40;       // chars: a link or control with a longer label is content, not the action
 
 const TINY_SIDE: f64 = 4;          // px: thinner than this in either direction is tiny
 const TINY_AREA: f64 = 100;        // px²
@@ -95,24 +98,52 @@ function placement(i: i32, flags: i32, action: bool, vw: f64, vh: f64, pageBotto
   return f;
 }
 
-/** doc_y of the third highest element outside the viewport that names a primary action (+inf when
- *  fewer): below it, a repeated action (the 40th "Add to cart" of a listing) is promoted only in the viewport. */
-function actionCutoff(flag: i32): f64 {
-  const out = OutFlag.IN_VIEWPORT;
-  let a: f64 = Infinity, b: f64 = Infinity, c: f64 = Infinity; // the three smallest doc_y, a <= b <= c
+/** The element names a kind of primary action: its words say so (the encoder's flag), it is neither
+ *  hidden nor tiny, and its label is short unless it is a form input (a search box may have a long placeholder):
+ *  the words name what the control does, not a sentence around it ("You must log in to reply here"). */
+function namesAction(i: i32, flags: i32, flag: i32): bool {
+  if ((flags & flag) == 0 || (flags & Flag.HIDDEN) != 0) return false;
+  const w = f64In(F64In.W, i), h = f64In(F64In.H, i);
+  if (w < TINY_SIDE || h < TINY_SIDE || w * h < TINY_AREA) return false;   // a collapsed toggle, not a visible action
+  return i32In(I32In.BAND, i) == Band.INPUT || f64(i32In(I32In.TEXT_LEN, i)) <= ACTION_LABEL_MAX;
+}
+
+// Promotion cut-offs (doc_y) of one kind of primary action, set by actionCuts.
+let cutIn: f64 = 0, cutOut: f64 = 0;
+
+/**
+ * Of one kind of primary action (purchase, sign in, search), the first ACTION_KEEP elements by doc_y,
+ * those in the viewport first, are promoted: an element in the viewport whose doc_y is at most cutIn,
+ * outside it at most cutOut. A page repeats its actions (a search form in the header and again in a
+ * menu, "Add to cart" under 40 products): the first few say what the page offers, the rest would
+ * crowd out everything else.
+ */
+function actionCuts(flag: i32): void {
+  // The three smallest doc_y inside (a <= b <= c) and outside (d <= e <= g) the viewport.
+  let a: f64 = Infinity, b: f64 = Infinity, c: f64 = Infinity;
+  let d: f64 = Infinity, e: f64 = Infinity, g: f64 = Infinity;
   for (let i = 0; i < count; i++) {
-    const flags = i32In(I32In.FLAGS, i);
-    if ((flags & flag) == 0 || (flags & Flag.HIDDEN) != 0 || (i32Out(I32Out.FLAGS, i) & out) != 0) continue;
+    if (!namesAction(i, i32In(I32In.FLAGS, i), flag)) continue;
     const y = f64Out(F64Out.DOC_Y, i);
-    if (y < a) { c = b; b = a; a = y; } else if (y < b) { c = b; b = y; } else if (y < c) c = y;
+    if ((i32Out(I32Out.FLAGS, i) & OutFlag.IN_VIEWPORT) != 0) {
+      if (y < a) { c = b; b = a; a = y; } else if (y < b) { c = b; b = y; } else if (y < c) c = y;
+    } else if (y < d) { g = e; e = d; d = y; } else if (y < e) { g = e; e = y; } else if (y < g) g = y;
   }
-  return c;
+  const inside = c < Infinity ? 3 : (b < Infinity ? 2 : (a < Infinity ? 1 : 0));
+  const left = ACTION_KEEP - inside;   // promotions left for elements outside the viewport
+  cutIn = c;
+  cutOut = left <= 0 ? -Infinity : (left == 1 ? d : (left == 2 ? e : g));
 }
 
 export function computeScores(): void {
   const vw = param(Param.OUT_VIEWPORT_W), vh = param(Param.OUT_VIEWPORT_H);
   const pageBottom = pageBottomOf(vh);
-  const actionCut = actionCutoff(Flag.ACTION), purchaseCut = actionCutoff(Flag.PURCHASE);
+  actionCuts(Flag.PURCHASE);
+  const purchaseIn = cutIn, purchaseOut = cutOut;
+  actionCuts(Flag.SIGN_IN);
+  const signInIn = cutIn, signInOut = cutOut;
+  actionCuts(Flag.SEARCH);
+  const searchIn = cutIn, searchOut = cutOut;
   for (let i = 0; i < count; i++) {
     const flags = i32In(I32In.FLAGS, i);
     const band = i32In(I32In.BAND, i);
@@ -141,8 +172,9 @@ export function computeScores(): void {
     if (distinctBackground(bg)) score += BONUS_BACKGROUND;
     if (pointer) score += BONUS_POINTER;
     if ((flags & Flag.HAS_TEXT) != 0) score += BONUS_TEXT;
-    const action = ((flags & Flag.ACTION) != 0 && (inView || docY <= actionCut))
-      || ((flags & Flag.PURCHASE) != 0 && (inView || docY <= purchaseCut));
+    const action = (namesAction(i, flags, Flag.PURCHASE) && docY <= (inView ? purchaseIn : purchaseOut))
+      || (namesAction(i, flags, Flag.SIGN_IN) && docY <= (inView ? signInIn : signInOut))
+      || (namesAction(i, flags, Flag.SEARCH) && docY <= (inView ? searchIn : searchOut));
     if (action) score += BONUS_ACTION;
 
     if ((flags & Flag.HIDDEN) != 0 || w <= 0 || h <= 0) score *= PENALTY_HIDDEN;

@@ -1,7 +1,7 @@
 // Behaviour of the rank core through the real path (encode -> Wasm -> decode), on hand-made pages.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { wasm, el, request, byId, ids } from './helpers/elements.ts';
+import { wasm, js, el, request, byId, ids } from './helpers/elements.ts';
 
 const textbox = (p = {}) => el({ tag: 'input', attributes: { input_type: 'text', name: 'q' }, ...p });
 const button = (p = {}) => el({ tag: 'button', text: 'Go', ...p });
@@ -295,4 +295,47 @@ test('comment-section and footer fields sink below the same field elsewhere at t
   const ratio = byId(r2, footer.id).importance / byId(r2, mid.id).importance;
   const distanceOnly = (1 + 0.5 * ((below(4) + 15 - 800) / 800)) / (1 + 0.5 * ((below(5) + 515 - 800) / 800));
   assert.ok(ratio < distanceOnly * 0.8, `the footer zone costs more than its distance (${ratio} vs ${distanceOnly})`);
+});
+
+test('repeated actions: only the first three of each kind are promoted, in the viewport too, so the next kind still ranks near the top', () => {
+  // A page that renders its search form four times in the viewport (header, menu, sidebar, footer
+  // copies shown at once), then its sign in, then an "Add to cart" far below.
+  const forms = Array.from({ length: 4 }, (_, k) => [
+    textbox({ rect: [10, 60 + 150 * k, 300, 30], attributes: { input_type: 'text', name: 'Search' } }),
+    button({ text: 'Search', rect: [320, 60 + 150 * k, 80, 30] }),
+  ]).flat();
+  const signIn = link({ text: 'Log in', rect: [1100, 700, 60, 20] });
+  const cart = button({ text: 'Add to cart', rect: [10, below(6), 120, 40], in_viewport: false });
+  const r = wasm.rank(request([...forms, signIn, cart]));
+  const top = ids(r);
+  // Promoted: the first three search controls by doc_y (the first two rows: a row's field and button
+  // share a doc_y and count together), the sign in and the add to cart; the copies after them are not.
+  assert.deepEqual(top.slice(0, 6).sort(), [...forms.slice(0, 4).map((e) => e.id), signIn.id, cart.id].sort());
+  for (const e of forms.slice(4)) assert.ok(byId(r, e.id).importance < byId(r, signIn.id).importance - 50, `copy ${e.id} is not promoted`);
+  // The same through the JS build of the core.
+  assert.deepEqual(ids(js.rank(request([...forms, signIn, cart]))), top);
+});
+
+test('an action word inside a sentence or on a tiny control is not the action; a field asking for a query is the search', () => {
+  const visible = [link({ rect: [10, 100, 120, 20] }), link({ rect: [10, 130, 120, 20] })];
+  const sentence = link({ text: 'You must log in or register to reply here.', rect: [10, below(3), 300, 20], in_viewport: false });
+  const short = link({ text: 'Log in', rect: [10, below(3) + 40, 60, 20], in_viewport: false });
+  const query = textbox({ rect: [10, below(4), 300, 30], in_viewport: false, attributes: { input_type: 'text', placeholder: 'What are you looking for?' } });
+  const other = textbox({ rect: [10, below(4) + 50, 300, 30], in_viewport: false, attributes: { input_type: 'text', placeholder: 'Your e-mail' } });
+  const tiny = button({ text: 'Log in', rect: [10, below(2), 16, 6], in_viewport: false }); // a collapsed toggle
+  const r = wasm.rank(request([...visible, sentence, short, query, other, tiny]));
+  assert.deepEqual(ids(r).slice(0, 2).sort(), [short.id, query.id].sort(), 'the short "Log in" and the query field are promoted');
+  assert.ok(byId(r, sentence.id).importance < byId(r, visible[1].id).importance, 'the sentence is a link three screens down');
+  assert.ok(byId(r, other.id).importance < byId(r, visible[1].id).importance, 'an e-mail field three screens down is not an action');
+  assert.ok(byId(r, tiny.id).importance < byId(r, visible[1].id).importance, 'a tiny "Log in" is not promoted');
+});
+
+test('a control with no text and no accessible name keeps 0.4 of the same named control', () => {
+  const named = link({ text: 'Red', rect: [10, 300, 24, 24] });
+  const unnamed = link({ text: '', rect: [40, 300, 24, 24] });
+  const r = wasm.rank(request([named, unnamed]));
+  const ratio = byId(r, unnamed.id).importance / byId(r, named.id).importance;
+  // 0.4 of the score without the +15 for a name.
+  const base = 250 + 80 + 30 + 50 * 24 / 100;
+  assert.ok(Math.abs(ratio - 0.4 * base / (base + 15)) < 0.01, `ratio ${ratio}`);
 });

@@ -157,9 +157,12 @@ function zIndex(v: unknown): number {
 
 const PRIMARY_CLASS = /(^|[\s_-])(primary|cta|call-to-action|btn-main|main-action)($|[\s_-])/i;
 /** Own words of a control that name a purchase (add to cart in a few more languages too) or a site-wide
- *  primary action (sign in, search). */
+ *  primary action (sign in, search): three kinds the core promotes, each on its own. */
 const PURCHASE_WORDS = /\b(add to (cart|bag|basket|trolley)|buy( now| it)?|purchase|check ?out|order now|book now|ajouter au panier|in den warenkorb|a[ñn]adir al carrito|aggiungi al carrello)\b/i;
-const ACTION_WORDS = /\b(sign in|log ?in|search)\b/i;
+const SIGN_IN_WORDS = /\b(sign in|log ?in)\b/i;
+const SEARCH_WORDS = /\b(search|suche|suchen|rechercher|buscar)\b/i;
+/** A text field's own words (or placeholder) that ask for a search query ("What are you looking for?"). */
+const SEARCH_FIELD_WORDS = /\b(search|find|looking for|keywords?|suche|suchen|rechercher|buscar)\b/i;
 /** Section labels of the parts after a page's content: comments, replies, newsletters, footers. */
 const AFTERMATTER_SECTION = /\b(comments?|repl(y|ies)|respond|newsletter|footer|subscribe|leave a)\b/i;
 const NON_SPACE = /\S/;
@@ -261,7 +264,9 @@ export function encode(body: unknown, core: CoreBackend, options: EncodeOptions 
     if (role === HEADING_ROLE) flags |= Flag.HEADING;
     if (band > 0) {
       if (PURCHASE_WORDS.test(text)) flags |= Flag.PURCHASE;
-      else if (inputType === 'search' || ACTION_WORDS.test(text)) flags |= Flag.ACTION;
+      else if (inputType !== 'search' && SIGN_IN_WORDS.test(text)) flags |= Flag.SIGN_IN;
+      else if (inputType === 'search' || SEARCH_WORDS.test(text) || (tag === 'input' && (inputType === '' || inputType === 'text')
+        && (SEARCH_FIELD_WORDS.test(text) || SEARCH_FIELD_WORDS.test((a as { placeholder?: string | null } | undefined)?.placeholder ?? '')))) flags |= Flag.SEARCH;
     }
     if (band > 0 && a?.section && AFTERMATTER_SECTION.test(a.section)) flags |= Flag.AFTERMATTER;
     if (e.group_key) {

@@ -1,8 +1,8 @@
 // Scores goal-less importance (issue 20) on the a11y evaluation (train/a11y/README.md): per split, the
 // top-50 coverage of each page's visible named controls (pooled, and the lowest page), the pages below
 // 85%, the primary action in the top 10, and the share of the top 50 inside the viewport. "before" is
-// the ranking recorded in before.json (the core before issue 20, by record-before.ts); "now" is this
-// checkout's core. The test split is frozen: its numbers are reported, never tuned on, and its pages
+// the ranking recorded in before.json (the core before issue 20, by record-before.ts), "previous" the one
+// in previous.json (the core after issue 20's first round, c314c1f); "now" is this checkout's core. The test split is frozen: its numbers are reported, never tuned on, and its pages
 // are never listed. Run: npm run eval:importance [-- --backend js] [-- --split tune] [-- --list] (lists tune pages only)
 import { readFileSync, existsSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
@@ -88,12 +88,15 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const marks = loadMarks();
   const beforeFile = new URL('./before.json', import.meta.url);
   const before = existsSync(beforeFile) ? JSON.parse(readFileSync(beforeFile, 'utf8')) as Record<string, number[]> : null;
+  const previousFile = new URL('./previous.json', import.meta.url);
+  const previous = existsSync(previousFile) ? JSON.parse(readFileSync(previousFile, 'utf8')) as Record<string, number[]> : null;
   const lines = ['| split, ranking | pages | top-50 coverage pooled | lowest page | pages < 85% | primary action in top 10 | primary not collected | top 50 in viewport |', '|---|---|---|---|---|---|---|---|'];
   const results: Record<string, Metrics> = {};
   const only = process.argv.includes('--split') ? process.argv[process.argv.indexOf('--split') + 1] : undefined;
   for (const split of (['tune', 'test'] as const).filter((s) => !only || s === only)) {
     const pages = loadSplit(split);
     if (before) lines.push(row(`${split}, before`, results[`${split}-before`] = measure(pages, new Map(Object.entries(before)), marks)));
+    if (previous) lines.push(row(`${split}, previous`, results[`${split}-previous`] = measure(pages, new Map(Object.entries(previous)), marks)));
     lines.push(row(`${split}, now`, results[split] = measure(pages, await rankAll(pages, backend), marks)));
   }
   console.log(lines.join('\n'));

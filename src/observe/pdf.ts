@@ -221,7 +221,11 @@ function isHeading(l: Line, body: number, bold: Set<string>): boolean {
 function boldCandidates(lines: Line[]): Set<string> {
   const { size: body } = bodyMetrics(lines);
   const fonts = new Set<string>();
-  for (const l of lines) if (l.size >= body * BOLD_HEADING_RATIO && l.size < body * HEADING_RATIO && l.text.length <= 200) for (const c of l.cells) for (const i of c) fonts.add(i.font);
+  for (const l of lines) {
+    // Heading-like only: short, not ending as a sentence or clause does.
+    if (l.size < body * BOLD_HEADING_RATIO || l.size >= body * HEADING_RATIO || l.text.length > 120 || /[.,;:!?]$/.test(l.text)) continue;
+    for (const c of l.cells) for (const i of c) fonts.add(i.font);
+  }
   return fonts;
 }
 
@@ -364,9 +368,12 @@ function anchorText(items: Item[], rect: number[]): string {
  *  through the (costlier) operator list, so only pages holding candidate lines' fonts go through it. */
 async function boldFonts(doc: PDFDocumentProxy, fonts: Set<string>, fontPage: Map<string, number>): Promise<Set<string>> {
   const bold = new Set<string>();
+  let lists = 0;
   for (const font of fonts) {
     const n = fontPage.get(font);
     if (n === undefined) continue;
+    // An operator list costs tens of milliseconds (the page's fonts are parsed for drawing): two at most.
+    if (!(await doc.getPage(n)).commonObjs.has(font) && ++lists > 2) break;
     const page = await doc.getPage(n);
     if (!page.commonObjs.has(font)) await page.getOperatorList();
     const name = page.commonObjs.has(font) ? (page.commonObjs.get(font) as { name?: string })?.name ?? '' : '';

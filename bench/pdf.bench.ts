@@ -2,8 +2,8 @@
 // Chromium from test/fixtures/pdf/ (a 3-page report with two columns, a table and running lines, and
 // its body 40 times over: 120 pages). Each is read in process (readPdf, warm, median of runs), beside
 // the HTML read of the same report (readPage) in the same run, so the ratio is what to compare.
-// Then the corpus (test/fixtures/pdf/corpus.ts: 14 documents printed by Chromium, 9 real PDFs from
-// pandoc + pdfTeX and LibreOffice): word F1 against each one's known text, pages per second; and the
+// Then the corpus (test/fixtures/pdf/corpus.ts: 14 documents printed by Chromium, 10 real PDFs from
+// pandoc + pdfTeX, LibreOffice and wkhtmltopdf): word F1 against each one's known text, pages per second; and the
 // refusals (encrypted, image-only, truncated) and a rebuilt cross-reference table: how long each takes.
 // Run: npm run bench:pdf. Writes bench/results/pdf.json and bench/results/pdf.md.
 import { readFileSync, writeFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';

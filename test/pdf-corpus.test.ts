@@ -2,7 +2,7 @@
 // 14 printed at test time by the real Chromium from HTML in test/fixtures/pdf/ (letters, a two-column
 // paper, tables, a manual, lists, footnotes, a menu, a form, long hyphenated text with running lines,
 // French and German, figures with captions, landscape pages, a two-column newsletter) and the real PDFs
-// committed in test/fixtures/pdf/real/ (pandoc + pdfTeX, LibreOffice; sources and licences in its README). Each must
+// committed in test/fixtures/pdf/real/ (pandoc + pdfTeX, LibreOffice, wkhtmltopdf; sources and licences in its README). Each must
 // come back with word F1 ≥ 0.95 against its known text (derived from its source by
 // test/fixtures/pdf/corpus.ts), every heading as a Markdown heading, paragraphs in source order, and on
 // two-column pages the end of column 1 (found from the PDF's own geometry) before the start of column 2.

@@ -4,7 +4,8 @@
 // French and German, figures with captions, landscape pages, a two-column newsletter) and the real PDFs
 // committed in test/fixtures/pdf/real/ (pandoc + pdfTeX, LibreOffice, wkhtmltopdf; sources and licences in its README). Each must
 // come back with word F1 ≥ 0.95 against its known text (derived from its source by
-// test/fixtures/pdf/corpus.ts), every heading as a Markdown heading, paragraphs in source order, and on
+// test/fixtures/pdf/corpus.ts), every heading as a Markdown heading, every numbered list item on a line
+// of its own, paragraphs in source order, and on
 // two-column pages the end of column 1 (found from the PDF's own geometry) before the start of column 2.
 // Then the edge cases: a broken cross-reference table pdf.js rebuilds, and a PDF over --max-page-mb sent
 // without Content-Length.
@@ -101,7 +102,7 @@ describe('PDF corpus: known text from real engines', () => {
     assert.ok(docs.filter((d) => d.twoColumn).length >= 3);
   });
 
-  test('each document: word F1 ≥ 0.95, headings found, paragraphs in order, column 1 before column 2', async () => {
+  test('each document: word F1 ≥ 0.95, headings found, numbered items apart, paragraphs in order, column 1 before column 2', async () => {
     const before = await balance(server.dataDir, key);
     const scores: string[] = [];
     // Four at a time (the server's extraction threads take them in parallel), then checked in order.
@@ -119,6 +120,7 @@ describe('PDF corpus: known text from real engines', () => {
       scores.push(`${doc.name} ${f1.toFixed(3)}`);
       assert.ok(f1 >= 0.95, `${doc.name}: word F1 ${f1.toFixed(3)}\n${md}`);
       for (const h of doc.headings) assert.match(md, new RegExp(`^#{1,6} ${escape(h)}$`, 'm'), `${doc.name}: heading "${h}"`);
+      for (const item of doc.items) assert.match(md, new RegExp(`^${escape(item)}$`, 'm'), `${doc.name}: list item "${item}" on a line of its own`);
       let at = -1;
       for (const passage of doc.order) {
         const next = text.indexOf(passage, at + 1);

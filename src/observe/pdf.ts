@@ -40,6 +40,9 @@ const PARAGRAPH_STEP = 1.35;
 const MIN_PAGES = 8;
 /** Fewer non-space characters than this on every page: an image-only (scanned) PDF. */
 const MIN_TEXT = 20;
+/** A list item's start: a bullet character, or a number or letter with a dot or parenthesis, then a space. */
+const LIST_ITEM = /^(?:[•◦▪▫‣∙●○■□]|\(?\d{1,3}[.)]|\(?[a-z]\))\s+\S/u;
+const BULLET = /^[•◦▪▫‣∙●○■□]\s+/u;
 const PAGE_NUMBER = /^(?:page\s*)?[-–—]?\s*\d{1,5}\s*[-–—]?(?:\s*(?:of|\/)\s*\d{1,5})?$/i;
 
 
@@ -294,7 +297,8 @@ function blocks(lines: Line[], hyphenated: Set<string>, bold: Set<string>): Bloc
         // Across a column or page break: while the sentence goes on. (A full line before the break says
         // little: ragged text's last line is often nearly full.)
         : !closed && /^[a-z(]/.test(l.text);
-      if (!continues) end();
+      // A list item starts a block of its own.
+      if (!continues || LIST_ITEM.test(l.text)) end();
     }
     if (para) text = joinLines(text, l.text, hyphenated);
     else text = l.text;
@@ -341,7 +345,7 @@ function render(bs: Block[], format: ReadOptions['format']): string {
     }
     if (format === 'text') return b.kind === 'table' ? b.rows.map((r) => r.join('\t')).join('\n') : b.text;
     if (b.kind === 'heading') return `${'#'.repeat(b.level)} ${b.text}`;
-    if (b.kind === 'para') return b.text;
+    if (b.kind === 'para') return b.text.replace(BULLET, '- ');
     return [`| ${b.rows[0].map(cell).join(' | ')} |`, `|${' --- |'.repeat(b.rows[0].length)}`, ...b.rows.slice(1).map((r) => `| ${r.map(cell).join(' | ')} |`)].join('\n');
   });
   return parts.join('\n\n');

@@ -2,6 +2,9 @@
 // Chromium from test/fixtures/pdf/ (a 3-page report with two columns, a table and running lines, and
 // its body 40 times over: 120 pages). Each is read in process (readPdf, warm, median of runs), beside
 // the HTML read of the same report (readPage) in the same run, so the ratio is what to compare.
+// Then the corpus (test/fixtures/pdf/corpus.ts: 14 documents printed by Chromium, 10 real PDFs from
+// pandoc + pdfTeX, LibreOffice and wkhtmltopdf): word F1 against each one's known text, pages per second; and the
+// refusals (encrypted, image-only, truncated) and a rebuilt cross-reference table: how long each takes.
 // Run: npm run bench:pdf. Writes bench/results/pdf.json and bench/results/pdf.md.
 import { readFileSync, writeFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +13,7 @@ import { readPdf } from '../src/observe/pdf.ts';
 import { readPage } from '../src/observe/read.ts';
 import { markdownText, wordF1 } from './read/metrics.ts';
 import { makePdfFixtures } from '../test/fixtures/pdf/make.ts';
+import { makeCorpus, realDocs } from '../test/fixtures/pdf/corpus.ts';
 
 const RUNS = Number(process.env.RUNS ?? 7);
 const html = readFileSync(new URL('../test/fixtures/pdf/report.html', import.meta.url), 'utf8');
@@ -54,7 +58,35 @@ const lines = [
   ...rows.map((r) => `| ${r.name} | ${r.pages} | ${r.ms.toFixed(1)} | ${(r.ms / r.pages!).toFixed(2)} | ${Number.isNaN(r.f1) ? '—' : r.f1.toFixed(3)} |`),
   '', `The same report as HTML (readPage): ${htmlMs.toFixed(1)} ms; report.pdf costs ${(rows[0].ms / htmlMs).toFixed(1)}× its HTML read.`,
 ];
+
+// The corpus: each document read whole (median of runs), word F1 against its known text.
+const corpus = [...await makeCorpus(), ...realDocs()];
+const corpusRows: { name: string; engine: string; pages: number; ms: number; f1: number }[] = [];
+for (const doc of corpus) {
+  // A fresh copy for each read: pdf.js takes (detaches) the buffer it is given.
+  const r = await readPdf(new Uint8Array(doc.bytes), 'http://localhost/doc.pdf', options);
+  corpusRows.push({ name: doc.name, engine: doc.engine, pages: r.pages, ms: await median(() => readPdf(new Uint8Array(doc.bytes), 'http://localhost/doc.pdf', options)), f1: wordF1(markdownText(r.content), doc.known) });
+}
+const totalPages = corpusRows.reduce((a, r) => a + r.pages, 0), totalMs = corpusRows.reduce((a, r) => a + r.ms, 0);
+const meanF1 = corpusRows.reduce((a, r) => a + r.f1, 0) / corpusRows.length;
+lines.push('', `Corpus: ${corpusRows.length} documents with known text, ${totalPages} pages, ${(totalPages / totalMs * 1000).toFixed(0)} pages/s read whole; mean word F1 ${meanF1.toFixed(3)}, lowest ${Math.min(...corpusRows.map((r) => r.f1)).toFixed(3)}.`, '',
+  '| document | made by | pages | ms (median) | pages/s | word F1 vs known text |', '| --- | --- | --- | --- | --- | --- |',
+  ...corpusRows.map((r) => `| ${r.name} | ${r.engine} | ${r.pages} | ${r.ms.toFixed(1)} | ${(r.pages / r.ms * 1000).toFixed(0)} | ${r.f1.toFixed(3)} |`));
+
+// Refusals and repairs: how long the reader takes to say no (or to rebuild a broken xref).
+const reportText = pdfs.report.toString('latin1');
+const xrefAt = reportText.lastIndexOf('\nxref');
+const brokenXref = Buffer.from(reportText.slice(0, xrefAt) + reportText.slice(xrefAt).replace(/^(\d{10}) (\d{5}) n/gm, (_m, off: string, gen: string) => `${String(Number(off) + 7).padStart(10, '0')} ${gen} n`), 'latin1');
+const edge: [string, Buffer][] = [
+  ['encrypted (AES-256, user password)', pdfs.locked], ['image-only (a scan)', pdfs.scan],
+  ['truncated (first half of report.pdf)', pdfs.report.subarray(0, Math.floor(pdfs.report.length / 2))], ['broken xref (rebuilt by pdf.js)', brokenXref],
+];
+lines.push('', '| edge case | outcome | ms (median) |', '| --- | --- | --- |');
+for (const [name, bytes] of edge) {
+  const attempt = async () => { try { await readPdf(new Uint8Array(bytes), 'http://localhost/', options); return 'read'; } catch (err) { return `422 ${(err as { code?: string }).code ?? (err as Error).message}`; } };
+  lines.push(`| ${name} | ${await attempt()} | ${(await median(attempt)).toFixed(1)} |`);
+}
 console.log(lines.join('\n'));
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-writeFileSync(new URL('./results/pdf.json', import.meta.url), JSON.stringify({ runs: RUNS, rows, htmlMs }, null, 2) + '\n');
+writeFileSync(new URL('./results/pdf.json', import.meta.url), JSON.stringify({ runs: RUNS, rows, htmlMs, corpus: corpusRows }, null, 2) + '\n');
 writeFileSync(new URL('./results/pdf.md', import.meta.url), lines.join('\n') + '\n');

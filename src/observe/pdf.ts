@@ -31,16 +31,22 @@ const SPACE_GAP = 0.15;
 const MARGIN_BAND = 0.12;
 /** A heading's font is at least this many times the body size. */
 const HEADING_RATIO = 1.15;
+/** A line set wholly in a bold font is a heading from this many times the body size. */
+const BOLD_HEADING_RATIO = 1.05;
+const BOLD_FONT = /bold|black|heavy|semibold|demi/i;
 /** A new paragraph: a baseline step over this many body line pitches. */
 const PARAGRAPH_STEP = 1.35;
 /** Pages read beyond what the content limit needs are skipped; but at least this many (running headers). */
 const MIN_PAGES = 8;
 /** Fewer non-space characters than this on every page: an image-only (scanned) PDF. */
 const MIN_TEXT = 20;
+/** A list item's start: a bullet character, or a number or letter with a dot or parenthesis, then a space. */
+const LIST_ITEM = /^(?:[•◦▪▫‣∙●○■□]|\(?\d{1,3}[.)]|\(?[a-z]\))\s+\S/u;
+const BULLET = /^[•◦▪▫‣∙●○■□]\s+/u;
 const PAGE_NUMBER = /^(?:page\s*)?[-–—]?\s*\d{1,5}\s*[-–—]?(?:\s*(?:of|\/)\s*\d{1,5})?$/i;
 
 
-interface Item { str: string; x0: number; x1: number; y: number; size: number }
+interface Item { str: string; x0: number; x1: number; y: number; size: number; font: string }
 /** `col`: 0 for the left column or a full-width row, 1 for the right column; `band`: the page's run of
  *  full-width rows or of two-column rows the line belongs to (a flow is a page, band and column). */
 interface Line { cells: Item[][]; text: string; x0: number; x1: number; y: number; size: number; page: number; col: number; band: number }
@@ -76,14 +82,29 @@ function toLine(items: Item[], page: number): Line {
   return { cells, text: cells.map(joinItems).join(' '), x0: items[0].x0, x1: end, y: items[0].y, size, page, col: 0, band: 0 };
 }
 
+/** One baseline: within 0.35 font sizes; or a clearly smaller item (a superscript, a footnote mark, a
+ *  subscript) raised or lowered inside the larger one's line box. */
+function onLine(a: Item, b: Item): boolean {
+  if (Math.abs(a.y - b.y) <= 0.35 * Math.min(a.size, b.size)) return true;
+  const [big, small] = a.size >= b.size ? [a, b] : [b, a];
+  const dy = small.y - big.y;
+  return small.size <= 0.8 * big.size && dy >= -0.3 * big.size && dy <= 0.6 * big.size;
+}
+
 /** Groups items into rows by baseline (top first). */
 function rows(items: Item[]): Item[][] {
   const sorted = [...items].sort((a, b) => b.y - a.y || a.x0 - b.x0);
   const out: Item[][] = [];
+  let ref: Item | undefined; // the row's largest item
   for (const it of sorted) {
     const row = out[out.length - 1];
-    if (row && Math.abs(row[0].y - it.y) <= 0.35 * Math.min(row[0].size, it.size)) row.push(it);
-    else out.push([it]);
+    if (row && ref && onLine(ref, it)) {
+      row.push(it);
+      if (it.size > ref.size) ref = it;
+    } else {
+      out.push([it]);
+      ref = it;
+    }
   }
   return out;
 }
@@ -140,14 +161,23 @@ function layout(items: Item[], width: number, height: number, page: number): Lin
 /** Masks digits so "Page 3 of 9" repeats on every page. */
 const shape = (text: string) => text.replace(/\d+/g, '#').toLowerCase();
 
+/** Running headers and footers, cell by cell: a header often holds the title at one side and the date
+ *  or page number at the other, and only some of its cells repeat (digits masked) from page to page. */
 function dropRunningLines(pages: Page[]): void {
   const inBand = (l: Line, p: Page) => l.y > p.height * (1 - MARGIN_BAND) || l.y < p.height * MARGIN_BAND;
   const seen = new Map<string, number>();
-  const key = (l: Line) => `${Math.round(l.y / 3)}|${shape(l.text)}`;
-  for (const p of pages) for (const k of new Set(p.lines.filter((l) => inBand(l, p)).map(key))) seen.set(k, (seen.get(k) ?? 0) + 1);
+  const key = (l: Line, c: Item[]) => `${Math.round(l.y / 3)}|${shape(joinItems(c))}`;
+  for (const p of pages) for (const k of new Set(p.lines.filter((l) => inBand(l, p)).flatMap((l) => l.cells.map((c) => key(l, c))))) seen.set(k, (seen.get(k) ?? 0) + 1);
   const needed = Math.max(2, Math.ceil(pages.length / 2));
+  const running = (l: Line, c: Item[]) => PAGE_NUMBER.test(joinItems(c)) || (pages.length > 1 && (seen.get(key(l, c)) ?? 0) >= needed);
   for (const p of pages) {
-    p.lines = p.lines.filter((l) => !inBand(l, p) || !(PAGE_NUMBER.test(l.text) || (pages.length > 1 && (seen.get(key(l)) ?? 0) >= needed)));
+    p.lines = p.lines.flatMap((l) => {
+      if (!inBand(l, p) || !l.cells.some((c) => running(l, c))) return [l];
+      if (PAGE_NUMBER.test(l.text)) return [];
+      const cells = l.cells.filter((c) => !running(l, c));
+      if (!cells.length) return [];
+      return [{ ...l, cells, text: cells.map(joinItems).join(' '), x0: cells[0][0].x0, x1: Math.max(...cells[cells.length - 1].map((i) => i.x1)) }];
+    });
   }
 }
 
@@ -184,9 +214,27 @@ function aligned(run: Line[]): boolean {
   return true;
 }
 
-function blocks(lines: Line[], hyphenated: Set<string>): Block[] {
+/** A heading: a short line clearly larger than the body, or a little larger and wholly bold. */
+function isHeading(l: Line, body: number, bold: Set<string>): boolean {
+  if (l.text.length > 200) return false;
+  return l.size >= body * HEADING_RATIO || (l.size >= body * BOLD_HEADING_RATIO && l.cells.every((c) => c.every((i) => bold.has(i.font))));
+}
+
+/** Lines that may be bold headings (a little larger than the body): their fonts' names decide. */
+function boldCandidates(lines: Line[]): Set<string> {
+  const { size: body } = bodyMetrics(lines);
+  const fonts = new Set<string>();
+  for (const l of lines) {
+    // Heading-like only: short, not ending as a sentence or clause does.
+    if (l.size < body * BOLD_HEADING_RATIO || l.size >= body * HEADING_RATIO || l.text.length > 120 || /[.,;:!?]$/.test(l.text)) continue;
+    for (const c of l.cells) for (const i of c) fonts.add(i.font);
+  }
+  return fonts;
+}
+
+function blocks(lines: Line[], hyphenated: Set<string>, bold: Set<string>): Block[] {
   const { size: body, pitch } = bodyMetrics(lines);
-  const headingSizes = [...new Set(lines.filter((l) => l.size >= body * HEADING_RATIO).map((l) => Math.round(l.size)))].sort((a, b) => b - a);
+  const headingSizes = [...new Set(lines.filter((l) => isHeading(l, body, bold)).map((l) => Math.round(l.size)))].sort((a, b) => b - a);
   // Each flow's (page and column's) left and right edges, from its body lines.
   const edges = new Map<string, { left: number; right: number }>();
   for (const l of lines) {
@@ -197,6 +245,16 @@ function blocks(lines: Line[], hyphenated: Set<string>): Block[] {
     else { e.left = Math.min(e.left, l.x0); e.right = Math.max(e.right, l.x1); }
   }
   for (const l of lines) if (!edges.has(flow(l))) edges.set(flow(l), { left: l.x0, right: l.x1 });
+  // A line's measure: the right edge of the run of lines set close around it (no paragraph gap between),
+  // so that a narrow block is judged by its own width, not the page's. (The run's longest line cannot
+  // show a break after it: a list's longest item runs on into the next.)
+  const close = (a: Line, b: Line) => flow(a) === flow(b) && a.y - b.y > 0 && a.y - b.y <= pitch * PARAGRAPH_STEP && Math.abs(a.size - b.size) < 0.5;
+  const measure = (i: number) => {
+    let right = lines[i].x1;
+    for (let j = i; j > 0 && close(lines[j - 1], lines[j]); j--) right = Math.max(right, lines[j - 1].x1);
+    for (let j = i; j < lines.length - 1 && close(lines[j], lines[j + 1]); j++) right = Math.max(right, lines[j + 1].x1);
+    return right;
+  };
   const out: Block[] = [];
   let para: Line | undefined;
   let text = '';
@@ -214,7 +272,7 @@ function blocks(lines: Line[], hyphenated: Set<string>): Block[] {
         continue;
       }
     }
-    if (l.size >= body * HEADING_RATIO && l.text.length <= 200) {
+    if (isHeading(l, body, bold)) {
       end();
       const level = Math.min(6, headingSizes.indexOf(Math.round(l.size)) + 1);
       const last = out[out.length - 1];
@@ -233,10 +291,14 @@ function blocks(lines: Line[], hyphenated: Set<string>): Block[] {
         ? step > 0 && step <= pitch * PARAGRAPH_STEP && Math.abs(para.size - l.size) < 0.5
           // A short line that ends a sentence ends its paragraph, even without a gap below it.
           && !(closed && room > 0.25 * (edge.right - edge.left))
+          // A line broken early, with room left for the next line's first word: a break the author made (with an em and a tenth of the word to spare: the width is estimated)
+          // (list items whose bullets are drawn, not written; addresses; lines of a form), not a wrap.
+          && !(room > 0.1 * (edge.right - edge.left) && !/[-\u2010\u00ad]$/.test(text) && firstWordWidth(l) * 1.1 + l.size < measure(i - 1) - para.x1)
         // Across a column or page break: while the sentence goes on. (A full line before the break says
         // little: ragged text's last line is often nearly full.)
         : !closed && /^[a-z(]/.test(l.text);
-      if (!continues) end();
+      // A list item starts a block of its own.
+      if (!continues || LIST_ITEM.test(l.text)) end();
     }
     if (para) text = joinLines(text, l.text, hyphenated);
     else text = l.text;
@@ -244,6 +306,13 @@ function blocks(lines: Line[], hyphenated: Set<string>): Block[] {
   }
   end();
   return out;
+}
+
+/** The width of a line's first word, estimated along its first text run. */
+function firstWordWidth(l: Line): number {
+  const it = l.cells[0][0];
+  const word = /^\s*\S+/.exec(it.str)?.[0] ?? it.str;
+  return ((it.x1 - it.x0) / Math.max(1, it.str.length)) * word.length;
 }
 
 /** Joins a line to the paragraph so far, repairing a word hyphenated across the break. */
@@ -276,13 +345,13 @@ function render(bs: Block[], format: ReadOptions['format']): string {
     }
     if (format === 'text') return b.kind === 'table' ? b.rows.map((r) => r.join('\t')).join('\n') : b.text;
     if (b.kind === 'heading') return `${'#'.repeat(b.level)} ${b.text}`;
-    if (b.kind === 'para') return b.text;
+    if (b.kind === 'para') return b.text.replace(BULLET, '- ');
     return [`| ${b.rows[0].map(cell).join(' | ')} |`, `|${' --- |'.repeat(b.rows[0].length)}`, ...b.rows.slice(1).map((r) => `| ${r.map(cell).join(' | ')} |`)].join('\n');
   });
   return parts.join('\n\n');
 }
 
-interface RawItem { str: string; transform: number[]; width: number }
+interface RawItem { str: string; transform: number[]; width: number; fontName: string }
 
 /** Words of the text items inside a link's rectangle (positions estimated along each item). */
 function anchorText(items: Item[], rect: number[]): string {
@@ -297,6 +366,24 @@ function anchorText(items: Item[], rect: number[]): string {
     }
   }
   return words.join(' ');
+}
+
+/** Which of these fonts are bold, by their names. A font's name is known once a page using it has been
+ *  through the (costlier) operator list, so only pages holding candidate lines' fonts go through it. */
+async function boldFonts(doc: PDFDocumentProxy, fonts: Set<string>, fontPage: Map<string, number>): Promise<Set<string>> {
+  const bold = new Set<string>();
+  let lists = 0;
+  for (const font of fonts) {
+    const n = fontPage.get(font);
+    if (n === undefined) continue;
+    // An operator list costs tens of milliseconds (the page's fonts are parsed for drawing): two at most.
+    if (!(await doc.getPage(n)).commonObjs.has(font) && ++lists > 2) break;
+    const page = await doc.getPage(n);
+    if (!page.commonObjs.has(font)) await page.getOperatorList();
+    const name = page.commonObjs.has(font) ? (page.commonObjs.get(font) as { name?: string })?.name ?? '' : '';
+    if (BOLD_FONT.test(name)) bold.add(font);
+  }
+  return bold;
 }
 
 export interface PdfReadResult extends ReadResult { pages: number }
@@ -328,6 +415,7 @@ export async function readPdf(bytes: Uint8Array, url: string, options: ReadOptio
     const format = options.format ?? 'markdown';
     const limit = options.contentLimit ?? DEFAULT_CONTENT_LIMIT;
     const pages: Page[] = [];
+    const fontPage = new Map<string, number>(); // the first page using each font
     const links = new Map<string, string>();
     let chars = 0;
     let readAll = true;
@@ -340,9 +428,12 @@ export async function readPdf(bytes: Uint8Array, url: string, options: ReadOptio
       const items: Item[] = [];
       for (const raw of content.items as RawItem[]) {
         if (!('str' in raw) || !raw.str.trim()) continue;
-        const [a, b, , , e, f] = raw.transform;
-        const size = Math.hypot(a, b) || 1;
-        items.push({ str: raw.str, x0: e, x1: e + raw.width, y: f, size });
+        // The size is the font's height (the vertical scale): justifiers that stretch glyphs sideways
+        // (pdfTeX's font expansion) change the horizontal scale from line to line.
+        const [, , c, d, e, f] = raw.transform;
+        const size = Math.hypot(c, d) || 1;
+        items.push({ str: raw.str, x0: e, x1: e + raw.width, y: f, size, font: raw.fontName });
+        if (!fontPage.has(raw.fontName)) fontPage.set(raw.fontName, n);
         chars += raw.str.replace(/\s/g, '').length;
       }
       pages.push({ lines: layout(items, width, height, n), height, width });
@@ -363,7 +454,7 @@ export async function readPdf(bytes: Uint8Array, url: string, options: ReadOptio
     }
     dropRunningLines(pages);
     const lines = pages.flatMap((p) => p.lines);
-    const bs = blocks(lines, inlineHyphenated(lines));
+    const bs = blocks(lines, inlineHyphenated(lines), await boldFonts(doc, boldCandidates(lines), fontPage));
     const full = render(bs, format);
     const { content, truncated } = cutAtBlock(full, limit);
     const meta = await doc.getMetadata().catch(() => undefined);

@@ -4,6 +4,7 @@ import zlib from 'node:zlib';
 import type { Transform } from 'node:stream';
 import { SightlineError, badRequest, SNAPSHOT_MESSAGES } from '../schema/errors.ts';
 import { bodyErrors, type HttpRequest } from './http.ts';
+import { COLUMNS_TYPE, decodeColumns } from '../rank/columns.ts';
 
 /** application/json or any +json type; a missing Content-Type is accepted (many agents omit it). */
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;.*)?$/i;
@@ -18,6 +19,14 @@ export function parseJsonBody(req: HttpRequest): unknown {
   } catch (err) {
     throw badRequest(`${SNAPSHOT_MESSAGES.invalidJson}: ${(err as Error).message}`);
   }
+}
+
+const COLUMNS = new RegExp(`^${COLUMNS_TYPE.replace(/\./g, '\\.')}\\s*(?:;.*)?$`, 'i');
+
+/** A /v1/snapshot body: the columnar form (src/rank/columns.ts) when its Content-Type says so, else JSON. */
+export function parseSnapshotBody(req: HttpRequest): unknown {
+  if (req.contentType && COLUMNS.test(req.contentType.trim())) return decodeColumns(req.body);
+  return parseJsonBody(req);
 }
 
 /** Output piece of a decoder: large enough that a 32 MiB body is ~500 thread-pool round trips, small

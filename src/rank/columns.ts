@@ -25,6 +25,15 @@ const STYLE_FIELDS = ['z_index', 'cursor', 'display', 'visibility', 'opacity', '
 const ATTRIBUTE_FIELDS = ['role', 'type_', 'aria_label', 'href', 'nearby_text', 'name', 'input_type', 'value', 'value_redacted',
   'checked', 'disabled', 'aria_checked', 'aria_disabled', 'aria_expanded', 'class', 'inferred_label', 'inferred_role', 'section',
   'placeholder'] as const;
+/** What the schema (src/schema/snapshot.ts, RawElement) lets each field hold besides null: a column whose
+ *  cells all fit needs no per-element schema check (decodeColumns' `typed`). */
+const STR = 1, NUM = 2, BOOL = 4, ANY = 7;
+const KINDS: Record<string, number> = {
+  tag: STR, text: STR, group_key: STR, in_viewport: BOOL, is_occluded: BOOL, scroll_y: NUM, center_x: NUM, center_y: NUM, doc_y: NUM,
+  'styles.z_index': STR | NUM, 'styles.opacity': STR | NUM, 'attributes.value_redacted': STR | BOOL, 'attributes.checked': STR | BOOL,
+  'attributes.disabled': STR | BOOL, 'attributes.aria_checked': STR | BOOL, 'attributes.aria_disabled': STR | BOOL,
+  'attributes.aria_expanded': STR | BOOL, 'attributes.placeholder': ANY, // an extra field: any value
+};
 /** Column name -> [where (0 element, 1 styles, 2 attributes), key]. */
 const FIELDS = new Map<string, [0 | 1 | 2, string]>([
   ...ELEMENT_FIELDS.map((k) => [k, [0, k]] as [string, [0, string]]),
@@ -168,6 +177,15 @@ function i32At(bytes: Uint8Array, offset: number, count: number): Int32Array {
  * returns still goes through the same validation as a JSON body.
  */
 export function decodeColumns(bytes: Uint8Array): unknown {
+  return readColumns(bytes).request;
+}
+
+/**
+ * decodeColumns, and whether every element already fits the schema's RawElement (`typed`: each cell's
+ * kind is one its field allows, every number finite), so that validation need only check the rest of
+ * the request (validateRequest's `typedElements`). When not, the full check runs and words the error.
+ */
+export function readColumns(bytes: Uint8Array): { request: Record<string, unknown>; typed: boolean } {
   if (bytes.length < FIXED) throw invalid(`${bytes.length} bytes is shorter than its ${FIXED}-byte preamble`);
   const pre = new DataView(bytes.buffer, bytes.byteOffset, FIXED);
   if (pre.getUint32(0, true) !== MAGIC) throw invalid('it does not start with "SLC1"');
@@ -189,12 +207,14 @@ export function decodeColumns(bytes: Uint8Array): unknown {
   if (!Number.isSafeInteger(numbers) || (numbers as number) < 0) throw invalid('header.numbers must be a count');
   if (!Array.isArray(fields)) throw invalid('header.fields must be an array of field names');
   const places: [0 | 1 | 2, string][] = [];
+  const allowed: number[] = [];
   const seen = new Set<string>();
   for (const f of fields) {
     const place = typeof f === 'string' ? FIELDS.get(f) : undefined;
     if (!place || seen.has(f)) throw invalid(`header.fields: ${JSON.stringify(f).slice(0, 100)} is ${place ? 'listed twice' : 'not a field of this format'}`);
     seen.add(f);
     places.push(place);
+    allowed.push(KINDS[f] ?? STR);
   }
   const numCount = numbers as number;
   const headerEnd = align8(FIXED + headerBytes);
@@ -224,8 +244,10 @@ export function decodeColumns(bytes: Uint8Array): unknown {
 
   const top: unknown[] = [];
   const list: Record<string, unknown>[] = new Array(n);
+  let typed = true;
   for (let i = 0; i < n; i++) {
     const e: Record<string, unknown> = { id: ids[i], rect: { x: xs[i], y: ys[i], width: ws[i], height: hs[i] } };
+    if (typed && !(Number.isFinite(ids[i]) && Number.isFinite(xs[i]) && Number.isFinite(ys[i]) && Number.isFinite(ws[i]) && Number.isFinite(hs[i]))) typed = false;
     const s = objectOf(styleCells[i], 'styles', i), a = objectOf(attributeCells[i], 'attributes', i), frame = frameCells[i];
     if (s !== undefined) e.styles = s;
     if (a !== undefined) e.attributes = a;
@@ -238,7 +260,12 @@ export function decodeColumns(bytes: Uint8Array): unknown {
       const [where, key] = places[k];
       const target = where === 0 ? e : where === 1 ? s : a;
       if (!target) throw invalid(`${fields[k]} of element ${i} is set but its ${where === 1 ? 'styles' : 'attributes'} are not an object`);
-      target[key] = value(c, k, i);
+      const v = value(c, k, i);
+      if (typed && c !== NULL) {
+        const kind = c >= 0 ? STR : c <= NUMBER ? (Number.isFinite(v) ? NUM : 0) : BOOL;
+        if ((allowed[k] & kind) === 0) typed = false;
+      }
+      target[key] = v;
     }
     const p = parents[i];
     if (p === -1) top.push(e);
@@ -247,5 +274,5 @@ export function decodeColumns(bytes: Uint8Array): unknown {
     list[i] = e;
   }
   request.raw_elements = top;
-  return request;
+  return { request, typed };
 }

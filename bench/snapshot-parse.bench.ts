@@ -7,8 +7,8 @@
 //   3. Over HTTP: the real `sightline serve` process (one worker: requests/s per serving core) under
 //      autocannon, uWS and node:http with the same handler, JSON vs columns bodies, interleaved rounds.
 // Run: npm run bench:snapshot-parse. Writes bench/results/snapshot-parse.{json,md}.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,8 +27,8 @@ import { payload } from './payloads.ts';
 
 const CLI = fileURLToPath(new URL('../build/cli.js', import.meta.url));
 const SIZES = [50, 1000, 5000];
-const DURATION_S = Number(process.env.BENCH_HTTP_SECONDS ?? 5);
-const ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 2);
+const DURATION_S = Number(process.env.BENCH_HTTP_SECONDS ?? 4);
+const ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 3);
 /** Few connections: a 5,000-element request takes a while on a busy 2-core machine (timeout 60 s). */
 const CONNECTIONS = 8;
 const SLICE_MS = 150;
@@ -121,12 +121,23 @@ async function start(flags: string[]): Promise<{ url: string; proc: ChildProcess
   });
   return { url, proc, dir: dataDir, key: k };
 }
-const load = (url: string, k: string, body: Buffer, type: string, seconds: number) => autocannon({
-  url: `${url}/v1/snapshot`, method: 'POST', body, connections: CONNECTIONS, duration: seconds, timeout: 60,
+const load = (url: string, k: string, body: Buffer, type: string, seconds: number, amount?: number) => autocannon({
+  url: `${url}/v1/snapshot`, method: 'POST', body, connections: CONNECTIONS, timeout: 60, ...(amount ? { amount } : { duration: seconds }),
   headers: { authorization: `Bearer ${k}`, 'content-type': type },
 });
+/** Requests each body gets before any is measured: the JIT and the Wasm tiers warm on both paths, so the
+ *  first one measured on a fresh server does not pay for the other's warm-up. */
+const warmRequests = (n: number) => (n <= 50 ? 400 : n <= 1000 ? 80 : 24);
 
-interface HttpRow { elements: number; server: string; body: string; bytes: number; rps: number[]; p50: number[]; p99: number[]; non2xx: number }
+/** CPU seconds the process has used (all its threads): /proc/PID/stat utime + stime. Requests per CPU
+ *  second of the server is its requests/s per core, whatever else the shared machine runs meanwhile. */
+const TICK = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+const cpuSeconds = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICK; // fields 14 and 15 of stat(5), after pid and comm
+};
+
+interface HttpRow { elements: number; server: string; body: string; bytes: number; rps: number[]; perCpuS: number[]; p50: number[]; p99: number[]; non2xx: number }
 const httpRows: HttpRow[] = [];
 const SERVERS = [{ name: 'uWS', flags: ['--workers', '1'] }, { name: 'node:http', flags: ['--http', 'node'] }];
 const t0 = performance.now();
@@ -137,14 +148,16 @@ for (const n of SIZES) {
   for (let round = 0; round < ROUNDS; round++) {
     for (const srv of round % 2 ? [...SERVERS].reverse() : SERVERS) {
       const server = await start(srv.flags);
+      for (const b of bodies) await load(server.url, server.key, b.bytes, b.type, 0, warmRequests(n));
       for (const b of round % 2 ? [...bodies].reverse() : bodies) {
-        await load(server.url, server.key, b.bytes, b.type, 1);
-        const r = await load(server.url, server.key, b.bytes, b.type, DURATION_S);
+        const cpu0 = cpuSeconds(server.proc.pid!);
+        const r = await load(server.url, server.key, b.bytes, b.type, DURATION_S * (n >= 5000 ? 2 : 1));
+        const perCpuS = r.requests.total / (cpuSeconds(server.proc.pid!) - cpu0);
         const id = `${srv.name} ${b.name}`;
-        const row = rows.get(id) ?? { elements: n, server: srv.name, body: b.name, bytes: b.bytes.length, rps: [], p50: [], p99: [], non2xx: 0 };
-        row.rps.push(r.requests.average); row.p50.push(r.latency.p50); row.p99.push(r.latency.p99); row.non2xx += r.non2xx + r.errors;
+        const row = rows.get(id) ?? { elements: n, server: srv.name, body: b.name, bytes: b.bytes.length, rps: [], perCpuS: [], p50: [], p99: [], non2xx: 0 };
+        row.rps.push(r.requests.average); row.perCpuS.push(perCpuS); row.p50.push(r.latency.p50); row.p99.push(r.latency.p99); row.non2xx += r.non2xx + r.errors;
         rows.set(id, row);
-        console.error(`[${((performance.now() - t0) / 1000).toFixed(0)} s] ${n} elements, round ${round + 1}/${ROUNDS}, ${id}: ${r.requests.average.toFixed(0)} req/s, p50 ${r.latency.p50} ms${r.non2xx || r.errors ? `, ${r.non2xx} non-2xx, ${r.errors} errors` : ''}`);
+        console.error(`[${((performance.now() - t0) / 1000).toFixed(0)} s] ${n} elements, round ${round + 1}/${ROUNDS}, ${id}: ${r.requests.average.toFixed(0)} req/s, ${perCpuS.toFixed(0)} per server CPU-second, p50 ${r.latency.p50} ms${r.non2xx || r.errors ? `, ${r.non2xx} non-2xx, ${r.errors} errors` : ''}`);
       }
       server.proc.kill('SIGTERM');
       await new Promise((done) => server.proc.once('exit', done));
@@ -171,15 +184,18 @@ const md: string[] = [
   '|---|---|---|---|---|',
   ...wireRows.map((w) => `| ${w.body} | ${w.coding} | ${w.bytes.toLocaleString('en')} | ${(json1k.length / w.bytes).toFixed(1)}x smaller | ${w.readMs.toFixed(3)} |`),
   '',
-  `Over HTTP: \`sightline serve\` with one serving thread, autocannon (${CONNECTIONS} connections) on the same machine; mean of ${ROUNDS} interleaved rounds of ${DURATION_S} s after a 1 s warm-up:`,
+  `Over HTTP: \`sightline serve\` with one serving thread, autocannon (${CONNECTIONS} connections) on the same machine; mean of ${ROUNDS} interleaved rounds (a fresh server each, both bodies warmed first, the order alternating) of ${DURATION_S} s (5,000 elements: ${2 * DURATION_S} s). ` +
+    'Requests per server CPU-second (completed requests over the CPU time the server process used, all threads) is requests/s per core, ' +
+    'steady whatever else the shared machine runs; wall-clock req/s is shown beside it:',
   '',
-  '| elements | server | body | req/s | p50 ms | p99 ms | columns vs JSON | vs node:http, same body | non-2xx |',
-  '|---|---|---|---|---|---|---|---|---|',
+  '| elements | server | body | req per server CPU-s | columns vs JSON | vs node:http, same body | req/s (wall) | p50 ms | p99 ms | non-2xx |',
+  '|---|---|---|---|---|---|---|---|---|---|',
   ...httpRows.map((r) => {
-    const rps = mean(r.rps);
+    const per = mean(r.perCpuS);
     const twin = httpRows.find((o) => o.elements === r.elements && o.server === r.server && o.body === 'JSON')!;
     const node = httpRows.find((o) => o.elements === r.elements && o.server === 'node:http' && o.body === r.body)!;
-    return `| ${r.elements} | ${r.server} | ${r.body} (${kib(r.bytes)}) | ${rps.toFixed(0)} | ${mean(r.p50).toFixed(1)} | ${mean(r.p99).toFixed(1)} | ${(rps / mean(twin.rps)).toFixed(2)}x | ${(rps / mean(node.rps)).toFixed(2)}x | ${r.non2xx} |`;
+    return `| ${r.elements} | ${r.server} | ${r.body} (${kib(r.bytes)}) | ${per.toFixed(0)} | ${(per / mean(twin.perCpuS)).toFixed(2)}x | ${(per / mean(node.perCpuS)).toFixed(2)}x | ` +
+      `${mean(r.rps).toFixed(0)} | ${mean(r.p50).toFixed(1)} | ${mean(r.p99).toFixed(1)} | ${r.non2xx} |`;
   }),
 ];
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true });

@@ -139,3 +139,11 @@ test('broken columnar bodies are 400 bad_request naming the problem, and cost no
   assert.equal(await balance(server.dataDir, apiKey), start, 'no charge');
   assert.deepEqual(server.logs.filter((l) => l.msg === 'request failed'), []);
 });
+
+test('OpenAPI lists the columnar body beside JSON on /v1/snapshot', async () => {
+  const doc = await (await fetch(`${server.url}/openapi.json`)).json();
+  const content = doc.paths['/v1/snapshot'].post.requestBody.content;
+  assert.deepEqual(Object.keys(content), ['application/json', COLUMNS_TYPE]);
+  assert.equal(content[COLUMNS_TYPE].schema.format, 'binary');
+  assert.match(content[COLUMNS_TYPE].schema.description, /SLC1/);
+});

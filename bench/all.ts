@@ -7,6 +7,7 @@ const SUITES = [
   ['rank', 'rank core: Wasm vs JS build, rank() vs JSON.parse'],
   ['rerank', 'the goal rerank\'s cost'],
   ['http', '/v1/snapshot over HTTP: uWS vs node:http, 1 vs 2 workers'],
+  ['snapshot-parse', '/v1/snapshot: JSON body vs columnar body, in process and over HTTP, bytes on the wire'],
   ['compress', 'compressed bodies: bytes on the wire, their cost, requests/s with and without'],
   ['collect', 'the collector on every fixture page'],
   ['observe', 'observe map and visual latency on a warm pool'],

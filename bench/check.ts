@@ -4,6 +4,7 @@
 // Ratios, not times: the machine is shared and noisy, but both sides of a ratio see the same noise.
 //   npm run bench:check              check against the floors (CI runs this after the tests)
 //   npm run bench:check -- --record  measure and raise each floor to 70% of its median (never lowers one)
+//   npm run bench:check -- NAME...   only the guards named
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import { jsBackend } from '../src/rank/core-js.ts';
 import { readPage } from '../src/observe/read.ts';
 import { payload, SHARED_DATA } from './payloads.ts';
 import { coreOnly } from './core-only.ts';
+import { encodeColumns, readColumns } from '../src/rank/columns.ts';
 import { readabilityMarkdown } from './read/readability.ts';
 import { barChart } from './chart.ts';
 
@@ -36,11 +38,16 @@ async function guards(): Promise<Guard[]> {
   const p1k = payload(1000), p5k = payload(5000);
   const t1k = JSON.stringify(p1k), t5k = JSON.stringify(p5k);
   const goal1k = { ...p1k, goal: 'open the second article about the election results' };
+  const json1k = Buffer.from(t1k), cols1k = Buffer.from(encodeColumns(p1k)!);
   const articles = JSON.parse(readFileSync(join(SHARED_DATA, 'article-extraction-benchmark', 'ground-truth.json'), 'utf8')) as Record<string, { url: string }>;
   const pages = Object.entries(articles).slice(0, 12).map(([id, t]) => ({ url: t.url, html: gunzipSync(readFileSync(join(SHARED_DATA, 'article-extraction-benchmark', 'html', `${id}.html.gz`))).toString('utf8') }));
   return [
     { name: 'rank-vs-parse-1k', what: 'rank() on the Wasm core vs JSON.parse of the same 1,000-element payload', subject: () => wasm.rank(p1k), reference: () => JSON.parse(t1k) },
     { name: 'rank-vs-parse-5k', what: 'rank() on the Wasm core vs JSON.parse of the same 5,000-element payload', subject: () => wasm.rank(p5k), reference: () => JSON.parse(t5k) },
+    {
+      name: 'columns-vs-json-1k', what: 'the server\'s work on a 1,000-element snapshot from body bytes to result (parse, validate, rank): columnar body vs JSON',
+      subject: () => { const { request, typed } = readColumns(cols1k); return wasm.rank(wasm.validate(request, typed), true); }, reference: () => wasm.rank(wasm.validate(JSON.parse(json1k.toString('utf8'))), true),
+    },
     { name: 'core-wasm-vs-js-5k', what: 'the core alone at 5,000 elements: Wasm vs the JS build of the same source', subject: coreOnly(wasmCore, p5k), reference: coreOnly(jsCore, p5k) },
     { name: 'goal-cost-1k', what: 'rank() at 1,000 elements with a goal vs without one (below 1: the goal\'s cost)', subject: () => wasm.rank(goal1k), reference: () => wasm.rank(p1k) },
     {
@@ -92,7 +99,9 @@ const baseline: Baseline = (() => {
 
 const t0 = performance.now();
 const results: { name: string; what: string; measured: Measured; floor: number | undefined; ok: boolean }[] = [];
-for (const g of await guards()) {
+// Guard names on the command line measure only those (npm run bench:check -- columns-vs-json-1k).
+const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+for (const g of (await guards()).filter((x) => only.length === 0 || only.includes(x.name))) {
   const m = measure(g);
   const floor = baseline.guards[g.name]?.floor;
   // Fail only when the ratio is below its floor by more than this run's own noise.

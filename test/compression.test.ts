@@ -14,6 +14,7 @@ import { startServer, createKey, balance, snapshot, removeDataDir, elements, typ
 import { SHARED_DATA } from './helpers/elements.ts';
 import { SightlineApi, SightlineApiError } from '../src/client/api.ts';
 import { keyPrefix } from '../src/store/keys.ts';
+import { encodeColumns } from '../src/rank/columns.ts';
 import { compressReply, responseCoding, COMPRESS_MIN_BYTES } from '../src/server/reply.ts';
 
 const MIB = 1024 * 1024;
@@ -234,13 +235,22 @@ for (const backend of ['uws', 'node'] as const) {
     const expected = comparable((await snapshot(server.url, key, realBody)).body);
     for (const compress of [undefined, 'gzip', false] as const) {
       const own = await createKey(server.dataDir, 1);
-      const api = new SightlineApi({ baseUrl: server.url, apiKey: own, compress });
+      const api = new SightlineApi({ baseUrl: server.url, apiKey: own, compress, columns: false });
       const result = await api.snapshot(request);
       assert.deepEqual(comparable(result), expected, String(compress));
       const line = await logLine(server, own);
       assert.equal(line?.encoding, compress === undefined ? 'br' : compress || undefined, `sent ${String(compress)}`);
       assert.equal(line?.bytes_in, Buffer.byteLength(JSON.stringify(request)));
       assert.equal(line?.encoding_out, 'br', 'the client asks for br answers');
+    }
+    // By default the client sends the columnar body, br-compressed too.
+    for (const compress of [undefined, false] as const) {
+      const own = await createKey(server.dataDir, 1);
+      const result = await new SightlineApi({ baseUrl: server.url, apiKey: own, compress }).snapshot(request);
+      assert.deepEqual(comparable(result), expected, `columns, ${String(compress)}`);
+      const line = await logLine(server, own);
+      assert.equal(line?.encoding, compress === undefined ? 'br' : undefined);
+      assert.equal(line?.bytes_in, encodeColumns(request)!.length, 'the columnar body was sent');
     }
     // A small body goes plain.
     const own = await createKey(server.dataDir, 1);

@@ -3,8 +3,31 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { wasm, el, request } from './helpers/elements.ts';
 import { SightlineError } from '../src/schema/errors.ts';
+import { encodeColumns, decodeColumns, readColumns } from '../src/rank/columns.ts';
+import type { RankResult } from '../src/schema/snapshot.ts';
+
+/** What ranking `body` gives: the result (timestamp blanked) or the error's code, message and path. */
+function outcome(rank: () => RankResult): unknown {
+  try {
+    return { ...rank(), timestamp: '' };
+  } catch (err) {
+    assert.ok(err instanceof SightlineError, `expected a SightlineError, got ${err}`);
+    return { code: err.code, status: err.status, message: err.message, path: err.path };
+  }
+}
+
+/** The columnar body (src/rank/columns.ts) answers as its JSON twin: the same result or the same error. */
+function sameThroughColumns(body: unknown) {
+  const columns = encodeColumns(body);
+  if (!columns) return;
+  const twin = outcome(() => wasm.rank(JSON.parse(JSON.stringify(body))));
+  assert.deepEqual(outcome(() => wasm.rank(decodeColumns(columns))), twin);
+  // As the server reads it: the elements' schema check skipped when every cell was of its field's kind.
+  assert.deepEqual(outcome(() => { const { request, typed } = readColumns(columns); return wasm.rank(wasm.validate(request, typed), true); }), twin);
+}
 
 function rejects(body: unknown, message: RegExp, path?: string) {
+  sameThroughColumns(body);
   assert.throws(() => wasm.rank(body), (err: unknown) => {
     assert.ok(err instanceof SightlineError, `expected a SightlineError, got ${err}`);
     assert.equal(err.code, 'bad_request');
@@ -53,6 +76,7 @@ test('negative sizes, absurd coordinates and odd styles give a sane result', () 
     el({ tag: 'a', attributes: { href: 'x' }, styles: { z_index: 'banana', bg_color: 'not-a-colour', opacity: 'x' } }),
     el({ tag: 'input', styles: { z_index: 99999999999 } }),
   ];
+  sameThroughColumns(request(weird));
   const r = wasm.rank(request(weird));
   assert.equal(r.elements.length, 4);
   for (const e of r.elements) {
@@ -82,6 +106,15 @@ test('100,000 elements rank; more are refused with a clear message', () => {
 });
 
 test('extra fields and nulls are accepted, as real clients send them', () => {
+  const body = request([{
+    ...el({ tag: 'a' }),
+    attributes: { href: null, role: null, label_source: 'inner_text', value_redacted: 'true', checked: null },
+    styles: { z_index: 'auto', position: 'static', font_size: '16px', cursor: null },
+    some_future_field: { nested: [1, 2, 3] },
+    text: null,
+  } as never]);
+  assert.ok(encodeColumns(body), 'extra fields do not stop the columnar form');
+  sameThroughColumns(body);
   const r = wasm.rank(request([{
     ...el({ tag: 'a' }),
     attributes: { href: null, role: null, label_source: 'inner_text', value_redacted: 'true', checked: null },

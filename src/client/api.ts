@@ -5,9 +5,11 @@
 // 429, 503 and 409 idempotency_in_progress (after Retry-After). Not retried: other 4xx/5xx and timeouts.
 // Request bodies of REQUEST_COMPRESS_MIN_BYTES or more are sent compressed (br by default: on a
 // 1,000-element snapshot 12.6x smaller for about 2 ms on a thread-pool thread); responses come compressed
-// too (br or gzip, decoded by fetch).
+// too (br or gzip, decoded by fetch). Snapshot requests go as the columnar body (src/rank/columns.ts),
+// which the server reads several times faster than JSON; `columns: false` sends JSON.
 import zlib from 'node:zlib';
 import { promisify } from 'node:util';
+import { encodeColumns, COLUMNS_TYPE } from '../rank/columns.ts';
 import type { SnapshotRequest, SnapshotResponse, SnapshotTextResponse } from '../schema/snapshot.ts';
 import type { ObserveRequest, ReadResult, MapResult, VisualResult, MapTextResult, VisualTextResult } from '../schema/observe.ts';
 import type { UsageEntry, UsageResponse } from '../schema/usage.ts';
@@ -37,6 +39,10 @@ export interface ApiOptions {
   compress?: 'br' | 'gzip' | false;
   /** Smallest body compressed. Default 1024 bytes. */
   compressMinBytes?: number;
+  /** Send snapshot requests as the columnar body (`application/vnd.sightline.columns`, docs/decisions.md
+   *  "Columnar snapshot body"): the same request, several times cheaper for the server to read. Default
+   *  true; a request the format does not carry goes as JSON. false: always JSON. */
+  columns?: boolean;
 }
 
 /** Bodies below this are sent plain: compressing saves less than a packet. */
@@ -45,11 +51,11 @@ export const REQUEST_COMPRESS_MIN_BYTES = 1024;
  *  on a 1,000-element body br 3 is 12.6x smaller for 2 ms of CPU; br 4 gains 4% for 50% more. */
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
-function compressBody(body: string, coding: 'br' | 'gzip'): Promise<Buffer> {
+function compressBody(body: string | Buffer, coding: 'br' | 'gzip', text: boolean): Promise<Buffer> {
   return coding === 'br'
     ? brotli(body, { params: {
       [zlib.constants.BROTLI_PARAM_QUALITY]: 3,
-      [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+      [zlib.constants.BROTLI_PARAM_MODE]: text ? zlib.constants.BROTLI_MODE_TEXT : zlib.constants.BROTLI_MODE_GENERIC,
       [zlib.constants.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(body),
     } })
     : gzip(body, { level: 4 });
@@ -90,6 +96,8 @@ export class SightlineApi {
   snapshot(request: SnapshotRequest & { options: { elements: false } }, call?: CallOptions): Promise<SnapshotTextResponse>;
   snapshot(request: SnapshotRequest, call?: CallOptions): Promise<SnapshotResponse>;
   snapshot(request: SnapshotRequest, call?: CallOptions): Promise<SnapshotResponse | SnapshotTextResponse> {
+    const columns = this.options.columns === false ? null : encodeColumns(request);
+    if (columns) return this.post<SnapshotResponse>('/v1/snapshot', Buffer.from(columns.buffer, columns.byteOffset, columns.byteLength), call, COLUMNS_TYPE);
     return this.post<SnapshotResponse>('/v1/snapshot', request, call);
   }
 
@@ -114,13 +122,14 @@ export class SightlineApi {
     return this.request<UsageResponse>('GET', `/v1/usage${search ? `?${search}` : ''}`);
   }
 
-  private async post<T>(path: string, body: unknown, call: CallOptions = {}): Promise<T> {
-    const json = JSON.stringify(body);
+  /** `body`: a value sent as JSON, or bytes already in `type`. */
+  private async post<T>(path: string, body: unknown, call: CallOptions = {}, type = 'application/json'): Promise<T> {
+    const json = Buffer.isBuffer(body) ? body : JSON.stringify(body);
     const key = call.idempotencyKey ?? globalThis.crypto.randomUUID();
     const { compress = 'br', compressMinBytes = REQUEST_COMPRESS_MIN_BYTES } = this.options;
     if (compress && !this.plainOnly && Buffer.byteLength(json) >= compressMinBytes) {
       try {
-        return await this.request<T>('POST', path, await compressBody(json, compress), key, compress);
+        return await this.request<T>('POST', path, await compressBody(json, compress, type === 'application/json'), key, compress, type);
       } catch (err) {
         // A server (or a proxy before it) that does not read this coding: plain from now on. The
         // server decodes before the key is claimed, so the same key runs the call once.
@@ -128,18 +137,18 @@ export class SightlineApi {
         this.plainOnly = true;
       }
     }
-    return this.request<T>('POST', path, json, key);
+    return this.request<T>('POST', path, json, key, undefined, type);
   }
 
   /** Set once a server refused a compressed body (415). */
   private plainOnly = false;
 
   /** One call: a POST carries its body and Idempotency-Key on every attempt; a GET is safe to repeat. */
-  private async request<T>(method: 'GET' | 'POST', path: string, payload?: string | Buffer, idempotencyKey?: string, coding?: string): Promise<T> {
+  private async request<T>(method: 'GET' | 'POST', path: string, payload?: string | Buffer, idempotencyKey?: string, coding?: string, type = 'application/json'): Promise<T> {
     const { apiKey, timeoutMs = 30_000, retries = 2, maxRetryWaitMs = 30_000 } = this.options;
     // Node's fetch asks for gzip and deflate only, and decodes br too: ask for br first.
     const headers: Record<string, string> = { authorization: `Bearer ${apiKey}`, 'accept-encoding': 'br, gzip' };
-    if (payload !== undefined) headers['content-type'] = 'application/json';
+    if (payload !== undefined) headers['content-type'] = type;
     if (coding !== undefined) headers['content-encoding'] = coding;
     if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
     const body = typeof payload === 'string' || payload === undefined ? payload : new Uint8Array(payload);

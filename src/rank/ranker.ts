@@ -34,8 +34,8 @@ export class Ranker {
 
   /** Checks a snapshot request without ranking it (bad_request SightlineError when invalid): the server
    *  validates before it holds credits, so an invalid request is refused before it can cost anything. */
-  validate(request: unknown): SnapshotRequest {
-    return validateRequest(request);
+  validate(request: unknown, typedElements = false): SnapshotRequest {
+    return validateRequest(request, typedElements);
   }
 
   /**

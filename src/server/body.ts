@@ -4,6 +4,9 @@ import zlib from 'node:zlib';
 import type { Transform } from 'node:stream';
 import { SightlineError, badRequest, SNAPSHOT_MESSAGES } from '../schema/errors.ts';
 import { bodyErrors, type HttpRequest } from './http.ts';
+import { COLUMNS_TYPE, readColumns } from '../rank/columns.ts';
+import type { Ranker } from '../rank/ranker.ts';
+import type { SnapshotRequest } from '../schema/snapshot.ts';
 
 /** application/json or any +json type; a missing Content-Type is accepted (many agents omit it). */
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;.*)?$/i;
@@ -18,6 +21,18 @@ export function parseJsonBody(req: HttpRequest): unknown {
   } catch (err) {
     throw badRequest(`${SNAPSHOT_MESSAGES.invalidJson}: ${(err as Error).message}`);
   }
+}
+
+const COLUMNS = new RegExp(`^${COLUMNS_TYPE.replace(/\./g, '\\.')}\\s*(?:;.*)?$`, 'i');
+
+/** A /v1/snapshot body, validated: the columnar form (src/rank/columns.ts) when its Content-Type says so
+ *  (its elements' schema check skipped when the decoder found every cell of the right kind), else JSON. */
+export function readSnapshotBody(req: HttpRequest, ranker: Ranker): SnapshotRequest {
+  if (req.contentType && COLUMNS.test(req.contentType.trim())) {
+    const { request, typed } = readColumns(req.body);
+    return ranker.validate(request, typed);
+  }
+  return ranker.validate(parseJsonBody(req));
 }
 
 /** Output piece of a decoder: large enough that a 32 MiB body is ~500 thread-pool round trips, small

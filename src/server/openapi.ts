@@ -2,6 +2,7 @@
 // are JSON Schema, which OpenAPI 3.1 takes as is).
 import { ERRORS, SNAPSHOT_MESSAGES } from '../schema/errors.ts';
 import { REQUEST_CODINGS } from './body.ts';
+import { COLUMNS_TYPE } from '../rank/columns.ts';
 import { SnapshotRequest, SnapshotResponse, SnapshotTextResponse, SnapshotErrorBody } from '../schema/snapshot.ts';
 import { ObserveRequest, ReadResult, MapResult, VisualResult, MapTextResult, VisualTextResult, ObserveErrorBody } from '../schema/observe.ts';
 import { UsageResponse, USAGE_DEFAULT_LIMIT, USAGE_MAX_LIMIT } from '../schema/usage.ts';
@@ -25,6 +26,16 @@ const CONTENT_ENCODING_PARAMETER = {
     'decoding passes it: a decompression bomb costs nothing); a corrupt stream is 400 bad_request; any other coding, or more than one, ' +
     '415 unsupported_encoding with the accepted ones in Accept-Encoding. Answers of 1 KiB or more are compressed (br or gzip) when Accept-Encoding allows.',
 };
+
+/** The columnar body (src/rank/columns.ts; docs/decisions.md, "Columnar snapshot body"). */
+const COLUMNS_DOC = 'The same SnapshotRequest in a columnar binary form, several times cheaper for the server to read than JSON ' +
+  '(the client library sends it by default; encodeColumns in src/rank/columns.ts writes it). Little-endian: "SLC1", u32 header bytes, ' +
+  'u32 element count n, u32 0; a UTF-8 JSON header {"request": the request without raw_elements, "strings": [...], "numbers": count, ' +
+  '"fields": [column names such as "tag", "styles.cursor", "attributes.href"]} zero-padded to 8 bytes; then f64 numbers[count], f64 id, ' +
+  'rect.x, rect.y, rect.width, rect.height [n each]; i32 parent, styles, attributes, iframe_content [n each]; one i32 column [n] per field. ' +
+  'Elements are depth-first with frame contents after their frame (parent: the frame\'s index, -1 at top level). A value cell is a string ' +
+  'index (>= 0), -1 absent, -2 null, -3 false, -4 true, or numbers[-16 - cell] (<= -16); an object cell -1 absent, -2 null, 0 present. ' +
+  'The decoded request is validated exactly as JSON is (same 400 messages); a malformed columnar body is 400 bad_request naming the problem.';
 
 const IDEMPOTENCY_KEY_PARAMETER = {
   name: 'Idempotency-Key', in: 'header', required: false,
@@ -126,7 +137,10 @@ export function openApiDocument(config: Pick<ServerConfig, 'limitCap' | 'maxBody
           description: `Elements come back sorted by importance. options.limit defaults to 50, capped at ${config.limitCap}. ` +
             `Bodies up to ${config.maxBodyBytes} bytes (decoded; gzip, deflate or br Content-Encoding). Rate limit per key: ${config.rateLimit.rate}/s, burst ${config.rateLimit.burst}.${concurrency}`,
           parameters: [IDEMPOTENCY_KEY_PARAMETER, CONTENT_ENCODING_PARAMETER],
-          requestBody: { required: true, content: { 'application/json': { schema: ref('SnapshotRequest'), examples: EXAMPLES.snapshot } } },
+          requestBody: { required: true, content: {
+            'application/json': { schema: ref('SnapshotRequest'), examples: EXAMPLES.snapshot },
+            [COLUMNS_TYPE]: { schema: { type: 'string', format: 'binary', description: COLUMNS_DOC } },
+          } },
           responses: {
             200: { description: 'ranked elements (with options.format "text" also `text`; with options.elements false `text` alone)', headers: REPLAYED_HEADER_DOC, content: { 'application/json': { schema: { oneOf: [ref('SnapshotResponse'), ref('SnapshotTextResponse')] } } } },
             ...snapshotErrors,

@@ -6,7 +6,7 @@ import { toPrompt } from '../../rank/prompt.ts';
 import type { Store } from '../../store/store.ts';
 import type { KeyLimits } from '../limits.ts';
 import { admit } from '../auth.ts';
-import { parseJsonBody } from '../body.ts';
+import { readSnapshotBody } from '../body.ts';
 import { withHold } from '../holds.ts';
 import { json } from '../reply.ts';
 import type { Route } from '../router.ts';
@@ -28,7 +28,7 @@ export function snapshotRoute({ store, ranker, limits, holdTtlMs, metrics }: Sna
   return async (req) => {
     const account = await admit(store, req, limits);
     // Validated before the hold: an invalid request is a 400 even for a key with no credits.
-    const request = ranker.validate(parseJsonBody(req));
+    const request = readSnapshotBody(req, ranker);
     const started = performance.now();
     const response = await withHold({ store, ttlMs: holdTtlMs, metrics, route: 'snapshot' }, req, account.id, SNAPSHOT_COST, 'a snapshot', (available): SnapshotResponse => ({
       ...ranker.rank(request, true), credits_used: SNAPSHOT_COST, credits_remaining: available,

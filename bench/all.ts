@@ -10,6 +10,7 @@ const SUITES = [
   ['snapshot-parse', '/v1/snapshot: JSON body vs columnar body, in process and over HTTP, bytes on the wire'],
   ['compress', 'compressed bodies: bytes on the wire, their cost, requests/s with and without'],
   ['collect', 'the collector on every fixture page'],
+  ['collect-large', 'the collector before and after on 5,000- and 20,000-element pages and the WCXB sample (about ten minutes)'],
   ['observe', 'observe map and visual latency on a warm pool'],
   ['prompt', 'tokens per element: the text form against our JSON'],
   ['read', 'read-mode extraction vs Readability (about five minutes)'],

@@ -2,12 +2,12 @@
 // writes, so layout is computed at most once and then only read.
 import type { CollectOptions, CollectResult, CollectedElement, OpaqueFrame, Rect } from './types.ts';
 import { Kind, kindOf } from './candidates.ts';
-import { visibleText, accessibleName, nearbyText, isSecret, clean } from './text.ts';
+import { visibleText, accessibleName, nearbyText, isSecret, clean, type LabelIndex } from './text.ts';
 import { idOf, prune } from './registry.ts';
 import { detectCaptcha } from './captcha.ts';
 import { clientMetrics, watchMutations } from './metrics.ts';
 import { isTag, isShadowRoot } from './dom.ts';
-import { sectionOf, newSectionCache, type SectionCache } from './section.ts';
+import { sectionOf, newSectionCache, isHeading, noteHeading, type SectionCache } from './section.ts';
 
 /** A document being walked: where its viewport sits in the top viewport, and the frame that holds it. */
 interface Frame {
@@ -42,6 +42,9 @@ interface Walk {
   zIndex: Map<Element, string>;
   background: Map<Element, string>;
   sections: SectionCache;
+  labels: LabelIndex;
+  /** Each parent's cleaned text (nearby text of its children). */
+  parentText: Map<Element, string>;
 }
 
 function styleOf(w: Walk, frame: Frame, el: Element): CSSStyleDeclaration {
@@ -72,6 +75,11 @@ function clippedAway(w: Walk, frame: Frame, el: Element, rect: Rect): boolean {
     if (clip && !fixed && !intersects(rect, clip)) return true;
   }
   return frame.clip !== null && !intersects(rect, frame.clip);
+}
+
+/** The element's border box in top-viewport coordinates. */
+function boxOf(frame: Frame, el: Element): Rect {
+  return toTop(frame, el.getBoundingClientRect());
 }
 
 function toTop(frame: Frame, r: DOMRect): Rect {
@@ -146,22 +154,22 @@ function occluded(w: Walk, frame: Frame, el: Element, rect: Rect): boolean {
   return tested > 0;
 }
 
-function describe(w: Walk, frame: Frame, el: Element, rect: Rect): CollectedElement {
+function describe(w: Walk, frame: Frame, tree: Node, el: Element, rect: Rect): CollectedElement {
   const s = styleOf(w, frame, el);
   const text = visibleText(el);
   const attributes: Record<string, string> = {};
   const role = el.getAttribute('role');
   if (role) attributes.role = role;
-  const name = accessibleName(el);
+  const name = accessibleName(el, w.labels);
   if (name) attributes.name = name;
   const aria = el.getAttribute('aria-label');
   if (aria) attributes.aria_label = clean(aria);
   const placeholder = el.getAttribute('placeholder');
   if (placeholder) attributes.placeholder = clean(placeholder);
-  const nearby = nearbyText(el, text || name);
+  const nearby = nearbyText(el, text || name, w.parentText);
   if (nearby) attributes.nearby_text = nearby;
   if (isTag(el, 'A') && el.href) attributes.href = el.href;
-  const section = sectionOf(w.sections, el);
+  const section = sectionOf(w.sections, tree, el);
   if (section) attributes.section = section;
   if (isTag(el, 'INPUT') || isTag(el, 'TEXTAREA') || isTag(el, 'SELECT')) {
     attributes.input_type = isTag(el, 'INPUT') ? el.type : el.tagName.toLowerCase();
@@ -200,25 +208,28 @@ function describe(w: Walk, frame: Frame, el: Element, rect: Rect): CollectedElem
 
 interface Parent { rect: Rect; area: number }
 
-function visit(w: Walk, frame: Frame, root: ParentNode, parent: Parent | null, depth: number): void {
+/** Walks the children of `root` in tree order; `tree` is the document or shadow root they belong to. */
+function visit(w: Walk, frame: Frame, tree: Node, root: ParentNode, parent: Parent | null, depth: number): void {
   for (let el = root.firstElementChild; el; el = el.nextElementSibling) {
     if (w.out.length >= w.max) { w.truncated++; continue; }
     let next = parent;
     const kind = kindOf(el, () => styleOf(w, frame, el!), () => { const p = parentOf(el!); return p ? styleOf(w, frame, p) : null; }, w.top.width * w.top.height);
     if (kind === Kind.Interactive || (kind === Kind.Static && w.includeStatic)) {
-      const box = el.getBoundingClientRect();
-      const rect = toTop(frame, box);
-      const area = rect.width * rect.height;
-      const visible = area > 0 && el.checkVisibility({ opacityProperty: true, visibilityProperty: true }) && !clippedAway(w, frame, el, rect);
-      const fillsParent = parent !== null && area >= FILLS_PARENT * parent.area && intersects(rect, parent.rect);
+      // checkVisibility first: an element it rejects cannot be listed, so its box is never read. Inside
+      // a closed <details> (a display lock) that read forces a layout of the locked subtree each time.
+      const rect = el.checkVisibility({ opacityProperty: true, visibilityProperty: true }) ? boxOf(frame, el) : null;
+      const area = rect ? rect.width * rect.height : 0;
+      const visible = rect !== null && area > 0 && !clippedAway(w, frame, el, rect);
+      const fillsParent = visible && parent !== null && area >= FILLS_PARENT * parent.area && intersects(rect, parent.rect);
       if (visible && !fillsParent) {
-        w.out.push(describe(w, frame, el, rect));
+        w.out.push(describe(w, frame, tree, el, rect));
         if (kind === Kind.Interactive) next = { rect, area };
       }
     }
-    if (el.shadowRoot) visit(w, frame, el.shadowRoot, next, depth);
+    if (isHeading(el, el.getAttribute('role'))) noteHeading(w.sections, tree, el);
+    if (el.shadowRoot) visit(w, frame, el.shadowRoot, el.shadowRoot, next, depth);
     if (el.tagName === 'IFRAME' || el.tagName === 'FRAME') enterFrame(w, frame, el as HTMLIFrameElement, depth);
-    else if (el.firstElementChild) visit(w, frame, el, next, depth);
+    else if (el.firstElementChild) visit(w, frame, tree, el, next, depth);
   }
 }
 
@@ -236,7 +247,7 @@ function enterFrame(w: Walk, frame: Frame, iframe: HTMLIFrameElement, depth: num
   }
   const clip = { x, y, width: iframe.clientWidth, height: iframe.clientHeight };
   const child: Frame = { doc, win: iframe.contentWindow as Window, x, y, parent: frame, host: iframe, clip };
-  if (doc.body) visit(w, child, doc.body, null, depth + 1);
+  if (doc.body) visit(w, child, doc, doc.body, null, depth + 1);
 }
 
 export function collect(options: CollectOptions = {}): CollectResult {
@@ -251,11 +262,12 @@ export function collect(options: CollectOptions = {}): CollectResult {
     idBase: options.idBase ?? 0,
     top: options.topViewport ?? { width, height, scrollY: window.scrollY },
     styles: new Map(), clips: new Map(), zIndex: new Map(), background: new Map(), sections: newSectionCache(),
+    labels: new Map(), parentText: new Map(),
   };
   // A frame collected on its own (cross-origin) is clipped to its box in the top page.
   const clip = options.offset ? { x: offset.x, y: offset.y, width, height } : null;
   const top: Frame = { doc: document, win: window, x: offset.x, y: offset.y, parent: null, host: null, clip };
-  if (document.body) visit(w, top, document.body, null, 0);
+  if (document.body) visit(w, top, document, document.body, null, 0);
   return {
     url: location.href,
     viewport: { width, height },

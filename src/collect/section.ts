@@ -11,9 +11,25 @@ const LABELLED_ROLES = new Set(['navigation', 'region', 'complementary', 'menu',
 const MAX_UP = 12;
 const MAX_HEADINGS_BACK = 8;
 
-/** Per walk: the labels of containers and the headings of each document or shadow root, computed once. */
+/**
+ * Per walk: the labels of containers, computed once, and the headings of each document or shadow root
+ * seen so far. The walk visits each tree in tree order and notes every heading (`noteHeading`) after
+ * describing it, so when an element is described its tree's list holds exactly the headings before it
+ * in document order (its heading ancestors included): no search with compareDocumentPosition, which
+ * walks sibling lists in Blink and cost seconds on a 20,000-element page.
+ */
 export interface SectionCache { labels: Map<Element, string>; headings: Map<Node, Element[]> }
 export const newSectionCache = (): SectionCache => ({ labels: new Map(), headings: new Map() });
+
+const HEADING_NAMES = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
+/** The test `h1, h2, h3, h4, h5, h6, [role="heading"]` makes, without selector matching. */
+export const isHeading = (el: Element, role: string | null) => HEADING_NAMES.has(el.localName) || role === 'heading';
+
+export function noteHeading(cache: SectionCache, tree: Node, el: Element): void {
+  const list = cache.headings.get(tree);
+  if (list) list.push(el); else cache.headings.set(tree, [el]);
+}
 
 function ownLabel(el: Element): string {
   const role = el.getAttribute('role');
@@ -42,21 +58,11 @@ function labelledAncestor(cache: SectionCache, el: Element): [Element, string] |
   return null;
 }
 
-function headingsOf(cache: SectionCache, root: Document | ShadowRoot): Element[] {
-  let list = cache.headings.get(root);
-  if (!list) { list = [...root.querySelectorAll('h1, h2, h3, h4, h5, h6, [role="heading"]')]; cache.headings.set(root, list); }
-  return list;
-}
-
 /** The last heading before `el` in document order whose section (its parent) holds `el`. */
-function openingHeading(cache: SectionCache, el: Element): Element | null {
-  const list = headingsOf(cache, el.getRootNode() as Document | ShadowRoot);
-  // Binary search: headings are in document order.
-  let lo = 0, hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (list[mid].compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) lo = mid + 1; else hi = mid;
-  }
+function openingHeading(cache: SectionCache, tree: Node, el: Element): Element | null {
+  const list = cache.headings.get(tree);
+  if (!list) return null;
+  const lo = list.length;
   for (let k = lo - 1; k >= 0 && k >= lo - MAX_HEADINGS_BACK; k--) {
     const h = list[k];
     if (h.contains(el)) continue; // a link inside a heading: the heading is its own text
@@ -66,9 +72,9 @@ function openingHeading(cache: SectionCache, el: Element): Element | null {
 }
 
 /** The element's section label, or '' when the page gives none. */
-export function sectionOf(cache: SectionCache, el: Element): string {
+export function sectionOf(cache: SectionCache, tree: Node, el: Element): string {
   const labelled = labelledAncestor(cache, el);
-  const heading = openingHeading(cache, el);
+  const heading = openingHeading(cache, tree, el);
   // The more specific wins: a heading inside the labelled container, else the container.
   if (heading && (!labelled || labelled[0].contains(heading))) return clean(heading.textContent, MAX_SECTION);
   return labelled ? labelled[1] : '';

@@ -5,8 +5,19 @@ import { isTag } from './dom.ts';
 const MAX_TEXT = 300;
 const MAX_NEARBY = 100;
 
+/** Longer text is first collapsed from a prefix of this many characters per character kept. */
+const PREFIX_PER_CHAR = 4;
+
 export function clean(text: string | null | undefined, max = MAX_TEXT): string {
   if (!text) return '';
+  // A long text (a container's textContent can be megabytes): collapsing a prefix gives the same
+  // result whenever the prefix alone is longer than `max` once collapsed, because collapsing a prefix
+  // yields a prefix of the collapsed whole.
+  const prefix = PREFIX_PER_CHAR * max + 64;
+  if (text.length > prefix) {
+    const head = text.slice(0, prefix).replace(/\s+/g, ' ').trim();
+    if (head.length > max) return head.slice(0, max - 1) + '…';
+  }
   const t = text.replace(/\s+/g, ' ').trim();
   return t.length > max ? t.slice(0, max - 1) + '…' : t;
 }
@@ -22,8 +33,32 @@ export function visibleText(el: Element): string {
   return clean(el.textContent);
 }
 
+/**
+ * The label elements of each control, per tree (document or shadow root), built once per collection
+ * from the tree's labels: reading `el.labels` makes Blink walk the whole tree for each control the
+ * first time (quadratic on a page with thousands of fields). Same list: the labels, in tree order,
+ * whose labeled control is the element.
+ */
+export type LabelIndex = Map<Node, Map<Element, Element[]>>;
+
+function labelsOf(index: LabelIndex, el: Element): Element[] {
+  const root = el.getRootNode();
+  let byControl = index.get(root);
+  if (!byControl) {
+    byControl = new Map();
+    for (const label of (root as ParentNode).querySelectorAll('label')) {
+      const control = (label as HTMLLabelElement).control;
+      if (!control) continue;
+      const list = byControl.get(control);
+      if (list) list.push(label); else byControl.set(control, [label]);
+    }
+    index.set(root, byControl);
+  }
+  return byControl.get(el) ?? [];
+}
+
 /** Accessible name: aria-labelledby, aria-label, label elements, placeholder, title, image alt. */
-export function accessibleName(el: Element): string {
+export function accessibleName(el: Element, labelIndex: LabelIndex): string {
   const labelledby = el.getAttribute('aria-labelledby');
   if (labelledby) {
     const name = clean(byIds(el, labelledby));
@@ -31,7 +66,8 @@ export function accessibleName(el: Element): string {
   }
   const aria = el.getAttribute('aria-label');
   if (aria?.trim()) return clean(aria);
-  const labels = (el as HTMLInputElement).labels;
+  // `labels` itself is cheap (null for elements that cannot be labelled); its length is not.
+  const labels = (el as HTMLInputElement).labels ? labelsOf(labelIndex, el) : null;
   if (labels && labels.length) {
     const name = clean([...labels].map((l) => l.textContent).join(' '));
     if (name) return name;
@@ -44,13 +80,15 @@ export function accessibleName(el: Element): string {
   return clean(img?.getAttribute('alt'));
 }
 
-/** Text around the element that is not its own: the previous sibling's, else the parent's. */
-export function nearbyText(el: Element, own: string): string {
+/** Text around the element that is not its own: the previous sibling's, else the parent's. `parents`
+ *  keeps each parent's cleaned text for the collection (many controls share one parent). */
+export function nearbyText(el: Element, own: string, parents: Map<Element, string>): string {
   const prev = clean(el.previousElementSibling?.textContent, MAX_NEARBY);
   if (prev && prev !== own) return prev;
   const parent = el.parentElement;
   if (!parent) return '';
-  const around = clean(parent.textContent, MAX_TEXT);
+  let around = parents.get(parent);
+  if (around === undefined) { around = clean(parent.textContent, MAX_TEXT); parents.set(parent, around); }
   const rest = clean(own ? around.replace(own, ' ') : around, MAX_NEARBY);
   return rest === own ? '' : rest;
 }

@@ -1,0 +1,105 @@
+// The faster collector lists the same thing as the collector before the speed work (built from git, see
+// helpers/collector-before.ts): both run in the same page in real Chromium, one after the other, on every
+// fixture page, a generated 5,000-element page and WCXB sample pages rendered offline. Same ids, tags,
+// roles, names, text, attributes, flags and styles; boxes within 1 px.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launch } from './helpers/browser.ts';
+import { serveFixtures, FIXTURES, type FixtureServer } from './helpers/fixtures.ts';
+import { serveLargePages, goOffline, settle, wcxbIds, type LargePages } from './helpers/large-pages.ts';
+import { beforeAvailable, beforeCollectorSource, BEFORE_COMMIT } from './helpers/collector-before.ts';
+import { inject, waitForStable } from '../src/playwright/collect-page.ts';
+import type { CollectResult, CollectedElement } from '../src/collect/types.ts';
+
+/** Every this many WCXB sample pages is compared (21 of 315: all seven page types). */
+const WCXB_STRIDE = 15;
+
+let fx: FixtureServer;
+let large: LargePages;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let beforeSource: string;
+const available = beforeAvailable();
+
+before(async () => {
+  if (!available) return;
+  [fx, large, browser, beforeSource] = await Promise.all([serveFixtures(), serveLargePages(), launch(), beforeCollectorSource()]);
+  context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  page = await context.newPage();
+});
+after(async () => {
+  await browser?.close();
+  await fx?.close();
+  await large?.close();
+});
+
+async function both(): Promise<{ old: CollectResult; now: CollectResult }> {
+  await inject(page.mainFrame());
+  await page.evaluate(beforeSource);
+  return JSON.parse(await page.evaluate(() => {
+    const w = window as unknown as { __sightlineBefore: { collect(): unknown }; __sightline: { collect(): unknown } };
+    const old = w.__sightlineBefore.collect();
+    const now = w.__sightline.collect();
+    return JSON.stringify({ old, now });
+  }));
+}
+
+function sameElement(o: CollectedElement, n: CollectedElement, where: string): void {
+  assert.equal(n.id, o.id, `${where}: id`);
+  assert.equal(n.tag, o.tag, `${where}: tag`);
+  assert.equal(n.text, o.text, `${where}: text`);
+  assert.deepEqual(n.attributes, o.attributes, `${where}: attributes (role, name, section, nearby text...)`);
+  assert.deepEqual(n.styles, o.styles, `${where}: styles`);
+  assert.equal(n.in_viewport, o.in_viewport, `${where}: in_viewport`);
+  assert.equal(n.is_occluded, o.is_occluded, `${where}: is_occluded`);
+  for (const k of ['x', 'y', 'width', 'height'] as const) assert.ok(Math.abs(n.rect[k] - o.rect[k]) <= 1, `${where}: rect.${k} ${n.rect[k]} vs ${o.rect[k]}`);
+}
+
+function compare(name: string, old: CollectResult, now: CollectResult): void {
+  assert.ok(old.raw_elements.length > 0, `${name}: the old collector listed nothing`);
+  assert.deepEqual(now.raw_elements.map((e) => e.id), old.raw_elements.map((e) => e.id), `${name}: the same elements in the same order`);
+  old.raw_elements.forEach((o, i) => sameElement(o, now.raw_elements[i], `${name} #${o.id} (${o.tag} "${o.text.slice(0, 30)}")`));
+  assert.deepEqual(now.frames, old.frames, `${name}: opaque frames`);
+  assert.equal(now.truncated, old.truncated, `${name}: truncated`);
+  assert.deepEqual(now.client_diagnostics, old.client_diagnostics, `${name}: captcha report`);
+  assert.equal(now.client_metrics.node_count, old.client_metrics.node_count, `${name}: node count`);
+}
+
+test('fixture pages: the same elements as the collector before the speed work', { skip: !available && `commit ${BEFORE_COMMIT} is not in this clone` }, async () => {
+  const pages = readdirSync(FIXTURES).filter((f) => f.endsWith('.html')).sort();
+  assert.ok(pages.length >= 10);
+  for (const file of pages) {
+    await page.goto(`${fx.url}/${file}`);
+    await waitForStable(page, { quietMs: 100 });
+    const { old, now } = await both();
+    if (old.raw_elements.length === 0 && now.raw_elements.length === 0) continue;
+    compare(file, old, now);
+  }
+});
+
+test('a generated 5,000-element page and WCXB sample pages rendered offline: the same elements', { skip: !available && `commit ${BEFORE_COMMIT} is not in this clone` }, async () => {
+  const offline = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  try {
+    const p = await offline.newPage();
+    await goOffline(p, large.url);
+    page = p;
+    await p.goto(`${large.url}/big-5000.html`);
+    await settle(p);
+    const big = await both();
+    assert.ok(big.old.raw_elements.length >= 4000, `big page: ${big.old.raw_elements.length} elements`);
+    compare('big-5000', big.old, big.now);
+    const ids = wcxbIds().filter((_, i) => i % WCXB_STRIDE === 0);
+    assert.ok(ids.length >= 20);
+    for (const id of ids) {
+      await p.goto(`${large.url}/wcxb/${id}.html`, { waitUntil: 'load' });
+      await settle(p);
+      const { old, now } = await both();
+      compare(`wcxb ${id}`, old, now);
+    }
+  } finally {
+    await offline.close();
+  }
+});

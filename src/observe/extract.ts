@@ -309,7 +309,19 @@ export function blockText(root: El): string {
   return out.join('\n\n');
 }
 
+/**
+ * Outside SVG and MathML a browser reads `<![CDATA[` as a bogus comment that ends at the next `>`;
+ * the parser reads it as a comment running to a `]]>` that may never come, swallowing the page
+ * (some forum themes print one by mistake). Do as the browser does. Ones in script text (`//<![CDATA[`)
+ * stay: scripts are dropped anyway.
+ */
+export function bogusCdata(html: string): string {
+  if (!html.includes('<![CDATA[')) return html;
+  return html.replace(/(\/\/|\/\*)?[ \t]*<!\[CDATA\[[^>]*>/g, (m, scriptComment) => scriptComment ? m : '');
+}
+
 export function extract(html: string, url: string, options: { mainContent?: boolean } = {}): Extracted {
+  html = bogusCdata(html);
   const mainOnly = options.mainContent !== false;
   if (!mainOnly) return extractOnce(html, url, false, ATTEMPTS[0]);
   let prose: Found | undefined;

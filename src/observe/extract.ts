@@ -7,6 +7,7 @@
 import { parseHTML } from 'linkedom';
 import { type El, textOf, linkedText, linkDensity, BLOCK_TAGS } from './extract-dom.ts';
 import { tidy, dropCaptions, dropRepeatedBlocks, dropRedundantAlt, absolutize } from './extract-tidy.ts';
+import { isProductPage, tidyProduct } from './extract-product.ts';
 
 const DROP = 'script, style, noscript, template, svg, canvas, iframe, object, embed, link, meta, input, button, select, textarea, dialog';
 const HIDDEN = '[hidden], [aria-hidden="true"], [style*="display:none"], [style*="display: none"], [style*="visibility:hidden"], [style*="visibility: hidden"]';
@@ -326,19 +327,21 @@ export function extract(html: string, url: string, options: { mainContent?: bool
   if (!mainOnly) return extractOnce(html, url, false, ATTEMPTS[0]);
   let prose: Found | undefined;
   let regionText = '';
+  let kind: PageKind | undefined;
   for (const attempt of ATTEMPTS.filter((a) => a.prose)) {
-    let result = extractOnce(html, url, true, attempt);
+    let result = extractOnce(html, url, true, attempt, kind);
+    kind = result.kind;
     if (attempt === ATTEMPTS[0]) regionText = result.regionText;
     // Comment threads holding far more text than the rest: a discussion page, where the posts are the content.
     // An article body with comments below it stays an article.
-    if (!result.articleBody && result.commentText >= DISCUSSION_RATIO * Math.max(result.text.length, 1)) result = extractOnce(html, url, true, { ...attempt, comments: true });
+    if (!result.articleBody && result.commentText >= DISCUSSION_RATIO * Math.max(result.text.length, 1)) result = extractOnce(html, url, true, { ...attempt, comments: true }, kind);
     if (!prose || result.text.length > prose.text.length) prose = result;
     if (result.text.length >= ENOUGH_TEXT) return result.text.length < PIECE_MAX ? wholeRegion(html, url, result, regionText) : result;
   }
   // Little prose anywhere: a listing or catalogue, unless even the whole region says no more.
   const found = prose!;
   if (found.text.length >= SOME_PROSE) return wholeRegion(html, url, found, regionText);
-  const region = extractOnce(html, url, true, LISTING);
+  const region = extractOnce(html, url, true, LISTING, kind);
   return region.text.length <= found.text.length ? found : region;
 }
 
@@ -350,7 +353,7 @@ export function extract(html: string, url: string, options: { mainContent?: bool
 function wholeRegion(html: string, url: string, prose: Found, regionText: string): Found {
   const ratio = regionText.length / Math.max(prose.text.length, 1);
   const contains = regionText.includes(prose.text.slice(0, 200));
-  return (contains && ratio >= PIECE_RATIO) || ratio >= BLURB_RATIO ? extractOnce(html, url, true, LISTING) : prose;
+  return (contains && ratio >= PIECE_RATIO) || ratio >= BLURB_RATIO ? extractOnce(html, url, true, LISTING, prose.kind) : prose;
 }
 /** Prose shorter than this may be a piece of a bigger region. */
 const PIECE_MAX = 3000;
@@ -358,7 +361,28 @@ const PIECE_MAX = 3000;
 const PIECE_RATIO = 3;
 const BLURB_RATIO = 8;
 
+/**
+ * What kind of page this is, for the per-kind steps after the generic extraction. Each kind's module
+ * owns its predicate and its clean-up; 'page' is everything else (articles, docs, listings).
+ */
+export type PageKind = 'product' | 'page';
+
+function pageKind(doc: Document, url: string): PageKind {
+  if (isProductPage(doc, url)) return 'product';
+  return 'page';
+}
+
+/** The per-kind clean-up of the chosen content. */
+function tidyKind(root: El, kind: PageKind): void {
+  switch (kind) {
+    case 'product': tidyProduct(root); break;
+    case 'page': break;
+  }
+}
+
 interface Found extends Extracted {
+  /** The page's kind (computed on the first attempt, passed to the others). */
+  kind: PageKind;
   /** Characters of comment threads stripped. */
   commentText: number;
   /** The content sits in a block named as an article body (entry-content, articleBody…). */
@@ -367,8 +391,9 @@ interface Found extends Extracted {
   regionText: string;
 }
 
-function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Attempt): Found {
+function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Attempt, knownKind?: PageKind): Found {
   const { document: doc } = parseHTML(html);
+  const kind = knownKind ?? (mainOnly ? pageKind(doc, url) : 'page');
   const base = doc.querySelector('base[href]')?.getAttribute('href');
   let baseUrl = url;
   try { if (base) baseUrl = new URL(base, url).href; } catch { /* a broken <base>: the page URL */ }
@@ -384,8 +409,9 @@ function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Atte
   if (mainOnly) {
     if (attempt.prose) tidy(root);
     dropCaptions(root);
+    tidyKind(root, kind);
   }
   absolutize(root, baseUrl);
   if (mainOnly) { dropRepeatedBlocks(root); dropRedundantAlt(root, title); }
-  return { title, description, html: root.innerHTML, text: blockText(root), lang, commentText, articleBody: commentText > 0 && inArticleBody(root), regionText };
+  return { title, description, html: root.innerHTML, text: blockText(root), lang, kind, commentText, articleBody: commentText > 0 && inArticleBody(root), regionText };
 }

@@ -8,6 +8,7 @@ import { parseHTML } from 'linkedom';
 import { type El, textOf, linkedText, linkDensity, BLOCK_TAGS } from './extract-dom.ts';
 import { tidy, dropCaptions, dropRepeatedBlocks, dropRedundantAlt, absolutize } from './extract-tidy.ts';
 import { isProductPage, tidyProduct } from './extract-product.ts';
+import { isForumThread, threadOf } from './extract-forum.ts';
 
 const DROP = 'script, style, noscript, template, svg, canvas, iframe, object, embed, link, meta, input, button, select, textarea, dialog';
 const HIDDEN = '[hidden], [aria-hidden="true"], [style*="display:none"], [style*="display: none"], [style*="visibility:hidden"], [style*="visibility: hidden"]';
@@ -323,6 +324,18 @@ export function bogusCdata(html: string): string {
 
 export function extract(html: string, url: string, options: { mainContent?: boolean } = {}): Extracted {
   html = bogusCdata(html);
+  const found = extractGeneric(html, url, options);
+  if (found.kind !== 'forum' || options.mainContent === false) return found;
+  // A thread rebuilt from its posts replaces the generic result when it keeps most of that text
+  // (it drops the chrome around the posts); finding fewer posts than the page has is no gain.
+  const thread = extractOnce(html, url, true, ATTEMPTS[0], 'forum', true);
+  const ratio = thread.text.length / Math.max(found.text.length, 1);
+  return thread.thread && ratio >= THREAD_KEEPS && ratio <= 1 ? thread : found;
+}
+/** Share of the generic result's text a rebuilt thread must keep to replace it. */
+const THREAD_KEEPS = 0.85;
+
+function extractGeneric(html: string, url: string, options: { mainContent?: boolean }): Found {
   const mainOnly = options.mainContent !== false;
   if (!mainOnly) return extractOnce(html, url, false, ATTEMPTS[0]);
   let prose: Found | undefined;
@@ -365,10 +378,11 @@ const BLURB_RATIO = 8;
  * What kind of page this is, for the per-kind steps after the generic extraction. Each kind's module
  * owns its predicate and its clean-up; 'page' is everything else (articles, docs, listings).
  */
-export type PageKind = 'product' | 'page';
+export type PageKind = 'product' | 'forum' | 'page';
 
 function pageKind(doc: Document, url: string): PageKind {
   if (isProductPage(doc, url)) return 'product';
+  if (isForumThread(doc, url)) return 'forum';
   return 'page';
 }
 
@@ -376,13 +390,15 @@ function pageKind(doc: Document, url: string): PageKind {
 function tidyKind(root: El, kind: PageKind): void {
   switch (kind) {
     case 'product': tidyProduct(root); break;
-    case 'page': break;
+    case 'forum': case 'page': break;
   }
 }
 
 interface Found extends Extracted {
   /** The page's kind (computed on the first attempt, passed to the others). */
   kind: PageKind;
+  /** The content is a forum thread rebuilt from its posts. */
+  thread: boolean;
   /** Characters of comment threads stripped. */
   commentText: number;
   /** The content sits in a block named as an article body (entry-content, articleBody…). */
@@ -391,7 +407,7 @@ interface Found extends Extracted {
   regionText: string;
 }
 
-function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Attempt, knownKind?: PageKind): Found {
+function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Attempt, knownKind?: PageKind, posts = false): Found {
   const { document: doc } = parseHTML(html);
   const kind = knownKind ?? (mainOnly ? pageKind(doc, url) : 'page');
   const base = doc.querySelector('base[href]')?.getAttribute('href');
@@ -402,10 +418,12 @@ function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Atte
   const lang = doc.documentElement?.getAttribute('lang') ?? '';
   strip(doc, mainOnly);
   const body = pageRoot(doc);
-  const commentText = mainOnly && attempt.unlikely ? stripUnlikely(body, !!attempt.comments) : 0;
+  // A thread's posts, found before class-name stripping takes comments and post headers away.
+  const thread = posts ? threadOf(body) : null;
+  const commentText = !thread && mainOnly && attempt.unlikely ? stripUnlikely(body, !!attempt.comments) : 0;
   const regionText = mainOnly && attempt === ATTEMPTS[0] ? blockText(dominantRegion(body)) : '';
   if (mainOnly && attempt.prose) wrapLooseText(body);
-  const root = !mainOnly ? body : attempt.prose ? bestContainer(body, attempt) : dominantRegion(body);
+  const root = thread ?? (!mainOnly ? body : attempt.prose ? bestContainer(body, attempt) : dominantRegion(body));
   if (mainOnly) {
     if (attempt.prose) tidy(root);
     dropCaptions(root);
@@ -413,5 +431,5 @@ function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Atte
   }
   absolutize(root, baseUrl);
   if (mainOnly) { dropRepeatedBlocks(root); dropRedundantAlt(root, title); }
-  return { title, description, html: root.innerHTML, text: blockText(root), lang, kind, commentText, articleBody: commentText > 0 && inArticleBody(root), regionText };
+  return { title, description, html: root.innerHTML, text: blockText(root), lang, kind, thread: !!thread, commentText, articleBody: commentText > 0 && inArticleBody(root), regionText };
 }

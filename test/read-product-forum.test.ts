@@ -9,11 +9,13 @@ import { readPage } from '../src/observe/read.ts';
 import { bogusCdata } from '../src/observe/extract.ts';
 import { isProductPage } from '../src/observe/extract-product.ts';
 import { isForumThread, findPosts } from '../src/observe/extract-forum.ts';
+import { sectionedRegion } from '../src/observe/extract-service.ts';
 import { startServer, createKey, removeDataDir, observe, type ServerProcess } from './helpers/server.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/read/${name}`, import.meta.url), 'utf8');
 const PRODUCT = fixture('product.html');
 const FORUM = fixture('forum.html');
+const SERVICE = fixture('service.html');
 const doc = (html: string) => parseHTML(html).document;
 
 describe('product pages', () => {
@@ -75,6 +77,20 @@ describe('forum threads', () => {
     assert.match(md, /ann · 2026-01-01\n\nThe first post asks/);
     assert.match(md, /bob · 2026-01-02\n\nAbout a week/);
     assert.ok(!md.includes('Veteran') && !md.includes('Quote'), md);
+  });
+});
+
+describe('service pages', () => {
+  test('sibling headed sections with no main region: the best section widens to all of them', () => {
+    const d = doc(SERVICE);
+    const how = d.querySelector('section.how')!;
+    assert.equal(sectionedRegion(how.querySelector('p')!, d.body as Element), d.body);
+    // Two sections are not a sectioned page; a section among link lists is not either.
+    const two = doc('<html><body><section><h2>A</h2><p>one</p></section><section><h2>B</h2><p>two</p></section></body></html>');
+    assert.equal(sectionedRegion(two.querySelector('p')!, two.body as Element), null);
+    const md = readPage(SERVICE, 'https://ledger.example/').content;
+    for (const kept of ['# Bookkeeping that closes your month', '## Why shops switch to us', 'Bank feeds from over forty banks', '> We used to lose two weekends', 'Mira Kovacs']) assert.ok(md.includes(kept), kept);
+    for (const junk of ['Log in', 'Pricing', '© 2026', 'Privacy', 'Terms']) assert.ok(!md.includes(junk), `${junk} left out`);
   });
 });
 

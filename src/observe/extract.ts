@@ -9,6 +9,7 @@ import { type El, textOf, linkedText, linkDensity, BLOCK_TAGS } from './extract-
 import { tidy, dropCaptions, dropRepeatedBlocks, dropRedundantAlt, absolutize } from './extract-tidy.ts';
 import { isProductPage, tidyProduct } from './extract-product.ts';
 import { isForumThread, threadOf } from './extract-forum.ts';
+import { sectionedRegion } from './extract-service.ts';
 
 const DROP = 'script, style, noscript, template, svg, canvas, iframe, object, embed, link, meta, input, button, select, textarea, dialog';
 const HIDDEN = '[hidden], [aria-hidden="true"], [style*="display:none"], [style*="display: none"], [style*="visibility:hidden"], [style*="visibility: hidden"]';
@@ -257,7 +258,8 @@ const WIDEN_SHARE = 0.6;
  * mostly links, the region is the content.
  */
 function widen(best: El, body: El): El | null {
-  const main = body.querySelector('main, [role=main]') ?? unmarkedMain(best, body);
+  // A page of sibling sections (a service or landing page) with no marked main region: the sections.
+  const main = body.querySelector('main, [role=main]') ?? unmarkedMain(best, body) ?? sectionedRegion(best, body);
   if (!main || main === best || !main.contains(best)) return null;
   const text = textOf(main).length;
   const own = textOf(best).length;

@@ -64,9 +64,20 @@ const CONTROL = /^(?:add to (?:cart|bag|basket|wish ?list|favou?rites)|buy (?:it
 /** A legal footnote ("* Image simulated", "¹ Battery life varies"). */
 const FOOTNOTE = /^(?:\*|†|‡|§|¹|²|³|⁴|\(\d\)\s)/;
 
-/** Leaf blocks of the content (no block children). */
+/** Tags that make an element a container rather than a leaf block. */
+const INNER_BLOCKS = new Set(['P', 'DIV', 'LI', 'UL', 'OL', 'TABLE', 'DL', 'SECTION', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6']);
+
+/** Leaf blocks of the content (no block descendants) matching the selector, in one walk of the tree. */
 function leaves(root: El, selector: string): El[] {
-  return [...root.querySelectorAll(selector)].filter((el) => !el.querySelector('p, div, li, ul, ol, table, dl, section, h1, h2, h3, h4, h5, h6'));
+  const containers = new Set<El>();
+  const walk = (el: El): boolean => {
+    let holds = false;
+    for (const child of el.children) if (walk(child) || INNER_BLOCKS.has(child.tagName)) holds = true;
+    if (holds) containers.add(el);
+    return holds;
+  };
+  walk(root);
+  return [...root.querySelectorAll(selector)].filter((el) => !containers.has(el));
 }
 
 /** The block a heading titles: its widest ancestor (inside root) holding no other heading of its rank or above. */

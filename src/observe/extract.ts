@@ -7,6 +7,9 @@
 import { parseHTML } from 'linkedom';
 import { type El, textOf, linkedText, linkDensity, BLOCK_TAGS } from './extract-dom.ts';
 import { tidy, dropCaptions, dropRepeatedBlocks, dropRedundantAlt, absolutize } from './extract-tidy.ts';
+import { isProductPage, tidyProduct } from './extract-product.ts';
+import { isForumThread, threadOf } from './extract-forum.ts';
+import { sectionedRegion } from './extract-service.ts';
 
 const DROP = 'script, style, noscript, template, svg, canvas, iframe, object, embed, link, meta, input, button, select, textarea, dialog';
 const HIDDEN = '[hidden], [aria-hidden="true"], [style*="display:none"], [style*="display: none"], [style*="visibility:hidden"], [style*="visibility: hidden"]';
@@ -255,7 +258,8 @@ const WIDEN_SHARE = 0.6;
  * mostly links, the region is the content.
  */
 function widen(best: El, body: El): El | null {
-  const main = body.querySelector('main, [role=main]') ?? unmarkedMain(best, body);
+  // A page of sibling sections (a service or landing page) with no marked main region: the sections.
+  const main = body.querySelector('main, [role=main]') ?? unmarkedMain(best, body) ?? sectionedRegion(best, body);
   if (!main || main === best || !main.contains(best)) return null;
   const text = textOf(main).length;
   const own = textOf(best).length;
@@ -309,24 +313,50 @@ export function blockText(root: El): string {
   return out.join('\n\n');
 }
 
+/**
+ * Outside SVG and MathML a browser reads `<![CDATA[` as a bogus comment that ends at the next `>`;
+ * the parser reads it as a comment running to a `]]>` that may never come, swallowing the page
+ * (some forum themes print one by mistake). Do as the browser does. Ones in script text (`//<![CDATA[`)
+ * stay: scripts are dropped anyway.
+ */
+export function bogusCdata(html: string): string {
+  if (!html.includes('<![CDATA[')) return html;
+  return html.replace(/(\/\/|\/\*)?[ \t]*<!\[CDATA\[[^>]*>/g, (m, scriptComment) => scriptComment ? m : '');
+}
+
 export function extract(html: string, url: string, options: { mainContent?: boolean } = {}): Extracted {
+  html = bogusCdata(html);
+  const found = extractGeneric(html, url, options);
+  if (found.kind !== 'forum' || options.mainContent === false) return found;
+  // A thread rebuilt from its posts replaces the generic result when it keeps most of that text
+  // (it drops the chrome around the posts); finding fewer posts than the page has is no gain.
+  const thread = extractOnce(html, url, true, ATTEMPTS[0], 'forum', true);
+  const ratio = thread.text.length / Math.max(found.text.length, 1);
+  return thread.thread && ratio >= THREAD_KEEPS && ratio <= 1 ? thread : found;
+}
+/** Share of the generic result's text a rebuilt thread must keep to replace it. */
+const THREAD_KEEPS = 0.85;
+
+function extractGeneric(html: string, url: string, options: { mainContent?: boolean }): Found {
   const mainOnly = options.mainContent !== false;
   if (!mainOnly) return extractOnce(html, url, false, ATTEMPTS[0]);
   let prose: Found | undefined;
   let regionText = '';
+  let kind: PageKind | undefined;
   for (const attempt of ATTEMPTS.filter((a) => a.prose)) {
-    let result = extractOnce(html, url, true, attempt);
+    let result = extractOnce(html, url, true, attempt, kind);
+    kind = result.kind;
     if (attempt === ATTEMPTS[0]) regionText = result.regionText;
     // Comment threads holding far more text than the rest: a discussion page, where the posts are the content.
     // An article body with comments below it stays an article.
-    if (!result.articleBody && result.commentText >= DISCUSSION_RATIO * Math.max(result.text.length, 1)) result = extractOnce(html, url, true, { ...attempt, comments: true });
+    if (!result.articleBody && result.commentText >= DISCUSSION_RATIO * Math.max(result.text.length, 1)) result = extractOnce(html, url, true, { ...attempt, comments: true }, kind);
     if (!prose || result.text.length > prose.text.length) prose = result;
     if (result.text.length >= ENOUGH_TEXT) return result.text.length < PIECE_MAX ? wholeRegion(html, url, result, regionText) : result;
   }
   // Little prose anywhere: a listing or catalogue, unless even the whole region says no more.
   const found = prose!;
   if (found.text.length >= SOME_PROSE) return wholeRegion(html, url, found, regionText);
-  const region = extractOnce(html, url, true, LISTING);
+  const region = extractOnce(html, url, true, LISTING, kind);
   return region.text.length <= found.text.length ? found : region;
 }
 
@@ -338,7 +368,7 @@ export function extract(html: string, url: string, options: { mainContent?: bool
 function wholeRegion(html: string, url: string, prose: Found, regionText: string): Found {
   const ratio = regionText.length / Math.max(prose.text.length, 1);
   const contains = regionText.includes(prose.text.slice(0, 200));
-  return (contains && ratio >= PIECE_RATIO) || ratio >= BLURB_RATIO ? extractOnce(html, url, true, LISTING) : prose;
+  return (contains && ratio >= PIECE_RATIO) || ratio >= BLURB_RATIO ? extractOnce(html, url, true, LISTING, prose.kind) : prose;
 }
 /** Prose shorter than this may be a piece of a bigger region. */
 const PIECE_MAX = 3000;
@@ -346,7 +376,31 @@ const PIECE_MAX = 3000;
 const PIECE_RATIO = 3;
 const BLURB_RATIO = 8;
 
+/**
+ * What kind of page this is, for the per-kind steps after the generic extraction. Each kind's module
+ * owns its predicate and its clean-up; 'page' is everything else (articles, docs, listings).
+ */
+export type PageKind = 'product' | 'forum' | 'page';
+
+function pageKind(doc: Document, url: string): PageKind {
+  if (isProductPage(doc, url)) return 'product';
+  if (isForumThread(doc, url)) return 'forum';
+  return 'page';
+}
+
+/** The per-kind clean-up of the chosen content. */
+function tidyKind(root: El, kind: PageKind): void {
+  switch (kind) {
+    case 'product': tidyProduct(root); break;
+    case 'forum': case 'page': break;
+  }
+}
+
 interface Found extends Extracted {
+  /** The page's kind (computed on the first attempt, passed to the others). */
+  kind: PageKind;
+  /** The content is a forum thread rebuilt from its posts. */
+  thread: boolean;
   /** Characters of comment threads stripped. */
   commentText: number;
   /** The content sits in a block named as an article body (entry-content, articleBody…). */
@@ -355,8 +409,9 @@ interface Found extends Extracted {
   regionText: string;
 }
 
-function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Attempt): Found {
+function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Attempt, knownKind?: PageKind, posts = false): Found {
   const { document: doc } = parseHTML(html);
+  const kind = knownKind ?? (mainOnly ? pageKind(doc, url) : 'page');
   const base = doc.querySelector('base[href]')?.getAttribute('href');
   let baseUrl = url;
   try { if (base) baseUrl = new URL(base, url).href; } catch { /* a broken <base>: the page URL */ }
@@ -365,15 +420,18 @@ function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Atte
   const lang = doc.documentElement?.getAttribute('lang') ?? '';
   strip(doc, mainOnly);
   const body = pageRoot(doc);
-  const commentText = mainOnly && attempt.unlikely ? stripUnlikely(body, !!attempt.comments) : 0;
+  // A thread's posts, found before class-name stripping takes comments and post headers away.
+  const thread = posts ? threadOf(body) : null;
+  const commentText = !thread && mainOnly && attempt.unlikely ? stripUnlikely(body, !!attempt.comments) : 0;
   const regionText = mainOnly && attempt === ATTEMPTS[0] ? blockText(dominantRegion(body)) : '';
   if (mainOnly && attempt.prose) wrapLooseText(body);
-  const root = !mainOnly ? body : attempt.prose ? bestContainer(body, attempt) : dominantRegion(body);
+  const root = thread ?? (!mainOnly ? body : attempt.prose ? bestContainer(body, attempt) : dominantRegion(body));
   if (mainOnly) {
     if (attempt.prose) tidy(root);
     dropCaptions(root);
+    tidyKind(root, kind);
   }
   absolutize(root, baseUrl);
   if (mainOnly) { dropRepeatedBlocks(root); dropRedundantAlt(root, title); }
-  return { title, description, html: root.innerHTML, text: blockText(root), lang, commentText, articleBody: commentText > 0 && inArticleBody(root), regionText };
+  return { title, description, html: root.innerHTML, text: blockText(root), lang, kind, thread: !!thread, commentText, articleBody: commentText > 0 && inArticleBody(root), regionText };
 }

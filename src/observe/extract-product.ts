@@ -1,0 +1,121 @@
+// Product pages: the generic extraction finds the product's region; this keeps what describes the
+// product (title, description, highlights, specification tables and lists) and drops what sells it or
+// something else: recommendation rails, review widgets, seller and shipping boxes, cart controls,
+// legal footnotes and data dumps. General rules only (schema.org, Open Graph, headings' words).
+import { type El, textOf } from './extract-dom.ts';
+
+/** A product URL path: /product(s)/, /p/, /dp/, /pdp/, /itm/, /item/, /listing/. */
+const PRODUCT_PATH = /\/(?:products?|p|dp|pdp|itm|item|listing)\/[^/]/i;
+/** JSON-LD or microdata types naming one product (a ProductGroup is one product in its variants). */
+const PRODUCT_TYPE = /^(?:Product|ProductGroup|IndividualProduct|ProductModel|SoftwareApplication|VideoGame)$/;
+/** Words of a price or a cart control, for pages without structured data. */
+const CART = /add to (?:cart|bag|basket)|buy now|in den warenkorb|ajouter au panier|añadir al carrito/i;
+
+/** JSON-LD @type values of the page, nested graphs included. */
+export function jsonLdTypes(doc: Document): string[] {
+  const types: string[] = [];
+  const walk = (v: unknown, depth: number) => {
+    if (depth > 6 || !v || typeof v !== 'object') return;
+    if (Array.isArray(v)) { for (const x of v) walk(x, depth + 1); return; }
+    const o = v as Record<string, unknown>;
+    const t = o['@type'];
+    if (typeof t === 'string') types.push(t);
+    else if (Array.isArray(t)) for (const x of t) if (typeof x === 'string') types.push(x);
+    if (o['@graph']) walk(o['@graph'], depth + 1);
+    if (o.mainEntity) walk(o.mainEntity, depth + 1);
+  };
+  for (const s of doc.querySelectorAll('script[type="application/ld+json"]')) {
+    try { walk(JSON.parse(s.textContent ?? ''), 0); } catch { /* broken JSON-LD: no signal */ }
+  }
+  return types;
+}
+
+/** Microdata types of the page (last path segment of each itemtype). */
+export function microdataTypes(doc: Document): string[] {
+  return [...doc.querySelectorAll('[itemtype]')].map((e) => (e.getAttribute('itemtype') ?? '').trim().split('/').pop() ?? '');
+}
+
+/**
+ * One product's page: its structured data says Product (JSON-LD top level, microdata, or og:type
+ * product), or its URL has a product path and the page has a cart control. A listing also carries
+ * Product items, but as ItemList members: an ItemList beside them says it is not one product.
+ */
+export function isProductPage(doc: Document, url: string): boolean {
+  const ld = jsonLdTypes(doc);
+  const md = microdataTypes(doc);
+  if (ld.includes('ItemList') && ld.filter((t) => t === 'Product').length > 3) return false;
+  const og = doc.querySelector('meta[property="og:type"]')?.getAttribute('content')?.toLowerCase() ?? '';
+  if (og === 'product' || og.endsWith(':item') || og.endsWith('.item')) return true;
+  if (ld.some((t) => PRODUCT_TYPE.test(t)) || md.some((t) => PRODUCT_TYPE.test(t))) return true;
+  let path = '';
+  try { path = new URL(url).pathname; } catch { /* no URL signal */ }
+  return PRODUCT_PATH.test(path) && CART.test(textOf(doc.body ?? doc.documentElement));
+}
+
+/** Headings of blocks that are about other products, the buyers or the shop, not this product. */
+const RAIL_HEADING = /\b(?:similar|related|recommended|recommendations|sponsored|also (?:viewed|bought|like|purchased)|you (?:may|might) (?:also )?(?:like|need|love)|customers (?:also|who)|recently viewed|explore (?:more|related)|more (?:from|to explore|items)|complete the (?:look|set)|pairs? well|frequently bought|compare (?:with|similar)|reviews?|ratings?|questions (?:&|and) answers|q ?& ?a|seller(?:'s)? (?:feedback|other items)|about (?:this|the) (?:seller|shop|store)|meet (?:your|the) seller|store availability|find (?:in|a) store|newsletter|sign up)\b/i;
+
+/** A rail's heading is short; a longer one naming these words is the product's own ("Parcel delivery truck brochure"). */
+const RAIL_HEADING_WORDS = 7;
+
+/** Short blocks that are cart and page controls, stock notes and loaders. */
+const CONTROL = /^(?:add to (?:cart|bag|basket|wish ?list|favou?rites)|buy (?:it )?now|quantity|qty|loading|share|save|compare|in stock|out of stock|sold out|notify me|(?:low in stock|only \d+ left).*|select (?:a )?(?:size|colou?r|option).*|size (?:guide|chart)|find your size|write a review|see all reviews|show (?:more|less)|read more|view (?:all|more|details)|\d+(?:\.\d)? out of 5 stars?.*|\(?\d[\d,]*\)? (?:reviews?|ratings?)|free (?:shipping|delivery|returns).*|klarna.*|pay in \d+ .*|afterpay.*)$/i;
+
+/** A legal footnote ("* Image simulated", "¹ Battery life varies"). */
+const FOOTNOTE = /^(?:\*|†|‡|§|¹|²|³|⁴|\(\d\)\s)/;
+
+/** Tags that make an element a container rather than a leaf block. */
+const INNER_BLOCKS = new Set(['P', 'DIV', 'LI', 'UL', 'OL', 'TABLE', 'DL', 'SECTION', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6']);
+
+/** Leaf blocks of the content (no block descendants) matching the selector, in one walk of the tree. */
+function leaves(root: El, selector: string): El[] {
+  const containers = new Set<El>();
+  const walk = (el: El): boolean => {
+    let holds = false;
+    for (const child of el.children) if (walk(child) || INNER_BLOCKS.has(child.tagName)) holds = true;
+    if (holds) containers.add(el);
+    return holds;
+  };
+  walk(root);
+  return [...root.querySelectorAll(selector)].filter((el) => !containers.has(el));
+}
+
+/** The block a heading titles: its widest ancestor (inside root) holding no other heading of its rank or above. */
+function headedBlock(heading: El, root: El): El {
+  const rank = Number(heading.tagName[1]);
+  const above = Array.from({ length: rank }, (_, i) => `h${i + 1}`).join(', ');
+  let block: El = heading;
+  for (let el = heading.parentElement; el && el !== root; el = el.parentElement) {
+    if ([...el.querySelectorAll(above)].some((h) => h !== heading)) break;
+    block = el;
+  }
+  return block;
+}
+
+/** Keeps what describes the product inside the extracted region. */
+export function tidyProduct(root: El): void {
+  // Rails and shop boxes, by their heading (or an aria-label on the block).
+  for (const h of [...root.querySelectorAll('h1, h2, h3, h4, h5, h6, [aria-label]')]) {
+    if (!h.isConnected) continue;
+    const isHeading = /^H\d$/.test(h.tagName);
+    const label = isHeading ? textOf(h) : h.getAttribute('aria-label') ?? '';
+    if (h.tagName === 'H1' || label.split(/\s+/).length > RAIL_HEADING_WORDS || !RAIL_HEADING.test(label)) continue;
+    if (!isHeading && !/^(?:SECTION|ASIDE|DIV|UL|OL)$/.test(h.tagName)) continue;
+    (isHeading ? headedBlock(h, root) : h).remove();
+  }
+  for (const el of leaves(root, 'p, li, div, span, dt, dd, button, a, h2, h3, h4, h5, h6')) {
+    if (!el.isConnected) continue;
+    const text = textOf(el);
+    if (!text) continue;
+    // Controls, stock and promotion notes; footnotes; key: url dumps of script data.
+    if ((text.length <= 60 && CONTROL.test(text)) || FOOTNOTE.test(text) || /^(?:[\w ]{1,40}:\s*)?https?:\/\/\S+$/.test(text)) el.remove();
+  }
+  // A heading said again and again (one per carousel slide or tab) counts once.
+  const seen = new Set<string>();
+  for (const h of [...root.querySelectorAll('h1, h2, h3, h4, h5, h6')]) {
+    const t = textOf(h).toLowerCase();
+    if (!t) continue;
+    if (seen.has(t)) h.remove();
+    else seen.add(t);
+  }
+}

@@ -1,0 +1,129 @@
+// Read mode on product pages and forum threads: readPage on hand-written pages shaped like real ones
+// (not copies of any site), and one of each through the real server's read mode.
+import { test, before, after, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { parseHTML } from 'linkedom';
+import { readPage } from '../src/observe/read.ts';
+import { bogusCdata } from '../src/observe/extract.ts';
+import { isProductPage } from '../src/observe/extract-product.ts';
+import { isForumThread, findPosts } from '../src/observe/extract-forum.ts';
+import { sectionedRegion } from '../src/observe/extract-service.ts';
+import { startServer, createKey, removeDataDir, observe, type ServerProcess } from './helpers/server.ts';
+
+const fixture = (name: string) => readFileSync(new URL(`./fixtures/read/${name}`, import.meta.url), 'utf8');
+const PRODUCT = fixture('product.html');
+const FORUM = fixture('forum.html');
+const SERVICE = fixture('service.html');
+const doc = (html: string) => parseHTML(html).document;
+
+describe('product pages', () => {
+  test('detected from schema.org Product or og:type product, not from an article', () => {
+    assert.equal(isProductPage(doc(PRODUCT), 'https://shop.example/p/trailmark-30'), true);
+    const bare = PRODUCT.replace(/<script type="application\/ld\+json">.*?<\/script>/s, '').replace('content="product"', 'content="website"');
+    assert.equal(isProductPage(doc(bare), 'https://shop.example/p/trailmark-30'), true, 'a product path and a cart control');
+    assert.equal(isProductPage(doc(bare), 'https://shop.example/journal/packing-light'), false);
+    assert.equal(isProductPage(doc(fixture('article.html')), 'https://example.com/blog/tuning'), false);
+  });
+
+  test('keeps title, price, description and specifications; drops cart controls, rails, reviews and footnotes', () => {
+    const md = readPage(PRODUCT, 'https://shop.example/p/trailmark-30').content;
+    assert.match(md, /^# Trailmark 30 L Daypack/m);
+    assert.match(md, /\$89\.00/);
+    assert.match(md, /ventilated back panel keeps air moving/);
+    assert.match(md, /\| Weight \| 980 g \|/);
+    assert.match(md, /Back length\n\n45 to 52 cm, adjustable/);
+    for (const junk of ['Add to cart', 'Quantity', 'Only 3 left', 'Select a colour', 'You may also like', 'Summit 40 L', 'Reviews (12)', 'out of 5 stars', 'Weight measured without', 'Breadcrumb', 'Free returns', 'Customers also viewed']) {
+      assert.ok(!md.includes(junk), `${junk} left out`);
+    }
+  });
+});
+
+describe('forum threads', () => {
+  const url = 'https://stargazers.example/t/which-first-telescope/42';
+
+  test('a stray <![CDATA[ outside script ends at the next > (as in a browser) instead of hiding the page', () => {
+    // The bogus comment ends at the first '>', even one closing a tag: what a browser shows.
+    assert.equal(bogusCdata('<p>a</p>  <![CDATA[\n<div>b</div><p>c</p>'), '<p>a</p>b</div><p>c</p>');
+    assert.equal(bogusCdata('<script>//<![CDATA[\nx > 1\n//]]></script>'), '<script>//<![CDATA[\nx > 1\n//]]></script>');
+    assert.match(readPage(FORUM, url).content, /six inch Dobsonian/);
+  });
+
+  test('detected by thread URL or schema.org; the repeated post containers are found', () => {
+    assert.equal(isForumThread(doc(FORUM), url), true);
+    assert.equal(isForumThread(doc(FORUM), 'https://stargazers.example/about'), false);
+    const marked = '<html><head><script type="application/ld+json">{"@type":"DiscussionForumPosting","headline":"x"}</script></head><body></body></html>';
+    assert.equal(isForumThread(doc(marked), 'https://example.com/x'), true);
+    assert.equal(findPosts(doc(bogusCdata(FORUM)).body as Element).length, 3);
+  });
+
+  test('keeps every post, in order, with its author and time; drops avatars, ranks, buttons and the sidebar', () => {
+    const md = readPage(FORUM, url).content;
+    const authors = ['orion\\_fan · Mar 2, 2026', 'dobson\\_dan · Mar 2, 2026', 'lunar\\_lee · Mar 3, 2026'].map((a) => md.indexOf(a));
+    assert.ok(authors.every((i) => i >= 0), md);
+    assert.deepEqual([...authors].sort((a, b) => a - b), authors, 'posts in order');
+    assert.ok(md.indexOf('four hundred dollars') > authors[0] && md.indexOf('four hundred dollars') < authors[1]);
+    assert.ok(md.indexOf('Barlow lens') > authors[2]);
+    for (const junk of ['New member', 'Senior member', 'Moderator', 'Like', 'Reply', 'Share', 'Similar threads', 'Binoculars for beginners', 'Terms', '#2']) {
+      assert.ok(!md.includes(junk), `${junk} left out`);
+    }
+  });
+
+  test('schema.org posts (microdata) are found without post class names', () => {
+    const post = (who: string, when: string, text: string) => `<div itemscope itemtype="https://schema.org/Comment"><span itemprop="author" itemscope itemtype="https://schema.org/Person"><span itemprop="name">${who}</span></span> <span class="rank">Veteran</span> <time datetime="${when}">${when}</time><div itemprop="text"><p>${text}</p></div><span>Quote</span></div>`;
+    const html = `<html><head><title>Thread</title></head><body><div class="wrap">${post('ann', '2026-01-01', 'The first post asks how long sourdough starter keeps in the fridge between bakes.')}${post('bob', '2026-01-02', 'About a week without feeding, longer if you feed it before it goes back in.')}</div></body></html>`;
+    const md = readPage(html, 'https://bakers.example/threads/starter.9/').content;
+    assert.match(md, /ann · 2026-01-01\n\nThe first post asks/);
+    assert.match(md, /bob · 2026-01-02\n\nAbout a week/);
+    assert.ok(!md.includes('Veteran') && !md.includes('Quote'), md);
+  });
+});
+
+describe('service pages', () => {
+  test('sibling headed sections with no main region: the best section widens to all of them', () => {
+    const d = doc(SERVICE);
+    const how = d.querySelector('section.how')!;
+    assert.equal(sectionedRegion(how.querySelector('p')!, d.body as Element), d.body);
+    // Two sections are not a sectioned page; a section among link lists is not either.
+    const two = doc('<html><body><section><h2>A</h2><p>one</p></section><section><h2>B</h2><p>two</p></section></body></html>');
+    assert.equal(sectionedRegion(two.querySelector('p')!, two.body as Element), null);
+    const md = readPage(SERVICE, 'https://ledger.example/').content;
+    for (const kept of ['# Bookkeeping that closes your month', '## Why shops switch to us', 'Bank feeds from over forty banks', '> We used to lose two weekends', 'Mira Kovacs']) assert.ok(md.includes(kept), kept);
+    for (const junk of ['Log in', 'Pricing', '© 2026', 'Privacy', 'Terms']) assert.ok(!md.includes(junk), `${junk} left out`);
+  });
+});
+
+describe('through the server read mode', () => {
+  let pages: Server;
+  let site: string;
+  let server: ServerProcess;
+  let key: string;
+  before(async () => {
+    pages = createServer((req, res) => {
+      const body = req.url === '/p/trailmark-30' ? PRODUCT : req.url === '/t/which-first-telescope/42' ? FORUM : null;
+      res.writeHead(body ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(body ?? '');
+    });
+    await new Promise<void>((r) => pages.listen(0, '127.0.0.1', () => r()));
+    site = `http://127.0.0.1:${(pages.address() as { port: number }).port}`;
+    server = await startServer(['--egress-allow', '127.0.0.1/32', '--rate-limit', '1000', '--rate-burst', '1000']);
+    key = await createKey(server.dataDir, 100);
+  });
+  after(async () => {
+    await server.stop();
+    removeDataDir(server.dataDir);
+    pages.closeAllConnections();
+    pages.close();
+  });
+
+  test('a product page and a forum thread read as the extraction above', async () => {
+    const product = await observe(server, key, { url: `${site}/p/trailmark-30` });
+    assert.equal(product.status, 200, JSON.stringify(product.body));
+    assert.equal(product.body.content, readPage(PRODUCT, `${site}/p/trailmark-30`).content);
+    assert.ok(!product.body.content.includes('Add to cart') && product.body.content.includes('| Volume | 30 litres |'));
+    const thread = await observe(server, key, { url: `${site}/t/which-first-telescope/42` });
+    assert.equal(thread.status, 200);
+    assert.match(thread.body.content, /dobson\\_dan · Mar 2, 2026\n\nFor planets at that budget/);
+  });
+});

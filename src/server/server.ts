@@ -110,7 +110,7 @@ export async function buildRouter(config: ServerConfig, store: Store, logger: Lo
     'POST /v1/snapshot': snapshotRoute({ store, ranker, limits, holdTtlMs: config.holdTtlMs, metrics }),
     'POST /v1/observe': observeRoute({
       store, limits, holdTtlMs: config.holdTtlMs, browser: browser.get, extract,
-      ranker: new Ranker(core, { limitCap: MAP_MAX_LIMIT }), screenshots, publicUrl: config.publicUrl, metrics,
+      ranker: new Ranker(core, { limitCap: MAP_MAX_LIMIT }), screenshots, publicUrl: config.publicUrl, metrics, mapSettle: config.mapSettle,
       fetch: { guard, deadlineMs: config.pageTimeoutMs, maxBytes: config.maxPageBytes },
     }),
     'POST /mcp': mcp.route,

@@ -10,6 +10,7 @@ const SUITES = [
   ['compress', 'compressed bodies: bytes on the wire, their cost, requests/s with and without'],
   ['collect', 'the collector on every fixture page'],
   ['observe', 'observe map and visual latency on a warm pool'],
+  ['map-latency', 'map latency: --map-path fast against legacy, back to back and paced, and where the time goes'],
   ['prompt', 'tokens per element: the text form against our JSON'],
   ['read', 'read-mode extraction vs Readability (about five minutes)'],
   ['pdf', 'PDF read mode: ms per page and word F1, beside the HTML read'],

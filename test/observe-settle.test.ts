@@ -1,8 +1,8 @@
-// Map's adaptive settle (--map-settle adaptive, the default) through the real server and its Chromium,
+// Map's adaptive settle (--map-path fast, the default) through the real server and its Chromium,
 // on pages served from localhost: content that appears after load (a timer, a slow request) is still in
 // the map; a page that keeps polling or ticking is answered anyway; and every request still gets a
 // context of its own: a cookie, localStorage, a service worker and the HTTP cache of one caller are
-// absent for the next, with either settle.
+// absent for the next, on either path.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
@@ -59,12 +59,12 @@ before(async () => {
 });
 after(() => { site.closeAllConnections(); site.close(); });
 
-const flags = (settle: string) => ['--egress-allow', '127.0.0.1/32', '--rate-limit', '1000', '--rate-burst', '1000', '--map-settle', settle];
+const flags = (path: string) => ['--egress-allow', '127.0.0.1/32', '--rate-limit', '1000', '--rate-burst', '1000', '--map-path', path];
 const texts = (body: any) => (body.interactable_elements as { text: string }[]).map((e) => e.text);
 const unsettled = (body: any) => (body.warnings as string[]).some((w) => w.startsWith('page_unsettled'));
 
 test('adaptive settle: a button added 300 ms after load, or built from a 300 ms response, is in the map; a poll or a ticker does not hold the answer', async () => {
-  const server = await startServer(flags('adaptive'));
+  const server = await startServer(flags('fast'));
   try {
     const key = await createKey(server.dataDir, 1000);
     for (let round = 0; round < 3; round++) {
@@ -94,9 +94,9 @@ test('adaptive settle: a button added 300 ms after load, or built from a 300 ms 
   }
 });
 
-for (const settle of ['adaptive', 'fixed']) {
-  test(`--map-settle ${settle}: a cookie, localStorage, a service worker and the HTTP cache of one caller are absent for the next`, async () => {
-    const server = await startServer(flags(settle));
+for (const path of ['fast', 'legacy']) {
+  test(`--map-path ${path}: a cookie, localStorage, a service worker and the HTTP cache of one caller are absent for the next`, async () => {
+    const server = await startServer(flags(path));
     try {
       const [first, second] = [await createKey(server.dataDir, 100), await createKey(server.dataDir, 100)];
       seen.cookies.length = 0; seen.cached = 0;

@@ -148,6 +148,7 @@ export async function mapPage(pool: PageRunner, guard: EgressGuard, ranker: Rank
       let found: FoundOverlay[], collected: CollectResult, title: string;
       let overlays: MappedOverlay[];
       if (fast && !job.dismissOverlays) {
+        lap('settle');
         // Reads only, nothing clicked: overlays, elements and title are asked for at once.
         [found, collected, title] = await Promise.all([page.evaluate(() => window.__sightline!.overlays()), collectPage(page), page.title().catch(() => '')]);
         overlays = found.map((o) => ({ ...reported(o), dismissed: false }));

@@ -144,7 +144,8 @@ export async function mapPage(pool: PageRunner, guard: EgressGuard, ranker: Rank
       const [settled] = await Promise.all([settle(page, job.engine, deadline, inflight), fast ? inject(page.mainFrame()) : undefined]);
       if (!settled) notes.push('page_unsettled: the page was still changing when it was collected');
       trace('settle-wait');
-      if (!fast) await inject(page.mainFrame());
+      // Fast: a check only (one round trip), unless the document was replaced since.
+      await inject(page.mainFrame());
       let found: FoundOverlay[], collected: CollectResult, title: string;
       let overlays: MappedOverlay[];
       if (fast && !job.dismissOverlays) {

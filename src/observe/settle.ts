@@ -5,6 +5,7 @@
 // calls due within WINDOW_MS of the settle's start). The wait runs in the page: one round trip, not a
 // poll every few milliseconds. docs/decisions.md, "Map latency".
 import type { Page, Request } from 'playwright-core';
+import { REPLACED } from './navigate.ts';
 
 /** Mutation-free time that counts as quiet once nothing else is pending. */
 export const QUIET_MS = 40;
@@ -119,7 +120,11 @@ export async function adaptiveSettle(page: Page, inflight: Inflight, timeoutMs: 
       if (!s) return null;
       const until = end ?? s.now() + windowMs;
       return { ...await s.wait(quiet, until, max), windowEnd: until };
-    }, args).catch(() => null);
+    }, args).catch((err: Error) => {
+      // A new document: readSettled reads it again from the start (its watcher is installed too).
+      if (REPLACED.test(err.message ?? '')) throw err;
+      return null;
+    });
     if (!state) return null;
     windowEnd = state.windowEnd;
     const now = Date.now();

@@ -29,6 +29,8 @@ export interface PoolOptions {
   proxyUrl: string;
   size: number;
   maxQueue: number;
+  /** The path before issue 19 (--map-path legacy): the used context is closed before the answer. */
+  closeBeforeAnswer?: boolean;
 }
 
 export interface PoolStats { launches: number; crashes: number; open: number; queued: number; contexts: number; spare: number }
@@ -69,6 +71,8 @@ export class BrowserPool implements PageRunner {
   private active = 0;
   private readonly waiting: (() => void)[] = [];
   private contexts = new Set<BrowserContext>();
+  /** Used contexts closing after their answer; each holds its page slot until closed. */
+  private closing = 0;
   private spare: Promise<Fresh | undefined> | undefined;
   private launches = 0;
   /** Browsers that disconnected without our closing them (a crash, a killed process, a remote gone). */
@@ -79,7 +83,7 @@ export class BrowserPool implements PageRunner {
   constructor(private readonly options: PoolOptions) {}
 
   stats(): PoolStats {
-    return { launches: this.launches, crashes: this.crashes, open: this.active, queued: this.waiting.length, contexts: this.contexts.size, spare: this.spare ? 1 : 0 };
+    return { launches: this.launches, crashes: this.crashes, open: this.active - this.closing, queued: this.waiting.length, contexts: this.contexts.size, spare: this.spare ? 1 : 0 };
   }
 
   private launch(): Promise<Browser> {
@@ -176,6 +180,7 @@ export class BrowserPool implements PageRunner {
     let timer: NodeJS.Timeout | undefined;
     let started = false;
     let used: Browser | undefined;
+    let answered = false;
     try {
       let browser = await this.liveBrowser();
       let got: Fresh;
@@ -201,7 +206,9 @@ export class BrowserPool implements PageRunner {
         signal.addEventListener('abort', onAbort, { once: true });
         stopAbort = () => signal.removeEventListener('abort', onAbort);
       });
-      return await Promise.race([work(page), expired]);
+      const result = await Promise.race([work(page), expired]);
+      answered = true;
+      return result;
     } catch (err) {
       // Whatever the work made of it (navigate() turns a failed goto into `unreachable`), a browser that
       // went away is the browser's failure, not the page's.
@@ -218,9 +225,18 @@ export class BrowserPool implements PageRunner {
     } finally {
       clearTimeout(timer);
       stopAbort?.();
-      if (context) await this.closeContext(context);
-      this.prepareSpare();
-      this.release();
+      if (answered && context && !this.options.closeBeforeAnswer) {
+        // Answered: the next request's spare is started at once, and this context closes off the
+        // caller's path, its slot held until it has (failed work still closes before its error).
+        const done = context;
+        this.closing++;
+        this.prepareSpare();
+        void this.closeContext(done).finally(() => { this.closing--; this.release(); });
+      } else {
+        if (context) await this.closeContext(context);
+        this.prepareSpare();
+        this.release();
+      }
     }
   }
 

@@ -12,6 +12,7 @@ import { boxesOf } from '../collect/highlight.ts';
 import type { PageRunner } from './browser-pool.ts';
 import type { EgressGuard } from './egress.ts';
 import { checkUrl, navigate, readSettled } from './navigate.ts';
+import { adaptiveSettle, prepareSettle, type Inflight } from './settle.ts';
 
 export type Engine = 'performance' | 'precision';
 
@@ -30,6 +31,14 @@ export interface MapJob {
   deadlineMs: number;
   /** The caller's request: aborting it closes the page and ends the work. */
   signal?: AbortSignal;
+  /**
+   * The performance engine's wait before collecting: `adaptive` (default) stops as soon as nothing
+   * pending could change the page soon (settle.ts); `fixed` is the path before issue 19 (150 ms of DOM
+   * quiet polled from Node, then each read in turn), kept for benchmarks and as a fallback.
+   */
+  settle?: 'adaptive' | 'fixed';
+  /** Internal (benchmarks): called with a step's name as each step ends. */
+  trace?: (step: string) => void;
 }
 
 export interface MappedOverlay extends Omit<FoundOverlay, 'dismiss_id'> { dismissed: boolean }
@@ -55,9 +64,12 @@ const HEAVY = new Set(['image', 'media', 'font']);
 /** Precision nudges lazy content by scrolling at most this many viewports down. */
 const LAZY_SCREENS = 8;
 
-async function settle(page: Page, engine: Engine, deadline: number): Promise<boolean> {
+async function settle(page: Page, engine: Engine, deadline: number, inflight?: Inflight): Promise<boolean> {
   const left = () => Math.max(0, deadline - Date.now());
-  if (engine === 'performance') return waitForStable(page, { quietMs: 150, timeoutMs: Math.min(1500, left()), loaded: false });
+  if (engine === 'performance') {
+    const adaptive = inflight ? await adaptiveSettle(page, inflight, Math.min(1500, left())) : null;
+    return adaptive ?? waitForStable(page, { quietMs: 150, timeoutMs: Math.min(1500, left()), loaded: false });
+  }
   await page.waitForLoadState('networkidle', { timeout: Math.min(5000, left()) }).catch(() => undefined);
   await page.evaluate(async (screens) => {
     await document.fonts.ready;
@@ -103,7 +115,10 @@ function rankRequest(url: string, collected: CollectResult, job: MapJob): Snapsh
 
 export async function mapPage(pool: PageRunner, guard: EgressGuard, ranker: Ranker, job: MapJob): Promise<PageMap> {
   await checkUrl(guard, job.url);
+  const trace = job.trace ?? (() => undefined);
+  trace('check-url');
   return pool.withPage(async (page) => {
+    trace('context+page');
     const started = Date.now();
     const deadline = started + job.deadlineMs;
     const timings: MapTimings = { navigation: 0, settle: 0, collection: 0, ranking: 0, screenshot: 0, total: 0 };
@@ -111,26 +126,51 @@ export async function mapPage(pool: PageRunner, guard: EgressGuard, ranker: Rank
     const lap = (phase: keyof MapTimings) => { const now = performance.now(); timings[phase] += Math.round((now - mark) * 10) / 10; mark = now; };
     const warnings: string[] = [];
 
+    // The adaptive path: the settle watcher is installed while the route is set up, not after it.
+    const fast = job.engine === 'performance' && job.settle !== 'fixed';
+    let inflight: Inflight | undefined;
     if (job.engine === 'performance') {
-      await page.route('**/*', (route) => (HEAVY.has(route.request().resourceType()) ? route.abort('blockedbyclient') : route.continue()));
+      const blocking = page.route('**/*', (route) => (HEAVY.has(route.request().resourceType()) ? route.abort('blockedbyclient') : route.continue()));
+      if (fast) [inflight] = await Promise.all([prepareSettle(page), blocking]);
+      else await blocking;
     }
+    trace('route');
     const navigated = await navigate(page, job.url, job.engine === 'performance' ? 'domcontentloaded' : 'load', job.deadlineMs);
     lap('navigation');
+    trace('goto');
     const read = await readSettled(page, navigated, deadline, warnings, async () => {
       const notes: string[] = [];
-      if (!(await settle(page, job.engine, deadline))) notes.push('page_unsettled: the page was still changing when it was collected');
+      // Fast: the collector is injected while the page settles (it changes nothing on the page).
+      const [settled] = await Promise.all([settle(page, job.engine, deadline, inflight), fast ? inject(page.mainFrame()) : undefined]);
+      if (!settled) notes.push('page_unsettled: the page was still changing when it was collected');
+      trace('settle-wait');
+      // Fast: a check only (one round trip), unless the document was replaced since.
       await inject(page.mainFrame());
-      const found = await page.evaluate(() => window.__sightline!.overlays());
-      const overlays = job.dismissOverlays ? await dismiss(page, found, deadline) : found.map((o) => ({ ...reported(o), dismissed: false }));
-      lap('settle');
-
-      const collected = await collectPage(page);
-      const title = await page.title().catch(() => '');
+      let found: FoundOverlay[], collected: CollectResult, title: string;
+      let overlays: MappedOverlay[];
+      if (fast && !job.dismissOverlays) {
+        lap('settle');
+        // Reads only, nothing clicked: overlays, elements and title are asked for at once.
+        [found, collected, title] = await Promise.all([page.evaluate(() => window.__sightline!.overlays()), collectPage(page), page.title().catch(() => '')]);
+        overlays = found.map((o) => ({ ...reported(o), dismissed: false }));
+        lap('collection');
+        trace('collect');
+      } else {
+        found = await page.evaluate(() => window.__sightline!.overlays());
+        overlays = job.dismissOverlays ? await dismiss(page, found, deadline) : found.map((o) => ({ ...reported(o), dismissed: false }));
+        lap('settle');
+        trace('overlays');
+        collected = await collectPage(page);
+        trace('collect');
+        title = await page.title().catch(() => '');
+      }
       if (collected.truncated) notes.push(`elements_truncated: ${collected.truncated} elements beyond the collector's limit were not listed`);
       if (collected.client_diagnostics.captcha.detected) notes.push(`captcha: the page shows a captcha (${collected.client_diagnostics.captcha.provider_hint ?? 'unknown provider'})`);
       lap('collection');
+      trace('title');
       const ranked = ranker.rank(rankRequest(page.url(), collected, job));
       lap('ranking');
+      trace('rank');
       const selectors = job.selectors ? await selectorsOf(page, ranked.elements.map((e) => e.id)) : new Map<number, FoundSelector | null>();
       lap('collection');
 

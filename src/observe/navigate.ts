@@ -38,7 +38,7 @@ export async function navigate(page: Page, url: string, waitUntil: 'domcontentlo
 }
 
 /** What Playwright says when the page replaced its document while we were reading the old one. */
-const REPLACED = /Execution context was destroyed|Cannot find context with specified id|rame (?:was|has been) detached|page is navigating/i;
+export const REPLACED = /Execution context was destroyed|Cannot find context with specified id|rame (?:was|has been) detached|page is navigating/i;
 /** Reads of a page that keeps replacing its document before we give up on it. */
 const MAX_READS = 3;
 

@@ -51,6 +51,8 @@ export interface ServerConfig {
   /** Pages rendering at once, and requests allowed to wait for one (503 busy beyond). */
   browserPages: number;
   browserQueue: number;
+  /** Map's path: fast (issue 19: adaptive settle, reads at once, context closed after the answer) or legacy. */
+  mapPath: 'fast' | 'legacy';
   /** Read mode's extraction threads (0 in the table: one per core, shared among serving workers). */
   extractWorkers: number;
   /** Pages allowed to wait for an extraction thread (503 busy beyond). */
@@ -175,6 +177,7 @@ export const SETTINGS: Setting[] = [
   { key: 'browserToken', flag: 'browser-token', env: 'SIGHTLINE_BROWSER_TOKEN', default: '', help: 'the token the browser hosts require (their --token)', parse: (raw: string) => raw },
   { key: 'browserPages', flag: 'browser-pages', env: 'SIGHTLINE_BROWSER_PAGES', default: '4', help: 'pages rendering at once', parse: int(1, 256) },
   { key: 'browserQueue', flag: 'browser-queue', env: 'SIGHTLINE_BROWSER_QUEUE', default: '16', help: 'requests waiting for a page before 503 busy', parse: int(0, 10_000) },
+  { key: 'mapPath', flag: 'map-path', env: 'SIGHTLINE_MAP_PATH', default: 'fast', help: 'fast: map (performance engine) collects as soon as nothing pending could change the page soon (no request in flight, no short timer, 40 ms without mutations) and a used browser context closes after the answer; legacy: the earlier path (150 ms without mutations, context closed before the answer), for comparison', parse: oneOf('fast', 'legacy') },
   { key: 'extractWorkers', flag: 'extract-workers', env: 'SIGHTLINE_EXTRACT_WORKERS', default: 'auto', help: 'threads extracting read-mode pages (auto: one per core, divided among --workers)', parse: (raw: string) => (raw === 'auto' ? 0 : int(1, 256)(raw)) },
   { key: 'extractQueue', flag: 'extract-queue', env: 'SIGHTLINE_EXTRACT_QUEUE', default: '16', help: 'pages waiting for an extraction thread before 503 busy', parse: int(0, 10_000) },
   { key: 'extractTimeoutMs', flag: 'extract-timeout-ms', env: 'SIGHTLINE_EXTRACT_TIMEOUT_MS', default: '10000', help: 'time to extract one page (422 too_large after; its thread is replaced)', parse: int(1) },

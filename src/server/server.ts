@@ -67,7 +67,7 @@ function lazyBrowser(config: ServerConfig, guard: EgressGuard, logger: Logger) {
     if (config.browserWs.length) {
       return new BrowserFleet({ endpoints: config.browserWs, token: config.browserToken, size: config.browserPages, maxQueue: config.browserQueue, log: (event, fields) => logger.warn(fields, event) });
     }
-    return new BrowserPool({ executablePath: config.chromium, proxyUrl: (await proxy()).url, size: config.browserPages, maxQueue: config.browserQueue });
+    return new BrowserPool({ executablePath: config.chromium, proxyUrl: (await proxy()).url, size: config.browserPages, maxQueue: config.browserQueue, closeBeforeAnswer: config.mapPath === 'legacy' });
   };
   return {
     /** The egress proxy's URL, for MCP sessions' own browsers (the pool costs nothing until used). */
@@ -110,7 +110,7 @@ export async function buildRouter(config: ServerConfig, store: Store, logger: Lo
     'POST /v1/snapshot': snapshotRoute({ store, ranker, limits, holdTtlMs: config.holdTtlMs, metrics }),
     'POST /v1/observe': observeRoute({
       store, limits, holdTtlMs: config.holdTtlMs, browser: browser.get, extract,
-      ranker: new Ranker(core, { limitCap: MAP_MAX_LIMIT }), screenshots, publicUrl: config.publicUrl, metrics,
+      ranker: new Ranker(core, { limitCap: MAP_MAX_LIMIT }), screenshots, publicUrl: config.publicUrl, metrics, mapPath: config.mapPath,
       fetch: { guard, deadlineMs: config.pageTimeoutMs, maxBytes: config.maxPageBytes },
     }),
     'POST /mcp': mcp.route,

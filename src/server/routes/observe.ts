@@ -46,6 +46,8 @@ export interface ObserveDeps {
   metrics?: Metrics;
   /** How long a hold may stay unresolved before the sweeper voids it. */
   holdTtlMs: number;
+  /** Map's path (--map-path): the performance engine's settle follows it; fast when absent. */
+  mapPath?: 'fast' | 'legacy';
 }
 
 function validate(body: unknown): ObserveRequest {
@@ -141,6 +143,7 @@ async function map(deps: ObserveDeps, req: HttpRequest, body: ObserveRequest, vi
   const page = await mapPage(await deps.browser(), deps.fetch.guard, deps.ranker, {
     url: body.url.trim(), engine, limit: o.limit ?? MAP_DEFAULT_LIMIT, filter: o.filter, goal: o.goal, selectors: shape === 'dom',
     screenshot: visual, annotate: visual && o.annotate === true, dismissOverlays: o.dismiss_overlays === true, deadlineMs: deps.fetch.deadlineMs, signal: req.signal,
+    settle: deps.mapPath === 'legacy' ? 'fixed' : 'adaptive',
   });
   deps.metrics?.ranking('observe', page.timings.ranking / 1000);
   const result: MapResult = {

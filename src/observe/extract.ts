@@ -7,6 +7,8 @@
 import { parseHTML } from 'linkedom';
 import { type El, textOf, linkedText, linkDensity, BLOCK_TAGS } from './extract-dom.ts';
 import { tidy, dropCaptions, dropRepeatedBlocks, dropRedundantAlt, absolutize } from './extract-tidy.ts';
+import { detectPageType, pageMeta, type PageTypeResult } from './page-type.ts';
+import { findItems, listingContent, holdsItems, type ItemGroup } from './extract-items.ts';
 
 const DROP = 'script, style, noscript, template, svg, canvas, iframe, object, embed, link, meta, input, button, select, textarea, dialog';
 const HIDDEN = '[hidden], [aria-hidden="true"], [style*="display:none"], [style*="display: none"], [style*="visibility:hidden"], [style*="visibility: hidden"]';
@@ -310,12 +312,45 @@ export function blockText(root: El): string {
 }
 
 export function extract(html: string, url: string, options: { mainContent?: boolean } = {}): Extracted {
-  const mainOnly = options.mainContent !== false;
-  if (!mainOnly) return extractOnce(html, url, false, ATTEMPTS[0]);
+  if (options.mainContent === false) return extractOnce(html, url, false, ATTEMPTS[0]);
+  const probe: Probe = { pageType: { type: 'unknown', signals: [] } };
+  const generic = extractGeneric(html, url, probe);
+  // One strategy per page type; the generic one (prose, then the region) for the rest.
+  switch (probe.pageType.type) {
+    case 'listing':
+    case 'collection':
+      return readListing(generic, probe);
+    default:
+      return generic;
+  }
+}
+
+/** What the first attempt learns about the page beside its content. */
+interface Probe {
+  pageType: PageTypeResult;
+  /** The listing read from its repeated items, when the page has them. */
+  listing?: Extracted;
+  items?: ItemGroup;
+}
+
+/**
+ * A listing or collection: its repeated items with the heading and intro, when the generic read
+ * missed them (it does not hold most items and is much shorter: a blurb or one card was taken for the
+ * content). When it holds them it stays: it also keeps the prose around them.
+ */
+function readListing(generic: Found, probe: Probe): Extracted {
+  const { listing, items } = probe;
+  if (!listing || !items || holdsItems(items, generic.text) || generic.text.length >= GENERIC_MISSED * listing.text.length) return generic;
+  return { ...generic, html: listing.html, text: listing.text };
+}
+/** The generic read missed the items when it holds less than this share of the listing's text. */
+const GENERIC_MISSED = 0.5;
+
+function extractGeneric(html: string, url: string, probe: Probe): Found {
   let prose: Found | undefined;
   let regionText = '';
   for (const attempt of ATTEMPTS.filter((a) => a.prose)) {
-    let result = extractOnce(html, url, true, attempt);
+    let result = extractOnce(html, url, true, attempt, attempt === ATTEMPTS[0] ? probe : undefined);
     if (attempt === ATTEMPTS[0]) regionText = result.regionText;
     // Comment threads holding far more text than the rest: a discussion page, where the posts are the content.
     // An article body with comments below it stays an article.
@@ -346,6 +381,15 @@ const PIECE_MAX = 3000;
 const PIECE_RATIO = 3;
 const BLURB_RATIO = 8;
 
+/** The listing's element made ready like any content: captions out, links absolute, repeats and redundant alt dropped. */
+function finishListing(root: El, baseUrl: string, title: string): Extracted {
+  dropCaptions(root);
+  absolutize(root, baseUrl);
+  dropRepeatedBlocks(root);
+  dropRedundantAlt(root, title);
+  return { title, description: '', html: root.innerHTML, text: blockText(root), lang: '' };
+}
+
 interface Found extends Extracted {
   /** Characters of comment threads stripped. */
   commentText: number;
@@ -355,7 +399,7 @@ interface Found extends Extracted {
   regionText: string;
 }
 
-function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Attempt): Found {
+function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Attempt, probe?: Probe): Found {
   const { document: doc } = parseHTML(html);
   const base = doc.querySelector('base[href]')?.getAttribute('href');
   let baseUrl = url;
@@ -363,8 +407,17 @@ function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Atte
   const title = meta(doc, ['og:title', 'twitter:title']) || textOf(doc.querySelector('title') ?? doc.createElement('i')) || textOf(doc.querySelector('h1') ?? doc.createElement('i'));
   const description = meta(doc, ['description', 'og:description', 'twitter:description']);
   const lang = doc.documentElement?.getAttribute('lang') ?? '';
+  const said = probe ? pageMeta(doc) : null;
   strip(doc, mainOnly);
   const body = pageRoot(doc);
+  if (probe && said) {
+    const group = findItems(body);
+    probe.pageType = detectPageType(said, url, group?.items.length ?? 0, doc);
+    if (group && (probe.pageType.type === 'listing' || probe.pageType.type === 'collection')) {
+      probe.items = group;
+      probe.listing = finishListing(listingContent(group, body), baseUrl, title);
+    }
+  }
   const commentText = mainOnly && attempt.unlikely ? stripUnlikely(body, !!attempt.comments) : 0;
   const regionText = mainOnly && attempt === ATTEMPTS[0] ? blockText(dominantRegion(body)) : '';
   if (mainOnly && attempt.prose) wrapLooseText(body);

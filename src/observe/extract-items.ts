@@ -64,7 +64,7 @@ export function findItems(root: El): ItemGroup | null {
  * a word that is a whole class token, or its start before - or _ ("header", "site-header",
  * "filters_panel"), never inside another word ("with_header").
  */
-const AROUND = /^(?:(?:site|page|main|global|top|primary|mega)[-_]?)?(?:header|footer|nav|navbar|navigation|menu|breadcrumbs?|sidebar|related|recommend\w*|upsell|cross-?sell|recently-?viewed|also-?(?:bought|viewed|like)|filters?|facets?|refine\w*|sort(?:-?by)?|pagination|pager|cookie|consent|newsletter)(?:[-_][\w-]*)?$/i;
+const AROUND = /^(?:(?:site|page|main|global|top|primary|mega)[-_]?)?(?:header|footer|nav|navbar|navigation|menu|breadcrumbs?|sidebar|related|recommend\w*|upsell|cross-?sell|recently-?viewed|also-?(?:bought|viewed|like)|filters?|facets?|refine\w*|sort(?:-?by)?|pagination|pager|cookie|consent|newsletter|promo|carousel|slider|slideshow|banner|announcement|ticker|marquee)(?:[-_][\w-]*)?$/i;
 const around = (el: El) => `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`.split(/\s+/).some((t) => AROUND.test(t));
 
 /** Whether the element or an ancestor below `root` is named as a part around the content. */
@@ -86,13 +86,23 @@ function headingBefore(el: El): El {
   return el.ownerDocument.createElement('i');
 }
 
+/** Class or id words of a discussion's posts (comments, replies, messages, answers). */
+const POSTS = /comment|repl(?:y|ies)|message|answer|discussion/i;
+
+/** Whether the items are the posts of a discussion, by their container's or their own names. */
+export function arePosts(group: ItemGroup): boolean {
+  const names = (el: El) => `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
+  return POSTS.test(names(group.container)) || POSTS.test(names(group.items[0]));
+}
+
 /** Links and small blocks that are an item's chrome: calls to action, "read more", badges, counters. */
 const CHROME = /^(?:read more|continue reading|more|learn more|see more|view more|show more|details|view details|see details|shop now|buy now|order now|add to (?:cart|bag|basket|wishlist|wish list|favorites)|quick ?(?:view|shop|add)|choose options|select options|compare|add to compare|save|saved|wishlist|notify me|sold out|out of stock|in stock|new|sale|on sale|hot|best ?seller|top rated|exclusive|free shipping|more colou?rs?|\+\s?\d+ (?:more|colou?rs?)|\d+ colou?rs?|weiterlesen|mehr|lire la suite|en savoir plus|leer más|ver más|leggi tutto|lees meer|»|›|→)$/i;
 
 /** Removes each item's chrome inside `root` (short elements whose whole text is a chrome phrase). */
 export function dropItemChrome(root: El): void {
   for (const el of [...root.querySelectorAll('a, span, div, p, small, strong, em, label, li')]) {
-    if (!el.isConnected) continue;
+    // root.contains, not isConnected: the root may be a detached copy.
+    if (!root.contains(el)) continue;
     const text = textOf(el).replace(/[.…:!>»›→\s]+$/u, '').trim();
     if (text.length <= CHROME_MAX && CHROME.test(text)) el.remove();
   }
@@ -150,7 +160,7 @@ export function listingContent(group: ItemGroup, body: El): El {
     for (const p of introAfter(h1, region)) out.append(p.cloneNode(true));
   }
   out.append(region.cloneNode(true));
-  for (const el of [...out.querySelectorAll('[class], [id]')]) if (el.isConnected && around(el)) el.remove();
+  for (const el of [...out.querySelectorAll('[class], [id]')]) if (out.contains(el) && around(el)) el.remove();
   dropItemChrome(out);
   return out;
 }

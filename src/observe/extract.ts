@@ -8,7 +8,7 @@ import { parseHTML } from 'linkedom';
 import { type El, textOf, linkedText, linkDensity, BLOCK_TAGS } from './extract-dom.ts';
 import { tidy, dropCaptions, dropRepeatedBlocks, dropRedundantAlt, absolutize } from './extract-tidy.ts';
 import { detectPageType, pageMeta, type PageTypeResult } from './page-type.ts';
-import { findItems, listingContent, holdsItems, type ItemGroup } from './extract-items.ts';
+import { findItems, listingContent, holdsItems, dropItemChrome, arePosts, type ItemGroup } from './extract-items.ts';
 
 const DROP = 'script, style, noscript, template, svg, canvas, iframe, object, embed, link, meta, input, button, select, textarea, dialog';
 const HIDDEN = '[hidden], [aria-hidden="true"], [style*="display:none"], [style*="display: none"], [style*="visibility:hidden"], [style*="visibility: hidden"]';
@@ -340,11 +340,19 @@ interface Probe {
  */
 function readListing(generic: Found, probe: Probe): Extracted {
   const { listing, items } = probe;
-  if (!listing || !items || holdsItems(items, generic.text) || generic.text.length >= GENERIC_MISSED * listing.text.length) return generic;
+  if (!listing || !items) return generic;
+  if (holdsItems(items, generic.text)) {
+    // The generic read has the items: keep it, without their chrome.
+    const { document } = parseHTML(`<!doctype html><html><body>${generic.html}</body></html>`);
+    const root = document.body as El;
+    dropItemChrome(root);
+    return { ...generic, html: root.innerHTML, text: blockText(root) };
+  }
+  if (generic.text.length >= GENERIC_MISSED * listing.text.length) return generic;
   return { ...generic, html: listing.html, text: listing.text };
 }
 /** The generic read missed the items when it holds less than this share of the listing's text. */
-const GENERIC_MISSED = 0.5;
+const GENERIC_MISSED = 0.75;
 
 function extractGeneric(html: string, url: string, probe: Probe): Found {
   let prose: Found | undefined;
@@ -412,7 +420,7 @@ function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Atte
   const body = pageRoot(doc);
   if (probe && said) {
     const group = findItems(body);
-    probe.pageType = detectPageType(said, url, group?.items.length ?? 0, doc);
+    probe.pageType = detectPageType(said, url, group?.items.length ?? 0, doc, !!group && arePosts(group));
     if (group && (probe.pageType.type === 'listing' || probe.pageType.type === 'collection')) {
       probe.items = group;
       probe.listing = finishListing(listingContent(group, body), baseUrl, title);

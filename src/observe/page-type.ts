@@ -24,7 +24,7 @@ const SCHEMA_TYPES: [RegExp, PageType][] = [
 const LISTING_PATH = /\/(?:categor(?:y|ies)|collections?|c|tags?|topics?|browse|archives?|sections?|hub|list|lists|chart|search|directory|catalog(?:ue|s)?|shop|store|genre|product-category|b)(?:\/|$)|\/page\/\d+\/?$/i;
 /** URL path words that name one product, one thread, one docs page. */
 const PRODUCT_PATH = /\/(?:products?|dp|item|itm|p)\/[^/]+/i;
-const FORUM_PATH = /\/(?:forums?|threads?|t|questions|topic|discussions?|viewtopic(?:\.php)?|showthread(?:\.php)?)(?:\/|$|\?)/i;
+const FORUM_PATH = /\/(?:forums?|threads?|t|questions|topic|discussions?)(?:\/|$|\?)|(?:viewtopic|showtopic|showthread)/i;
 const DOCS_PATH = /\/(?:docs?|documentation|reference|manual|api|guides?)(?:\/|$)/i;
 
 /** The @type values of every JSON-LD block, @graph members and nested items included (one level). */
@@ -57,7 +57,7 @@ export function pageMeta(doc: Document): PageMeta {
  * The page's type from its metadata, its URL and `items`, the number of repeated item containers
  * extract-items.ts found (0 when none); `doc` is looked at for prices (a listing of products).
  */
-export function detectPageType(meta: PageMeta, url: string, items: number, doc: Document): PageTypeResult {
+export function detectPageType(meta: PageMeta, url: string, items: number, doc: Document, discussion = false): PageTypeResult {
   const signals: string[] = [];
   const votes = new Map<PageType, number>();
   // Listings and collections share their votes (a collection is a listing of products, told apart below).
@@ -84,14 +84,16 @@ export function detectPageType(meta: PageMeta, url: string, items: number, doc: 
   const listPath = path.match(LISTING_PATH);
   if (listPath) vote('listing', 2, `url:${listPath[0]}`);
   else if (PRODUCT_PATH.test(path)) vote('product', 1, 'url:product');
-  else if (FORUM_PATH.test(path)) vote('forum', 1, 'url:forum');
+  else if (FORUM_PATH.test(path)) vote('forum', 2, 'url:forum');
   else if (DOCS_PATH.test(path)) vote('documentation', 1, 'url:docs');
   // The site's front page or a section root ("/", "/news/") is a list of what it holds.
   if (/^\/(?:[\w-]+\/?)?$/.test(path.replace(/\?.*$/, '')) && !/\.\w+$/.test(path)) vote('listing', 1, 'url:front');
-  if (items >= MANY_ITEMS) vote('listing', 2, `items:${items}`);
+  // Repeated posts or comments are a discussion, not a listing.
+  if (items >= MANY_ITEMS) vote(discussion ? 'forum' : 'listing', 2, `${discussion ? 'posts' : 'items'}:${items}`);
   let best: PageType = 'unknown';
   let bestVotes = 0;
-  for (const [type, n] of votes) if (n > bestVotes) { best = type; bestVotes = n; }
+  // On a tie the other type wins: reading a page as a listing is the bigger change.
+  for (const [type, n] of votes) if (n > bestVotes || (n === bestVotes && best === 'listing')) { best = type; bestVotes = n; }
   // A listing of products (prices on its items) is a collection.
   if (best === 'listing' && (og === 'product.group' || signals.some((s) => s.startsWith('jsonld:Product') || s.startsWith('jsonld:OfferCatalog')) || priced(doc))) best = 'collection';
   return { type: best, signals };

@@ -45,6 +45,14 @@ describe('page type', () => {
     assert.equal(typeOf(page(ld({ '@type': 'Product', name: 'Kettle' })), 'https://shop.example/products/kettle').type, 'product');
     assert.equal(typeOf(page(ld({ '@graph': [{ '@type': 'WebSite' }, { '@type': 'NewsArticle' }] })), 'https://news.example/2026/03/02/glaciers').type, 'article');
     assert.equal(typeOf(page(ld({ '@type': 'DiscussionForumPosting' })), 'https://forum.example/t/boots/42').type, 'forum');
+    // An article's URL (dated, or a sentence as its slug) outweighs a rail of teasers beside the story.
+    const teasers = `<h1>Cat found</h1><p>Story.</p>${[...Array(8)].map((_, i) => `<div class="teaser"><a href="/n/${i}">Other story number ${i} here</a></div>`).join('')}`;
+    for (const url of ['https://news.example/2019/11/18/cat-found', 'https://news.example/news/cat-found-in-new-mexico-after-years/ar-123']) {
+      const { document } = parseHTML(page('<meta property="og:type" content="article">', teasers));
+      const t = detectPageType(pageMeta(document), url, findItems(document.body as Element)!.items.length, document);
+      assert.equal(t.type, 'article', `${url}: ${t.signals}`);
+      assert.ok(t.signals.includes('url:article'));
+    }
     // Three Product blocks or more are the items of a listing.
     const many = [1, 2, 3].map((i) => ld({ '@type': 'Product', name: `Kettle ${i}` })).join('');
     assert.equal(typeOf(page(many), 'https://shop.example/kettles').type, 'collection');

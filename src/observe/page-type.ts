@@ -25,6 +25,8 @@ const LISTING_PATH = /\/(?:categor(?:y|ies)|collections?|c|tags?|topics?|browse|
 /** URL path words that name one product, one thread, one docs page. */
 const PRODUCT_PATH = /\/(?:products?|dp|item|itm|p)\/[^/]+/i;
 const FORUM_PATH = /\/(?:forums?|threads?|t|questions|topic|discussions?)(?:\/|$|\?)|(?:viewtopic|showtopic|showthread)/i;
+/** An article's URL: a dated path (/2019/11/…) or a segment that is a sentence of five words or more. */
+const ARTICLE_PATH = /\/(?:19|20)\d\d\/(?:[01]?\d\/)?|\/[^/]*(?:[\p{L}\p{N}]+[-_]){4,}[\p{L}\p{N}]+/iu;
 const DOCS_PATH = /\/(?:docs?|documentation|reference|manual|api|guides?)(?:\/|$)/i;
 
 /** The @type values of every JSON-LD block, @graph members and nested items included (one level). */
@@ -82,6 +84,7 @@ export function detectPageType(meta: PageMeta, url: string, items: number, doc: 
   let path = '';
   try { const u = new URL(url); path = u.pathname + u.search; } catch { /* no URL: no URL signals */ }
   const listPath = path.match(LISTING_PATH);
+  if (ARTICLE_PATH.test(path.replace(/\?.*$/, ''))) vote('article', 2, 'url:article');
   if (listPath) vote('listing', 2, `url:${listPath[0]}`);
   else if (PRODUCT_PATH.test(path)) vote('product', 1, 'url:product');
   else if (FORUM_PATH.test(path)) vote('forum', 2, 'url:forum');

@@ -10,6 +10,8 @@ import { tidy, dropCaptions, dropRepeatedBlocks, dropRedundantAlt, absolutize } 
 import { isProductPage, tidyProduct } from './extract-product.ts';
 import { isForumThread, threadOf } from './extract-forum.ts';
 import { sectionedRegion } from './extract-service.ts';
+import { detectPageType, pageMeta, type PageTypeResult } from './page-type.ts';
+import { findItems, listingContent, holdsItems, dropItemChrome, arePosts, type ItemGroup } from './extract-items.ts';
 
 const DROP = 'script, style, noscript, template, svg, canvas, iframe, object, embed, link, meta, input, button, select, textarea, dialog';
 const HIDDEN = '[hidden], [aria-hidden="true"], [style*="display:none"], [style*="display: none"], [style*="visibility:hidden"], [style*="visibility: hidden"]';
@@ -326,25 +328,63 @@ export function bogusCdata(html: string): string {
 
 export function extract(html: string, url: string, options: { mainContent?: boolean } = {}): Extracted {
   html = bogusCdata(html);
-  const found = extractGeneric(html, url, options);
-  if (found.kind !== 'forum' || options.mainContent === false) return found;
-  // A thread rebuilt from its posts replaces the generic result when it keeps most of that text
-  // (it drops the chrome around the posts); finding fewer posts than the page has is no gain.
+  if (options.mainContent === false) return extractOnce(html, url, false, ATTEMPTS[0]);
+  const probe: Probe = { pageType: { type: 'unknown', signals: [] } };
+  const generic = extractGeneric(html, url, probe);
+  // One strategy per page type; the generic one (prose, then the region) for the rest. Product pages
+  // are tidied inside every attempt (tidyKind), so they need no step here.
+  if (probe.pageType.type === 'listing' || probe.pageType.type === 'collection') return readListing(generic, probe);
+  if (generic.kind === 'forum') return readThread(html, url, generic);
+  return generic;
+}
+
+/**
+ * A thread rebuilt from its posts replaces the generic result when it keeps most of that text (it
+ * drops the chrome around the posts); finding fewer posts than the page has is no gain.
+ */
+function readThread(html: string, url: string, generic: Found): Extracted {
   const thread = extractOnce(html, url, true, ATTEMPTS[0], 'forum', true);
-  const ratio = thread.text.length / Math.max(found.text.length, 1);
-  return thread.thread && ratio >= THREAD_KEEPS && ratio <= 1 ? thread : found;
+  const ratio = thread.text.length / Math.max(generic.text.length, 1);
+  return thread.thread && ratio >= THREAD_KEEPS && ratio <= 1 ? thread : generic;
 }
 /** Share of the generic result's text a rebuilt thread must keep to replace it. */
 const THREAD_KEEPS = 0.85;
 
-function extractGeneric(html: string, url: string, options: { mainContent?: boolean }): Found {
-  const mainOnly = options.mainContent !== false;
-  if (!mainOnly) return extractOnce(html, url, false, ATTEMPTS[0]);
+/** What the first attempt learns about the page beside its content. */
+interface Probe {
+  pageType: PageTypeResult;
+  /** The listing read from its repeated items, when the page has them. */
+  listing?: Extracted;
+  items?: ItemGroup;
+}
+
+/**
+ * A listing or collection: its repeated items with the heading and intro, when the generic read
+ * missed them (it does not hold most items and is much shorter: a blurb or one card was taken for the
+ * content). When it holds them it stays: it also keeps the prose around them.
+ */
+function readListing(generic: Found, probe: Probe): Extracted {
+  const { listing, items } = probe;
+  if (!listing || !items) return generic;
+  if (holdsItems(items, generic.text)) {
+    // The generic read has the items: keep it, without their chrome.
+    const { document } = parseHTML(`<!doctype html><html><body>${generic.html}</body></html>`);
+    const root = document.body as El;
+    dropItemChrome(root);
+    return { ...generic, html: root.innerHTML, text: blockText(root) };
+  }
+  if (generic.text.length >= GENERIC_MISSED * listing.text.length) return generic;
+  return { ...generic, html: listing.html, text: listing.text };
+}
+/** The generic read missed the items when it holds less than this share of the listing's text. */
+const GENERIC_MISSED = 0.75;
+
+function extractGeneric(html: string, url: string, probe: Probe): Found {
   let prose: Found | undefined;
   let regionText = '';
   let kind: PageKind | undefined;
   for (const attempt of ATTEMPTS.filter((a) => a.prose)) {
-    let result = extractOnce(html, url, true, attempt, kind);
+    let result = extractOnce(html, url, true, attempt, kind, false, attempt === ATTEMPTS[0] ? probe : undefined);
     kind = result.kind;
     if (attempt === ATTEMPTS[0]) regionText = result.regionText;
     // Comment threads holding far more text than the rest: a discussion page, where the posts are the content.
@@ -388,6 +428,15 @@ function pageKind(doc: Document, url: string): PageKind {
   return 'page';
 }
 
+/** The listing's element made ready like any content: captions out, links absolute, repeats and redundant alt dropped. */
+function finishListing(root: El, baseUrl: string, title: string): Extracted {
+  dropCaptions(root);
+  absolutize(root, baseUrl);
+  dropRepeatedBlocks(root);
+  dropRedundantAlt(root, title);
+  return { title, description: '', html: root.innerHTML, text: blockText(root), lang: '' };
+}
+
 /** The per-kind clean-up of the chosen content. */
 function tidyKind(root: El, kind: PageKind): void {
   switch (kind) {
@@ -409,7 +458,7 @@ interface Found extends Extracted {
   regionText: string;
 }
 
-function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Attempt, knownKind?: PageKind, posts = false): Found {
+function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Attempt, knownKind?: PageKind, posts = false, probe?: Probe): Found {
   const { document: doc } = parseHTML(html);
   const kind = knownKind ?? (mainOnly ? pageKind(doc, url) : 'page');
   const base = doc.querySelector('base[href]')?.getAttribute('href');
@@ -418,8 +467,17 @@ function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Atte
   const title = meta(doc, ['og:title', 'twitter:title']) || textOf(doc.querySelector('title') ?? doc.createElement('i')) || textOf(doc.querySelector('h1') ?? doc.createElement('i'));
   const description = meta(doc, ['description', 'og:description', 'twitter:description']);
   const lang = doc.documentElement?.getAttribute('lang') ?? '';
+  const said = probe ? pageMeta(doc) : null;
   strip(doc, mainOnly);
   const body = pageRoot(doc);
+  if (probe && said) {
+    const group = findItems(body);
+    probe.pageType = detectPageType(said, url, group?.items.length ?? 0, doc, !!group && arePosts(group));
+    if (group && (probe.pageType.type === 'listing' || probe.pageType.type === 'collection')) {
+      probe.items = group;
+      probe.listing = finishListing(listingContent(group, body), baseUrl, title);
+    }
+  }
   // A thread's posts, found before class-name stripping takes comments and post headers away.
   const thread = posts ? threadOf(body) : null;
   const commentText = !thread && mainOnly && attempt.unlikely ? stripUnlikely(body, !!attempt.comments) : 0;

@@ -1,0 +1,187 @@
+// Listings and collections: find the repeated item containers (cards of a product grid, teasers of a
+// section front, rows of a results list), keep each item's title, summary, price and date, drop its
+// chrome (calls to action, "read more", badges), and keep the listing's heading and intro. The items
+// are siblings built alike: the same tag and class, each holding a link and some text. General by
+// design: structure and a few words of chrome in common languages, no rule for a site.
+import { type El, textOf, linkedText } from './extract-dom.ts';
+
+export interface ItemGroup {
+  /** The element whose children are the items. */
+  container: El;
+  items: El[];
+  /** Characters of text in the items. */
+  text: number;
+}
+
+/** Fewest siblings that make a list of items. */
+const MIN_ITEMS = 4;
+/** Fewest characters of text an item holds on average (a bare link list is navigation). */
+const MIN_ITEM_TEXT = 15;
+/** Share of items that must hold a link (cards link to their page). */
+const LINKED_ITEMS = 0.6;
+
+/** The structural signature of an element: tag and first class word, digits dropped. */
+function signature(el: El): string {
+  const cls = (el.getAttribute('class') ?? '').trim().split(/\s+/)[0]?.replace(/\d+/g, '') ?? '';
+  return `${el.tagName}.${cls}`;
+}
+
+/**
+ * The best group of repeated items under `root`: for each element, its children grouped by signature;
+ * a group counts with at least MIN_ITEMS members that mostly hold a link and enough text. The group
+ * holding most text wins, text in links counting half (navigation is all links, items are not).
+ */
+export function findItems(root: El): ItemGroup | null {
+  let best: ItemGroup | null = null;
+  let bestScore = 0;
+  for (const parent of [root, ...root.querySelectorAll('*')]) {
+    if (parent.childElementCount < MIN_ITEMS || outsideContent(parent, root)) continue;
+    const groups = new Map<string, El[]>();
+    for (const child of parent.children) {
+      const sig = signature(child);
+      const g = groups.get(sig);
+      if (g) g.push(child); else groups.set(sig, [child]);
+    }
+    for (const items of groups.values()) {
+      if (items.length < MIN_ITEMS) continue;
+      let text = 0, linked = 0, withLink = 0;
+      for (const item of items) {
+        const t = textOf(item).length;
+        text += t;
+        linked += Math.min(t, linkedText(item));
+        if (item.tagName === 'A' || item.querySelector('a[href]')) withLink++;
+      }
+      if (text / items.length < MIN_ITEM_TEXT || withLink < LINKED_ITEMS * items.length) continue;
+      const score = text - linked / 2;
+      if (score > bestScore) { best = { container: parent, items, text }; bestScore = score; }
+    }
+  }
+  return best;
+}
+
+/**
+ * Class or id words of page parts around the content (site chrome, rails of other things, filters):
+ * a word that is a whole class token, or its start before - or _ ("header", "site-header",
+ * "filters_panel"), never inside another word ("with_header").
+ */
+const AROUND = /^(?:(?:site|page|main|global|top|primary|mega)[-_]?)?(?:header|footer|nav|navbar|navigation|menu|breadcrumbs?|sidebar|related|recommend\w*|upsell|cross-?sell|recently-?viewed|also-?(?:bought|viewed|like)|filters?|facets?|refine\w*|sort(?:-?by)?|pagination|pager|cookie|consent|newsletter|promo|carousel|slider|slideshow|banner|announcement|ticker|marquee)(?:[-_][\w-]*)?$/i;
+const around = (el: El) => `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`.split(/\s+/).some((t) => AROUND.test(t));
+
+/** Whether the element or an ancestor below `root` is named as a part around the content. */
+function outsideContent(el: El, root: El): boolean {
+  for (let e: El | null = el; e && e !== root; e = e.parentElement) {
+    if (around(e) || e.tagName === 'HEADER' && e.parentElement === root) return true;
+    if (RAIL_HEADING.test(textOf(headingBefore(e)))) return true;
+  }
+  return false;
+}
+
+/** A heading that introduces a rail of other things, not the page's own list. */
+const RAIL_HEADING = /^(?:related|recommended|you (?:may|might) also like|customers (?:also|who)|recently viewed|similar|more from|people also|frequently bought|trending now|popular (?:now|posts|articles))/i;
+
+/** The heading just before the element among its siblings (an empty element when none). */
+function headingBefore(el: El): El {
+  const prev = el.previousElementSibling;
+  if (prev && /^H[1-6]$/.test(prev.tagName)) return prev;
+  return el.ownerDocument.createElement('i');
+}
+
+/** Class or id words of a discussion's posts (comments, replies, messages, answers). */
+const POSTS = /comment|repl(?:y|ies)|message|answer|discussion/i;
+
+/** Whether the items are the posts of a discussion, by their container's or their own names. */
+export function arePosts(group: ItemGroup): boolean {
+  const names = (el: El) => `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
+  return POSTS.test(names(group.container)) || POSTS.test(names(group.items[0]));
+}
+
+/** Links and small blocks that are an item's chrome: calls to action, "read more", badges, counters. */
+const CHROME = /^(?:read more|continue reading|more|learn more|see more|view more|show more|details|view details|see details|shop now|buy now|order now|add to (?:cart|bag|basket|wishlist|wish list|favorites)|quick ?(?:view|shop|add)|choose options|select options|compare|add to compare|save|saved|wishlist|notify me|sold out|out of stock|in stock|new|sale|on sale|hot|best ?seller|top rated|exclusive|free shipping|more colou?rs?|\+\s?\d+ (?:more|colou?rs?)|\d+ colou?rs?|weiterlesen|mehr|lire la suite|en savoir plus|leer más|ver más|leggi tutto|lees meer|»|›|→)$/i;
+
+/** Removes each item's chrome inside `root` (short elements whose whole text is a chrome phrase). */
+export function dropItemChrome(root: El): void {
+  for (const el of [...root.querySelectorAll('a, span, div, p, small, strong, em, label, li')]) {
+    // root.contains, not isConnected: the root may be a detached copy.
+    if (!root.contains(el)) continue;
+    const text = textOf(el).replace(/[.…:!>»›→\s]+$/u, '').trim();
+    if (text.length <= CHROME_MAX && CHROME.test(text)) el.remove();
+  }
+}
+const CHROME_MAX = 30;
+
+/**
+ * Whether `text` (another read of the page) already holds the items: most of their opening words
+ * appear in it.
+ */
+export function holdsItems(group: ItemGroup, text: string): boolean {
+  const norm = (t: string) => t.replace(/\s+/g, ' ').trim();
+  const haystack = norm(text);
+  let found = 0;
+  for (const item of group.items) {
+    const words = norm(textOf(item)).slice(0, ITEM_KEY);
+    if (words && haystack.includes(words)) found++;
+  }
+  return found >= HELD_SHARE * group.items.length;
+}
+const ITEM_KEY = 40;
+const HELD_SHARE = 0.5;
+
+/** How much more text an ancestor may hold than the region and still be the listing (sections of items). */
+const REGION_GROWTH = 1.5;
+/** Levels the region may climb above the item container. */
+const REGION_LEVELS = 4;
+
+/**
+ * The listing's region: the items' container, widened to ancestors that add little besides it (other
+ * groups of items under their headings, the section's heading and intro), never the whole page.
+ */
+export function listingRegion(group: ItemGroup, body: El): El {
+  let region = group.container;
+  for (let level = 0; level < REGION_LEVELS; level++) {
+    const parent = region.parentElement;
+    if (!parent || parent === body || parent.tagName === 'HTML') break;
+    if (textOf(parent).length > REGION_GROWTH * textOf(region).length) break;
+    region = parent;
+  }
+  return region;
+}
+
+/**
+ * The listing as one element: the page's main heading and the intro that follows it when they lie
+ * outside the region, then the region itself (a clone; the page is not changed).
+ */
+export function listingContent(group: ItemGroup, body: El): El {
+  const region = listingRegion(group, body);
+  const doc = body.ownerDocument;
+  const out = doc.createElement('div');
+  const h1 = body.querySelector('h1');
+  if (h1 && !region.contains(h1) && !h1.contains(region) && precedes(h1, region)) {
+    out.append(h1.cloneNode(true));
+    for (const p of introAfter(h1, region)) out.append(p.cloneNode(true));
+  }
+  out.append(region.cloneNode(true));
+  for (const el of [...out.querySelectorAll('[class], [id]')]) if (out.contains(el) && around(el)) el.remove();
+  dropItemChrome(out);
+  return out;
+}
+
+function precedes(a: El, b: El): boolean {
+  return !!(a.compareDocumentPosition(b) & 4 /* DOCUMENT_POSITION_FOLLOWING */);
+}
+
+/** Prose paragraphs between the heading and the region: the listing's intro. */
+function introAfter(h1: El, region: El): El[] {
+  const out: El[] = [];
+  let scope: El | null = h1.parentElement;
+  for (let level = 0; scope && level < 3 && !scope.contains(region); level++) scope = scope.parentElement;
+  if (!scope) return out;
+  for (const p of scope.querySelectorAll('p')) {
+    if (region.contains(p) || !precedes(h1, p) || !precedes(p, region)) continue;
+    const text = textOf(p);
+    if (text.length >= INTRO_MIN && linkedText(p) < 0.5 * text.length) out.push(p);
+    if (out.length >= INTRO_MAX) break;
+  }
+  return out;
+}
+const INTRO_MIN = 40;
+const INTRO_MAX = 4;

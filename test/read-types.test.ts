@@ -1,0 +1,140 @@
+// Read mode by page type: the type detected from what a page says about itself (JSON-LD, og:type, URL,
+// repeated items), and listings and collections read from their repeated items. Hand-written pages in
+// test/fixtures/read/ that mimic common structures, read by the real extraction (readPage), and one
+// through the real server's read mode.
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { parseHTML } from 'linkedom';
+import { readPage } from '../src/observe/read.ts';
+import { detectPageType, pageMeta } from '../src/observe/page-type.ts';
+import { findItems } from '../src/observe/extract-items.ts';
+import { startServer, createKey, removeDataDir, observe, type ServerProcess } from './helpers/server.ts';
+
+const fixture = (name: string) => readFileSync(new URL(`./fixtures/read/${name}`, import.meta.url), 'utf8');
+const COLLECTION = fixture('collection.html');
+const SECTION = fixture('section-front.html');
+const GRID = fixture('product-grid.html');
+
+function typeOf(html: string, url: string) {
+  const { document } = parseHTML(html);
+  const meta = pageMeta(document);
+  const items = findItems(document.body as Element);
+  return detectPageType(meta, url, items?.items.length ?? 0, document);
+}
+
+describe('page type', () => {
+  test('a collection from JSON-LD, its URL and its priced items, with the signals that said so', () => {
+    const t = typeOf(COLLECTION, 'https://shop.example/collections/trail-shoes');
+    assert.equal(t.type, 'collection');
+    for (const s of ['jsonld:CollectionPage', 'jsonld:ItemList', 'url:/collections/']) assert.ok(t.signals.includes(s), `${s} in ${t.signals}`);
+    assert.ok(t.signals.some((s) => /^items:\d+$/.test(s)), 'the repeated items are a signal');
+  });
+
+  test('a section front is a listing (items and URL), a product group a collection', () => {
+    assert.equal(typeOf(SECTION, 'https://news.example/section/science').type, 'listing');
+    const grid = typeOf(GRID, 'https://shop.example/headphones/studio.html');
+    assert.equal(grid.type, 'collection');
+    assert.ok(grid.signals.includes('og:product.group'));
+  });
+
+  test('one product, an article, a forum thread: not listings', () => {
+    const page = (head: string, body = '<p>Some text that is here.</p>') => `<html><head>${head}</head><body>${body}</body></html>`;
+    const ld = (o: object) => `<script type="application/ld+json">${JSON.stringify(o)}</script>`;
+    assert.equal(typeOf(page(ld({ '@type': 'Product', name: 'Kettle' })), 'https://shop.example/products/kettle').type, 'product');
+    assert.equal(typeOf(page(ld({ '@graph': [{ '@type': 'WebSite' }, { '@type': 'NewsArticle' }] })), 'https://news.example/2026/03/02/glaciers').type, 'article');
+    assert.equal(typeOf(page(ld({ '@type': 'DiscussionForumPosting' })), 'https://forum.example/t/boots/42').type, 'forum');
+    // An article's URL (dated, or a sentence as its slug) outweighs a rail of teasers beside the story.
+    const teasers = `<h1>Cat found</h1><p>Story.</p>${[...Array(8)].map((_, i) => `<div class="teaser"><a href="/n/${i}">Other story number ${i} here</a></div>`).join('')}`;
+    for (const url of ['https://news.example/2019/11/18/cat-found', 'https://news.example/news/cat-found-in-new-mexico-after-years/ar-123']) {
+      const { document } = parseHTML(page('<meta property="og:type" content="article">', teasers));
+      const t = detectPageType(pageMeta(document), url, findItems(document.body as Element)!.items.length, document);
+      assert.equal(t.type, 'article', `${url}: ${t.signals}`);
+      assert.ok(t.signals.includes('url:article'));
+    }
+    // Three Product blocks or more are the items of a listing.
+    const many = [1, 2, 3].map((i) => ld({ '@type': 'Product', name: `Kettle ${i}` })).join('');
+    assert.equal(typeOf(page(many), 'https://shop.example/kettles').type, 'collection');
+    // Replies built alike are a discussion, not a list of items.
+    const replies = [...Array(8)].map((_, i) => `<li class="comment"><a href="/u/${i}">user${i}</a> <p>Reply number ${i} with a few words.</p></li>`).join('');
+    const { document } = parseHTML(page('', `<h1>Which boots?</h1><ol class="comments">${replies}</ol>`));
+    const group = findItems(document.body as Element)!;
+    assert.equal(group.items.length, 8);
+    assert.equal(detectPageType(pageMeta(document), 'https://forum.example/which-boots', group.items.length, document, true).type, 'forum');
+    assert.equal(detectPageType(pageMeta(document), 'https://forum.example/which-boots', group.items.length, document, false).type, 'listing');
+  });
+});
+
+describe('reading listings and collections', () => {
+  test('a product grid the prose scoring misses: every item with its specs and price, the heading, no chrome', () => {
+    const md = readPage(GRID, 'https://shop.example/headphones/studio.html').content;
+    assert.match(md, /^# Studio Headphones/m);
+    for (const item of ['Halden HX-200 Studio', 'Ostrava Line 7', 'Brannock Field Pro X', 'Quillon QS-11']) assert.ok(md.includes(item), `${item} kept`);
+    for (const spec of ['Impedance: 32 Ohm', 'Planar driver', 'Noise isolation 32 dB', '£459', '£104']) assert.ok(md.includes(spec), `${spec} kept`);
+    for (const junk of ['Add to basket', 'Account', 'Returns']) assert.ok(!md.includes(junk), `${junk} left out`);
+  });
+
+  test('a collection: title, summary and price of each item, the heading and intro; no calls to action, badges, filters or rails', () => {
+    const md = readPage(COLLECTION, 'https://shop.example/collections/trail-shoes').content;
+    assert.match(md, /^# Trail Shoes/m);
+    assert.match(md, /Shoes for rough ground/);
+    const titles = ['Ridgeline Trail Runner', 'Canyon Glide 3', 'Meadow Walker', 'Foxglove Racer', 'Granite Grip GTX', 'Alpine Step'];
+    for (const t of titles) assert.ok(md.includes(t), `${t} kept`);
+    for (const p of ['$129.00', '$74.99', '$165.00']) assert.ok(md.includes(p), `${p} kept`);
+    assert.match(md, /Grippy lugs and a rock plate/);
+    for (const junk of ['Add to cart', 'Quick view', 'Best seller', 'Gaiter Model', 'You may also like', 'Size 8', 'Sort by', 'Privacy']) assert.ok(!md.includes(junk), `${junk} left out`);
+    assert.ok(!/\bNew\b|\bSale\b/.test(md), 'badges left out');
+  });
+
+  test('a section front: each teaser keeps its headline, date and summary; "Read more" and labels go', () => {
+    const md = readPage(SECTION, 'https://news.example/section/science').content;
+    assert.match(md, /^# Science/m);
+    assert.match(md, /## \[Glaciers in the Andes lost a fifth of their ice in two decades\]\(https:\/\/news\.example\/science\/0\)\n\nMar 2, 2026\n\nSatellite records show/);
+    assert.match(md, /Mapping every tree in a city with lidar and a bicycle/);
+    for (const junk of ['Read more', 'Next page', 'Subscribe', 'Terms']) assert.ok(!md.includes(junk), `${junk} left out`);
+    assert.ok(!/\bNew\b/.test(md), 'the label is left out');
+  });
+
+  test('an article stays an article: its prose, not its list of related links', () => {
+    const md = readPage(fixture('article.html'), 'https://blog.example/2026/tuning-node').content;
+    assert.match(md, /^# Tuning Node\.js servers/m);
+    assert.ok(!md.includes('Ten tips for Node'));
+  });
+});
+
+describe('read mode through the server', () => {
+  let pages: Server;
+  let site: string;
+  let server: ServerProcess;
+  let key: string;
+  before(async () => {
+    pages = createServer((req, res) => {
+      if (req.url !== '/headphones/studio.html') { res.writeHead(404); res.end(); return; }
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(GRID);
+    });
+    await new Promise<void>((r) => pages.listen(0, '127.0.0.1', () => r()));
+    site = `http://127.0.0.1:${(pages.address() as { port: number }).port}`;
+    server = await startServer(['--egress-allow', '127.0.0.1/32']);
+    key = await createKey(server.dataDir, 10);
+  });
+  after(async () => {
+    await server.stop();
+    removeDataDir(server.dataDir);
+    pages.closeAllConnections();
+    pages.close();
+  });
+
+  test('a product grid read over HTTP: the items with absolute links, no chrome', async () => {
+    const r = await observe(server, key, { url: `${site}/headphones/studio.html`, options: { include_links: true } });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    const md: string = r.body.content;
+    assert.ok(md.includes(`[Halden HX-200 Studio](${site}/p/halden-hx-200-studio)`), md.slice(0, 300));
+    assert.match(md, /£329/);
+    assert.ok(!md.includes('Add to basket'));
+    const links: { url: string }[] = r.body.links;
+    assert.equal(links.filter((l) => l.url.startsWith(`${site}/p/`)).length, 14, 'one link per item');
+    assert.ok(!links.some((l) => l.url.includes('/basket')), 'no chrome links');
+  });
+});

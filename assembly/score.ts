@@ -9,7 +9,7 @@
 //   primary action: +600 for a control naming a purchase, sign in or search (Flag.PURCHASE / SIGN_IN /
 //     SEARCH; not tiny; a link or control only with a label of at most 40 chars), among the first three of its
 //     kind by doc_y, those in the viewport first
-//   penalties (multiplied): hidden x0.05, disabled x0.6, occluded x0.5, tiny x0.6, unnamed x0.4
+//   penalties (multiplied): hidden x0.05, disabled x0.6, occluded x0.5, tiny x0.6, unnamed x0.6
 //   placement, outside the viewport only: 0.55 / (1 + 0.5 x screens away), x0.7 in the last screen
 //     of a page at least 3 screens tall, x0.6 in a comment / reply / newsletter / footer section;
 //     a promoted primary action keeps at least 0.95
@@ -35,7 +35,7 @@ const PENALTY_HIDDEN: f64 = 0.05;
 const PENALTY_DISABLED: f64 = 0.6;
 const PENALTY_OCCLUDED: f64 = 0.5;
 const PENALTY_TINY: f64 = 0.6;
-const PENALTY_UNNAMED: f64 = 0.4;   // a link, control or input with no text or accessible name (tuned: docs/ranking.md)
+const PENALTY_UNNAMED: f64 = 0.6;   // a link, control or input with no text or accessible name: kept above static text in view (docs/ranking.md)
 // Outside the viewport (placement): tuned on the tune split of train/a11y (docs/ranking.md).
 const OFFSCREEN_NEAR: f64 = 0.55;       // factor just outside the viewport
 const OFFSCREEN_DECAY: f64 = 0.5;       // per screen further away

@@ -3,7 +3,7 @@
 // post, message or reply), and keep each post's author, time and body, in order, without the chrome
 // around them (avatars, badges, vote counts, reply and share buttons, signatures). General rules only.
 import { type El, textOf, linkDensity } from './extract-dom.ts';
-import { jsonLdTypes, microdataTypes } from './extract-product.ts';
+import { jsonLdTypes, microdataTypes } from './page-type.ts';
 
 /** Structured-data types of a thread or of its posts. */
 const THREAD_TYPE = /^(?:DiscussionForumPosting|QAPage|Question|Answer|UserComments|SocialMediaPosting)$/;

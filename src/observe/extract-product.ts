@@ -3,6 +3,7 @@
 // something else: recommendation rails, review widgets, seller and shipping boxes, cart controls,
 // legal footnotes and data dumps. General rules only (schema.org, Open Graph, headings' words).
 import { type El, textOf } from './extract-dom.ts';
+import { jsonLdTypes, microdataTypes } from './page-type.ts';
 
 /** A product URL path: /product(s)/, /p/, /dp/, /pdp/, /itm/, /item/, /listing/. */
 const PRODUCT_PATH = /\/(?:products?|p|dp|pdp|itm|item|listing)\/[^/]/i;
@@ -10,30 +11,6 @@ const PRODUCT_PATH = /\/(?:products?|p|dp|pdp|itm|item|listing)\/[^/]/i;
 const PRODUCT_TYPE = /^(?:Product|ProductGroup|IndividualProduct|ProductModel|SoftwareApplication|VideoGame)$/;
 /** Words of a price or a cart control, for pages without structured data. */
 const CART = /add to (?:cart|bag|basket)|buy now|in den warenkorb|ajouter au panier|añadir al carrito/i;
-
-/** JSON-LD @type values of the page, nested graphs included. */
-export function jsonLdTypes(doc: Document): string[] {
-  const types: string[] = [];
-  const walk = (v: unknown, depth: number) => {
-    if (depth > 6 || !v || typeof v !== 'object') return;
-    if (Array.isArray(v)) { for (const x of v) walk(x, depth + 1); return; }
-    const o = v as Record<string, unknown>;
-    const t = o['@type'];
-    if (typeof t === 'string') types.push(t);
-    else if (Array.isArray(t)) for (const x of t) if (typeof x === 'string') types.push(x);
-    if (o['@graph']) walk(o['@graph'], depth + 1);
-    if (o.mainEntity) walk(o.mainEntity, depth + 1);
-  };
-  for (const s of doc.querySelectorAll('script[type="application/ld+json"]')) {
-    try { walk(JSON.parse(s.textContent ?? ''), 0); } catch { /* broken JSON-LD: no signal */ }
-  }
-  return types;
-}
-
-/** Microdata types of the page (last path segment of each itemtype). */
-export function microdataTypes(doc: Document): string[] {
-  return [...doc.querySelectorAll('[itemtype]')].map((e) => (e.getAttribute('itemtype') ?? '').trim().split('/').pop() ?? '');
-}
 
 /**
  * One product's page: its structured data says Product (JSON-LD top level, microdata, or og:type

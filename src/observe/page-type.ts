@@ -29,12 +29,13 @@ const FORUM_PATH = /\/(?:forums?|threads?|t|questions|topic|discussions?)(?:\/|$
 const ARTICLE_PATH = /\/(?:19|20)\d\d\/(?:[01]?\d\/)?|\/[^/]*(?:[\p{L}\p{N}]+[-_]){4,}[\p{L}\p{N}]+/iu;
 const DOCS_PATH = /\/(?:docs?|documentation|reference|manual|api|guides?)(?:\/|$)/i;
 
-/** The @type values of every JSON-LD block, @graph members and nested items included (one level). */
+/** The @type values of every JSON-LD block, @graph members and main entities included, without a
+ *  schema.org prefix. */
 export function jsonLdTypes(doc: Document): string[] {
   const types: string[] = [];
   const add = (node: unknown, depth: number) => {
-    if (!node || typeof node !== 'object' || depth > 3) return;
-    if (Array.isArray(node)) { for (const n of node) add(n, depth); return; }
+    if (!node || typeof node !== 'object' || depth > 6) return;
+    if (Array.isArray(node)) { for (const n of node) add(n, depth + 1); return; }
     const o = node as Record<string, unknown>;
     const t = o['@type'];
     for (const v of Array.isArray(t) ? t : [t]) if (typeof v === 'string') types.push(v.replace(/^https?:\/\/schema\.org\//, ''));
@@ -45,6 +46,11 @@ export function jsonLdTypes(doc: Document): string[] {
     try { add(JSON.parse(s.textContent ?? ''), 0); } catch { /* broken JSON-LD says nothing */ }
   }
   return types;
+}
+
+/** Microdata types of the page (last path segment of each itemtype). */
+export function microdataTypes(doc: Document): string[] {
+  return [...doc.querySelectorAll('[itemtype]')].map((e) => (e.getAttribute('itemtype') ?? '').trim().split('/').pop() ?? '');
 }
 
 /** What a page says about itself, read before it is stripped (JSON-LD lives in scripts). */

@@ -4,7 +4,6 @@
 // the fixture HTML's own paragraphs. Also options.include_links on HTML and on a PDF.
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +11,7 @@ import { startServer, createKey, balance, removeDataDir, observe, type ServerPro
 import { makePdfFixtures, type PdfFixtures } from './fixtures/pdf/make.ts';
 import { Compile } from 'typebox/compile';
 import { ReadResult } from '../src/schema/observe.ts';
+import { servePages, type PageServer } from './helpers/fixtures.ts';
 
 const readShape = Compile(ReadResult);
 const assertShape = (body: unknown) => assert.ok(readShape.Check(body), JSON.stringify([...readShape.Errors(body)][0]));
@@ -21,7 +21,7 @@ const PAPER_HTML = readFileSync(new URL('./fixtures/pdf/paper.html', import.meta
 const ARTICLE = readFileSync(new URL('./fixtures/read/article.html', import.meta.url), 'utf8');
 let pdfs: PdfFixtures;
 let dir: string;
-let pages: Server;
+let pages: PageServer;
 let site: string;
 let server: ServerProcess;
 let key: string;
@@ -56,16 +56,14 @@ function route(path: string, res: import('node:http').ServerResponse): void {
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'sightline-pdf-'));
   pdfs = await makePdfFixtures(dir);
-  pages = createServer((req, res) => route(req.url ?? '/', res));
-  await new Promise<void>((r) => pages.listen(0, '127.0.0.1', () => r()));
-  site = `http://127.0.0.1:${(pages.address() as { port: number }).port}`;
+  pages = await servePages((req, res) => route(req.url ?? '/', res));
+  site = pages.site;
   server = await startServer(['--egress-allow', '127.0.0.1/32', '--rate-limit', '1000', '--rate-burst', '1000', '--max-page-mb', '2', '--extract-timeout-ms', '30000']);
   key = await createKey(server.dataDir, 1000);
 });
 after(async () => {
   await server?.stop();
   if (server) removeDataDir(server.dataDir);
-  pages?.closeAllConnections();
   pages?.close();
   rmSync(dir, { recursive: true, force: true });
 });

@@ -11,13 +11,13 @@
 // without Content-Length.
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
 import { startServer, createKey, balance, removeDataDir, observe, type ServerProcess } from './helpers/server.ts';
 import { makeCorpus, realDocs, type CorpusDoc } from './fixtures/pdf/corpus.ts';
 import { markdownText, wordF1 } from '../bench/read/metrics.ts';
+import { servePages, type PageServer } from './helpers/fixtures.ts';
 
 let docs: CorpusDoc[];
-let pages: Server;
+let pages: PageServer;
 let site: string;
 let server: ServerProcess;
 let key: string;
@@ -37,7 +37,7 @@ function brokenXref(pdf: Buffer): Buffer {
 
 before(async () => {
   docs = [...await makeCorpus(), ...realDocs()];
-  pages = createServer((req, res) => {
+  pages = await servePages((req, res) => {
     const path = req.url ?? '/';
     const doc = /^\/doc\/(\d+)\.pdf$/.exec(path);
     if (doc && docs[Number(doc[1])]) { res.writeHead(200, { 'content-type': 'application/pdf' }); res.end(docs[Number(doc[1])].bytes); return; }
@@ -60,15 +60,13 @@ before(async () => {
     }
     res.writeHead(404); res.end();
   });
-  await new Promise<void>((r) => pages.listen(0, '127.0.0.1', () => r()));
-  site = `http://127.0.0.1:${(pages.address() as { port: number }).port}`;
+  site = pages.site;
   server = await startServer(['--egress-allow', '127.0.0.1/32', '--rate-limit', '1000', '--rate-burst', '1000', '--max-page-mb', '2', '--extract-timeout-ms', '30000']);
   key = await createKey(server.dataDir, 1000);
 });
 after(async () => {
   await server?.stop();
   if (server) removeDataDir(server.dataDir);
-  pages?.closeAllConnections();
   pages?.close();
 });
 

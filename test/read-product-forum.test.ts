@@ -2,7 +2,6 @@
 // (not copies of any site), and one of each through the real server's read mode.
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { parseHTML } from 'linkedom';
 import { readPage } from '../src/observe/read.ts';
@@ -11,6 +10,7 @@ import { isProductPage } from '../src/observe/extract-product.ts';
 import { isForumThread, findPosts } from '../src/observe/extract-forum.ts';
 import { sectionedRegion } from '../src/observe/extract-service.ts';
 import { startServer, createKey, removeDataDir, observe, type ServerProcess } from './helpers/server.ts';
+import { servePages, type PageServer } from './helpers/fixtures.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/read/${name}`, import.meta.url), 'utf8');
 const PRODUCT = fixture('product.html');
@@ -95,25 +95,23 @@ describe('service pages', () => {
 });
 
 describe('through the server read mode', () => {
-  let pages: Server;
+  let pages: PageServer;
   let site: string;
   let server: ServerProcess;
   let key: string;
   before(async () => {
-    pages = createServer((req, res) => {
+    pages = await servePages((req, res) => {
       const body = req.url === '/p/trailmark-30' ? PRODUCT : req.url === '/t/which-first-telescope/42' ? FORUM : null;
       res.writeHead(body ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
       res.end(body ?? '');
     });
-    await new Promise<void>((r) => pages.listen(0, '127.0.0.1', () => r()));
-    site = `http://127.0.0.1:${(pages.address() as { port: number }).port}`;
+    site = pages.site;
     server = await startServer(['--egress-allow', '127.0.0.1/32', '--rate-limit', '1000', '--rate-burst', '1000']);
     key = await createKey(server.dataDir, 100);
   });
   after(async () => {
     await server.stop();
     removeDataDir(server.dataDir);
-    pages.closeAllConnections();
     pages.close();
   });
 

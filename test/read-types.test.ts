@@ -5,12 +5,12 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { parseHTML } from 'linkedom';
 import { readPage } from '../src/observe/read.ts';
 import { detectPageType, pageMeta } from '../src/observe/page-type.ts';
 import { findItems } from '../src/observe/extract-items.ts';
 import { startServer, createKey, removeDataDir, observe, type ServerProcess } from './helpers/server.ts';
+import { servePages, type PageServer } from './helpers/fixtures.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/read/${name}`, import.meta.url), 'utf8');
 const COLLECTION = fixture('collection.html');
@@ -104,25 +104,23 @@ describe('reading listings and collections', () => {
 });
 
 describe('read mode through the server', () => {
-  let pages: Server;
+  let pages: PageServer;
   let site: string;
   let server: ServerProcess;
   let key: string;
   before(async () => {
-    pages = createServer((req, res) => {
+    pages = await servePages((req, res) => {
       if (req.url !== '/headphones/studio.html') { res.writeHead(404); res.end(); return; }
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(GRID);
     });
-    await new Promise<void>((r) => pages.listen(0, '127.0.0.1', () => r()));
-    site = `http://127.0.0.1:${(pages.address() as { port: number }).port}`;
+    site = pages.site;
     server = await startServer(['--egress-allow', '127.0.0.1/32']);
     key = await createKey(server.dataDir, 10);
   });
   after(async () => {
     await server.stop();
     removeDataDir(server.dataDir);
-    pages.closeAllConnections();
     pages.close();
   });
 

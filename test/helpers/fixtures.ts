@@ -1,6 +1,7 @@
 // Serves test/fixtures over HTTP on 127.0.0.1, reachable also as http://localhost:<port> (another
 // origin for the browser), which `{{OTHER_ORIGIN}}` in a page stands for.
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type RequestListener } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import { join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,4 +32,13 @@ export function serveFixtures(): Promise<FixtureServer> {
       close: () => new Promise((done) => { server.closeAllConnections(); server.close(() => done()); }),
     });
   }));
+}
+
+/** A server for one test file's own routes on a free 127.0.0.1 port; close() drops open connections too. */
+export interface PageServer { site: string; close(): void }
+
+export async function servePages(handler: RequestListener): Promise<PageServer> {
+  const server = createServer(handler);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return { site: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => { server.closeAllConnections(); server.close(); } };
 }

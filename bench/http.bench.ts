@@ -9,12 +9,8 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import Benchmark from 'benchmark';
 import { openSqliteStore } from '../src/store/sqlite.ts';
-import { resolveConfig } from '../src/server/config.ts';
-import { buildRouter } from '../src/server/server.ts';
-import { createLogger } from '../src/server/logger.ts';
-import { Ranker } from '../src/rank/ranker.ts';
-import { loadWasmCore } from '../src/rank/load-node.ts';
 import { payload } from './payloads.ts';
+import { inProcessRouter } from './in-process.ts';
 import { barChart } from './chart.ts';
 
 const CLI = fileURLToPath(new URL('../build/cli.js', import.meta.url));
@@ -64,15 +60,10 @@ function load(url: string, key: string, body: string, seconds: number): Promise<
 /** In process, no sockets: the whole route (auth, rate limit, parse, validate, charge, rank, serialise)
  *  against its two unavoidable parts, decoding + JSON.parse and rank(), measured in the same run. */
 async function handlerCost(elements: number): Promise<{ elements: number; handleMs: number; parseMs: number; rankMs: number }> {
-  const dir = mkdtempSync(join(tmpdir(), 'sightline-bench-'));
-  const config = resolveConfig({ 'data-dir': dir, 'rate-limit': '1000000000', 'rate-burst': '1000000000' });
-  const store = openSqliteStore(dir);
-  const { key } = await store.createKey(1_000_000_000, true);
-  const { router } = await buildRouter(config, store, createLogger('warn'), 'bench', 0);
-  const ranker = new Ranker(await loadWasmCore(), { limitCap: config.limitCap });
+  const { router, ranker, snapshot, close } = await inProcessRouter();
   const body = Buffer.from(JSON.stringify(payload(elements)));
   const parsed = JSON.parse(body.toString('utf8'));
-  const req = { method: 'POST', path: '/v1/snapshot', query: '', host: 'localhost', authorization: `Bearer ${key}`, contentType: 'application/json', requestId: 'bench', remoteAddress: '127.0.0.1', body };
+  const req = snapshot(body);
   const ms: Record<string, number> = {};
   const BATCH = 20;
   await new Promise<void>((done) => {
@@ -85,8 +76,7 @@ async function handlerCost(elements: number): Promise<{ elements: number; handle
       .on('complete', () => done())
       .run();
   });
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
+  await close();
   console.error(`handler, ${elements} elements: route ${ms.handle.toFixed(3)} ms, decode+JSON.parse ${ms.parse.toFixed(3)} ms, rank() ${ms.rank.toFixed(3)} ms`);
   return { elements, handleMs: ms.handle, parseMs: ms.parse, rankMs: ms.rank };
 }

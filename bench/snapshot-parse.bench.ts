@@ -15,15 +15,11 @@ import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import autocannon from 'autocannon';
 import { openSqliteStore } from '../src/store/sqlite.ts';
-import { resolveConfig } from '../src/server/config.ts';
-import { buildRouter } from '../src/server/server.ts';
-import { createLogger } from '../src/server/logger.ts';
 import { parseJsonBody, readSnapshotBody } from '../src/server/body.ts';
 import type { HttpRequest } from '../src/server/http.ts';
-import { Ranker } from '../src/rank/ranker.ts';
-import { loadWasmCore } from '../src/rank/load-node.ts';
 import { encodeColumns, readColumns, COLUMNS_TYPE } from '../src/rank/columns.ts';
 import { payload } from './payloads.ts';
+import { inProcessRouter } from './in-process.ts';
 
 const CLI = fileURLToPath(new URL('../build/cli.js', import.meta.url));
 const SIZES = [50, 1000, 5000];
@@ -55,13 +51,7 @@ async function interleaved(fns: Record<string, () => unknown>): Promise<Record<s
 }
 
 // ---- 1. In process: the route and the parse step ----
-const dir = mkdtempSync(join(tmpdir(), 'sightline-bench-'));
-const config = resolveConfig({ 'data-dir': dir, 'rate-limit': '1000000000', 'rate-burst': '1000000000' });
-const store = openSqliteStore(dir);
-const { key } = await store.createKey(1_000_000_000, true);
-const { router } = await buildRouter(config, store, createLogger('warn'), 'bench', 0);
-const ranker = new Ranker(await loadWasmCore(), { limitCap: config.limitCap });
-const request = (body: Buffer, contentType: string): HttpRequest => ({ method: 'POST', path: '/v1/snapshot', query: '', host: 'localhost', authorization: `Bearer ${key}`, contentType, requestId: 'bench', remoteAddress: '127.0.0.1', body } as HttpRequest);
+const { router, ranker, snapshot: request, close } = await inProcessRouter();
 
 interface InProcess { elements: number; jsonBytes: number; columnsBytes: number; routeJsonMs: number; routeColumnsMs: number; parseJsonMs: number; parseColumnsMs: number; rankMs: number }
 const inProcess: InProcess[] = [];
@@ -83,8 +73,7 @@ for (const n of SIZES) {
   inProcess.push({ elements: n, jsonBytes: json.length, columnsBytes: columns.length, routeJsonMs: ms.routeJson, routeColumnsMs: ms.routeColumns, parseJsonMs: ms.parseJson, parseColumnsMs: ms.parseColumns, rankMs: ms.rank });
   console.error(`in process, ${n} elements: route JSON ${ms.routeJson.toFixed(3)} ms, columns ${ms.routeColumns.toFixed(3)} ms (${(ms.routeJson / ms.routeColumns).toFixed(2)}x); parse+validate JSON ${ms.parseJson.toFixed(3)} ms, columns ${ms.parseColumns.toFixed(3)} ms; rank ${ms.rank.toFixed(3)} ms`);
 }
-await store.close();
-rmSync(dir, { recursive: true, force: true });
+await close();
 
 // ---- 2. Bytes on the wire at 1,000 elements, and the server's cost to read each ----
 const p1k = payload(1000);

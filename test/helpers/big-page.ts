@@ -4,17 +4,7 @@
 // and in every block some hidden, offscreen and occluded controls. Deterministic: the same n gives the
 // same page.
 
-/** A small seeded generator (mulberry32), so the page is the same on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from '../../train/templates.ts';
 
 const WORDS = ['orders', 'account', 'settings', 'billing', 'reports', 'search', 'profile', 'help', 'export', 'archive',
   'invoice', 'shipping', 'returns', 'team', 'projects', 'calendar', 'messages', 'files', 'analytics', 'security'];

@@ -7,10 +7,14 @@ import { parseHTML } from 'linkedom';
 import { readPage } from '../src/observe/read.ts';
 import { bogusCdata } from '../src/observe/extract.ts';
 import { isProductPage } from '../src/observe/extract-product.ts';
+import { pageMeta } from '../src/observe/page-type.ts';
 import { isForumThread, findPosts } from '../src/observe/extract-forum.ts';
 import { sectionedRegion } from '../src/observe/extract-service.ts';
 import { startServer, createKey, removeDataDir, observe, type ServerProcess } from './helpers/server.ts';
 import { servePages, type PageServer } from './helpers/fixtures.ts';
+
+/** A document with what it says about itself, as the detectors take them. */
+const read = (d: Document): [ReturnType<typeof pageMeta>, Document] => [pageMeta(d), d];
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/read/${name}`, import.meta.url), 'utf8');
 const PRODUCT = fixture('product.html');
@@ -20,11 +24,11 @@ const doc = (html: string) => parseHTML(html).document;
 
 describe('product pages', () => {
   test('detected from schema.org Product or og:type product, not from an article', () => {
-    assert.equal(isProductPage(doc(PRODUCT), 'https://shop.example/p/trailmark-30'), true);
+    assert.equal(isProductPage(...read(doc(PRODUCT)), 'https://shop.example/p/trailmark-30'), true);
     const bare = PRODUCT.replace(/<script type="application\/ld\+json">.*?<\/script>/s, '').replace('content="product"', 'content="website"');
-    assert.equal(isProductPage(doc(bare), 'https://shop.example/p/trailmark-30'), true, 'a product path and a cart control');
-    assert.equal(isProductPage(doc(bare), 'https://shop.example/journal/packing-light'), false);
-    assert.equal(isProductPage(doc(fixture('article.html')), 'https://example.com/blog/tuning'), false);
+    assert.equal(isProductPage(...read(doc(bare)), 'https://shop.example/p/trailmark-30'), true, 'a product path and a cart control');
+    assert.equal(isProductPage(...read(doc(bare)), 'https://shop.example/journal/packing-light'), false);
+    assert.equal(isProductPage(...read(doc(fixture('article.html'))), 'https://example.com/blog/tuning'), false);
   });
 
   test('keeps title, price, description and specifications; drops cart controls, rails, reviews and footnotes', () => {
@@ -51,10 +55,10 @@ describe('forum threads', () => {
   });
 
   test('detected by thread URL or schema.org; the repeated post containers are found', () => {
-    assert.equal(isForumThread(doc(FORUM), url), true);
-    assert.equal(isForumThread(doc(FORUM), 'https://stargazers.example/about'), false);
+    assert.equal(isForumThread(...read(doc(FORUM)), url), true);
+    assert.equal(isForumThread(...read(doc(FORUM)), 'https://stargazers.example/about'), false);
     const marked = '<html><head><script type="application/ld+json">{"@type":"DiscussionForumPosting","headline":"x"}</script></head><body></body></html>';
-    assert.equal(isForumThread(doc(marked), 'https://example.com/x'), true);
+    assert.equal(isForumThread(...read(doc(marked)), 'https://example.com/x'), true);
     assert.equal(findPosts(doc(bogusCdata(FORUM)).body as Element).length, 3);
   });
 

@@ -3,7 +3,7 @@
 // post, message or reply), and keep each post's author, time and body, in order, without the chrome
 // around them (avatars, badges, vote counts, reply and share buttons, signatures). General rules only.
 import { type El, textOf, linkDensity } from './extract-dom.ts';
-import { jsonLdTypes, microdataTypes } from './page-type.ts';
+import type { PageMeta } from './page-type.ts';
 
 /** Structured-data types of a thread or of its posts. */
 const THREAD_TYPE = /^(?:DiscussionForumPosting|QAPage|Question|Answer|UserComments|SocialMediaPosting)$/;
@@ -25,9 +25,9 @@ const MIN_BODY = 2;
 const MAX_AUTHOR = 60;
 
 /** A thread page: its structured data says so, or its URL is a thread's. */
-export function isForumThread(doc: Document, url: string): boolean {
-  if (jsonLdTypes(doc).some((t) => THREAD_TYPE.test(t))) return true;
-  if (microdataTypes(doc).some((t) => /^(?:DiscussionForumPosting|QAPage|Question|UserComments)$/.test(t))) return true;
+export function isForumThread(said: PageMeta, doc: Document, url: string): boolean {
+  if (said.jsonLd.some((t) => THREAD_TYPE.test(t))) return true;
+  if (said.microdata.some((t) => /^(?:DiscussionForumPosting|QAPage|Question|UserComments)$/.test(t))) return true;
   const og = doc.querySelector('meta[property="og:type"]')?.getAttribute('content')?.toLowerCase() ?? '';
   if (og === 'forum' || og.includes('discussion')) return true;
   let path = '';

@@ -34,8 +34,9 @@ function signature(el: El): string {
 export function findItems(root: El): ItemGroup | null {
   let best: ItemGroup | null = null;
   let bestScore = 0;
+  const outside = outsideContent(root);
   for (const parent of [root, ...root.querySelectorAll('*')]) {
-    if (parent.childElementCount < MIN_ITEMS || outsideContent(parent, root)) continue;
+    if (parent.childElementCount < MIN_ITEMS || outside(parent)) continue;
     const groups = new Map<string, El[]>();
     for (const child of parent.children) {
       const sig = signature(child);
@@ -67,23 +68,36 @@ export function findItems(root: El): ItemGroup | null {
 const AROUND = /^(?:(?:site|page|main|global|top|primary|mega)[-_]?)?(?:header|footer|nav|navbar|navigation|menu|breadcrumbs?|sidebar|related|recommend\w*|upsell|cross-?sell|recently-?viewed|also-?(?:bought|viewed|like)|filters?|facets?|refine\w*|sort(?:-?by)?|pagination|pager|cookie|consent|newsletter|promo|carousel|slider|slideshow|banner|announcement|ticker|marquee)(?:[-_][\w-]*)?$/i;
 const around = (el: El) => `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`.split(/\s+/).some((t) => AROUND.test(t));
 
-/** Whether the element or an ancestor below `root` is named as a part around the content. */
-function outsideContent(el: El, root: El): boolean {
-  for (let e: El | null = el; e && e !== root; e = e.parentElement) {
-    if (around(e) || e.tagName === 'HEADER' && e.parentElement === root) return true;
-    if (RAIL_HEADING.test(textOf(headingBefore(e)))) return true;
-  }
-  return false;
+/**
+ * Whether an element or an ancestor below `root` is named as a part around the content, or follows a
+ * heading that introduces a rail. Remembered per element: the search asks it of every element, and
+ * each answer is its parent's answer or its own.
+ */
+function outsideContent(root: El): (el: El) => boolean {
+  const known = new Map<El, boolean>([[root, false]]);
+  const own = (e: El) => around(e) || (e.tagName === 'HEADER' && e.parentElement === root) || RAIL_HEADING.test(headingBefore(e));
+  return (el: El) => {
+    const path: El[] = [];
+    let e: El | null = el;
+    let answer = false;
+    for (; e; e = e.parentElement) {
+      const k = known.get(e);
+      if (k !== undefined) { answer = k; break; }
+      path.push(e);
+    }
+    // An element outside root (never asked) counts as inside, as the walk up to root would say.
+    for (let i = path.length - 1; i >= 0; i--) { answer = answer || own(path[i]); known.set(path[i], answer); }
+    return answer;
+  };
 }
 
 /** A heading that introduces a rail of other things, not the page's own list. */
 const RAIL_HEADING = /^(?:related|recommended|you (?:may|might) also like|customers (?:also|who)|recently viewed|similar|more from|people also|frequently bought|trending now|popular (?:now|posts|articles))/i;
 
-/** The heading just before the element among its siblings (an empty element when none). */
-function headingBefore(el: El): El {
+/** The text of the heading just before the element among its siblings ('' when none). */
+function headingBefore(el: El): string {
   const prev = el.previousElementSibling;
-  if (prev && /^H[1-6]$/.test(prev.tagName)) return prev;
-  return el.ownerDocument.createElement('i');
+  return prev && /^H[1-6]$/.test(prev.tagName) ? textOf(prev) : '';
 }
 
 /** Class or id words of a discussion's posts (comments, replies, messages, answers). */

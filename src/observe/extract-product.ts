@@ -3,7 +3,7 @@
 // something else: recommendation rails, review widgets, seller and shipping boxes, cart controls,
 // legal footnotes and data dumps. General rules only (schema.org, Open Graph, headings' words).
 import { type El, textOf } from './extract-dom.ts';
-import { jsonLdTypes, microdataTypes } from './page-type.ts';
+import type { PageMeta } from './page-type.ts';
 
 /** A product URL path: /product(s)/, /p/, /dp/, /pdp/, /itm/, /item/, /listing/. */
 const PRODUCT_PATH = /\/(?:products?|p|dp|pdp|itm|item|listing)\/[^/]/i;
@@ -17,9 +17,9 @@ const CART = /add to (?:cart|bag|basket)|buy now|in den warenkorb|ajouter au pan
  * product), or its URL has a product path and the page has a cart control. A listing also carries
  * Product items, but as ItemList members: an ItemList beside them says it is not one product.
  */
-export function isProductPage(doc: Document, url: string): boolean {
-  const ld = jsonLdTypes(doc);
-  const md = microdataTypes(doc);
+export function isProductPage(said: PageMeta, doc: Document, url: string): boolean {
+  const ld = said.jsonLd;
+  const md = said.microdata;
   if (ld.includes('ItemList') && ld.filter((t) => t === 'Product').length > 3) return false;
   const og = doc.querySelector('meta[property="og:type"]')?.getAttribute('content')?.toLowerCase() ?? '';
   if (og === 'product' || og.endsWith(':item') || og.endsWith('.item')) return true;

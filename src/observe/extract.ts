@@ -10,7 +10,7 @@ import { tidy, dropCaptions, dropRepeatedBlocks, dropRedundantAlt, absolutize } 
 import { isProductPage, tidyProduct } from './extract-product.ts';
 import { isForumThread, threadOf } from './extract-forum.ts';
 import { sectionedRegion } from './extract-service.ts';
-import { detectPageType, pageMeta, type PageTypeResult } from './page-type.ts';
+import { detectPageType, pageMeta, type PageMeta, type PageTypeResult } from './page-type.ts';
 import { findItems, listingContent, holdsItems, dropItemChrome, arePosts, type ItemGroup } from './extract-items.ts';
 
 const DROP = 'script, style, noscript, template, svg, canvas, iframe, object, embed, link, meta, input, button, select, textarea, dialog';
@@ -422,9 +422,9 @@ const BLURB_RATIO = 8;
  */
 export type PageKind = 'product' | 'forum' | 'page';
 
-function pageKind(doc: Document, url: string): PageKind {
-  if (isProductPage(doc, url)) return 'product';
-  if (isForumThread(doc, url)) return 'forum';
+function pageKind(said: PageMeta, doc: Document, url: string): PageKind {
+  if (isProductPage(said, doc, url)) return 'product';
+  if (isForumThread(said, doc, url)) return 'forum';
   return 'page';
 }
 
@@ -460,14 +460,16 @@ interface Found extends Extracted {
 
 function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Attempt, knownKind?: PageKind, posts = false, probe?: Probe): Found {
   const { document: doc } = parseHTML(html);
-  const kind = knownKind ?? (mainOnly ? pageKind(doc, url) : 'page');
+  // What the page says about itself (JSON-LD lives in scripts, so before stripping), read once for
+  // the kind and the page type.
+  const said = probe || (!knownKind && mainOnly) ? pageMeta(doc) : null;
+  const kind = knownKind ?? (mainOnly ? pageKind(said!, doc, url) : 'page');
   const base = doc.querySelector('base[href]')?.getAttribute('href');
   let baseUrl = url;
   try { if (base) baseUrl = new URL(base, url).href; } catch { /* a broken <base>: the page URL */ }
   const title = meta(doc, ['og:title', 'twitter:title']) || textOf(doc.querySelector('title') ?? doc.createElement('i')) || textOf(doc.querySelector('h1') ?? doc.createElement('i'));
   const description = meta(doc, ['description', 'og:description', 'twitter:description']);
   const lang = doc.documentElement?.getAttribute('lang') ?? '';
-  const said = probe ? pageMeta(doc) : null;
   strip(doc, mainOnly);
   const body = pageRoot(doc);
   if (probe && said) {

@@ -54,11 +54,11 @@ export function microdataTypes(doc: Document): string[] {
 }
 
 /** What a page says about itself, read before it is stripped (JSON-LD lives in scripts). */
-export interface PageMeta { jsonLd: string[]; og: string }
+export interface PageMeta { jsonLd: string[]; og: string; /** Microdata item types. */ microdata: string[] }
 
 export function pageMeta(doc: Document): PageMeta {
   const og = doc.querySelector('meta[property="og:type"], meta[name="og:type"]')?.getAttribute('content')?.trim().toLowerCase() ?? '';
-  return { jsonLd: jsonLdTypes(doc), og };
+  return { jsonLd: jsonLdTypes(doc), og, microdata: microdataTypes(doc) };
 }
 
 /**

@@ -130,12 +130,20 @@ const CHROME_MAX = 30;
 export function holdsItems(group: ItemGroup, text: string): boolean {
   const norm = (t: string) => t.replace(/\s+/g, ' ').trim();
   const haystack = norm(text);
-  let found = 0;
+  const needed = HELD_SHARE * group.items.length;
+  let found = 0, from = 0;
   for (const item of group.items) {
     const words = norm(textOf(item)).slice(0, ITEM_KEY);
-    if (words && haystack.includes(words)) found++;
+    if (!words) continue;
+    // Items come in page order, so look on from the last one found first: a long list held in a long
+    // text stays linear. An item out of order is still looked for in the whole text.
+    let at = haystack.indexOf(words, from);
+    if (at < 0 && from > 0) at = haystack.indexOf(words);
+    if (at < 0) continue;
+    from = at + words.length;
+    if (++found >= needed) return true;
   }
-  return found >= HELD_SHARE * group.items.length;
+  return found >= needed;
 }
 const ITEM_KEY = 40;
 const HELD_SHARE = 0.5;

@@ -40,7 +40,10 @@ export async function navigate(page: Page, url: string, waitUntil: 'domcontentlo
 /** What Playwright says when the page replaced its document while we were reading the old one. */
 export const REPLACED = /Execution context was destroyed|Cannot find context with specified id|rame (?:was|has been) detached|page is navigating/i;
 /** Reads of a page that keeps replacing its document before we give up on it. */
-const MAX_READS = 3;
+const MAX_READS = 5;
+/** Pause before waiting for the new document, per attempt: a reload requested but not yet committed
+ *  leaves the old document's load state in place, so reading at once can meet the old document dying. */
+const REREAD_PAUSE_MS = 50;
 
 /**
  * Runs `read` (settle, collect, ...) on a loaded page. A page that replaces its document meanwhile (a
@@ -56,6 +59,7 @@ export async function readSettled<T>(page: Page, navigated: Navigated, deadline:
       if (!REPLACED.test((err as Error).message ?? '')) throw err;
       if (attempt >= MAX_READS) throw new SightlineError('unreachable', `The page replaced its document ${attempt} times while it was being read; it never held still`);
     }
+    await new Promise((r) => setTimeout(r, Math.min(REREAD_PAUSE_MS * attempt, Math.max(0, deadline - Date.now()))));
     // Playwright resets the frame's load states when the new document commits: this waits for it.
     await page.waitForLoadState('domcontentloaded', { timeout: Math.max(1, deadline - Date.now()) }).catch(() => undefined);
     const url = page.url();

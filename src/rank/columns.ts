@@ -153,23 +153,20 @@ function invalid(detail: string): Error {
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** Typed views of `count` values at `offset`: in place when aligned (and the host little-endian). */
-function f64At(bytes: Uint8Array, offset: number, count: number): Float64Array {
-  const at = bytes.byteOffset + offset;
-  if (LITTLE_ENDIAN && at % 8 === 0) return new Float64Array(bytes.buffer, at, count);
-  const view = new DataView(bytes.buffer, at, count * 8);
-  const out = new Float64Array(count);
-  for (let k = 0; k < count; k++) out[k] = view.getFloat64(k * 8, true);
+/** Typed views of `count` values at `offset`: in place when aligned (and the host little-endian), else
+ *  copied through a DataView (the body's bytes are little-endian). */
+function typedAt<T extends Float64Array | Int32Array>(bytes: Uint8Array, offset: number, count: number,
+  Kind: { new (buffer: ArrayBufferLike, at: number, n: number): T; new (n: number): T; BYTES_PER_ELEMENT: number },
+  read: (view: DataView, at: number) => number): T {
+  const at = bytes.byteOffset + offset, size = Kind.BYTES_PER_ELEMENT;
+  if (LITTLE_ENDIAN && at % size === 0) return new Kind(bytes.buffer, at, count);
+  const view = new DataView(bytes.buffer, at, count * size);
+  const out = new Kind(count);
+  for (let k = 0; k < count; k++) out[k] = read(view, k * size);
   return out;
 }
-function i32At(bytes: Uint8Array, offset: number, count: number): Int32Array {
-  const at = bytes.byteOffset + offset;
-  if (LITTLE_ENDIAN && at % 4 === 0) return new Int32Array(bytes.buffer, at, count);
-  const view = new DataView(bytes.buffer, at, count * 4);
-  const out = new Int32Array(count);
-  for (let k = 0; k < count; k++) out[k] = view.getInt32(k * 4, true);
-  return out;
-}
+const f64At = (bytes: Uint8Array, offset: number, count: number) => typedAt(bytes, offset, count, Float64Array, (v, at) => v.getFloat64(at, true));
+const i32At = (bytes: Uint8Array, offset: number, count: number) => typedAt(bytes, offset, count, Int32Array, (v, at) => v.getInt32(at, true));
 
 /**
  * The request a columnar body carries, as JSON.parse would give its JSON twin (fields the ranker does not

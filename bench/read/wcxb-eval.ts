@@ -1,7 +1,9 @@
 // Word F1 of read mode on one part of the WCXB development split (bench/read/wcxb-split.json), per
 // page type, for tuning. Default part: tune. The test part is frozen: `--split test` prints aggregates
 // only (never pages), and is for the final measurement, not for tuning.
-// Run: node --import tsx bench/read/wcxb-eval.ts [--split tune|test] [--type product] [--worst 20]
+// Run: node --import tsx bench/read/wcxb-eval.ts [--split tune|test] [--type product] [--worst 20] [--fold a|b]
+//      --fold: half of the tune part, by site (a seeded hash of the host), to check that a change made
+//      while looking at one half also helps the other before trusting it on the frozen test part.
 //      WCXB_DIR: a checkout of Murrough-Foley/web-content-extraction-benchmark (default /work/wcxb).
 import { readFileSync, existsSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
@@ -26,17 +28,27 @@ export function wcxbSplit(part: 'tune' | 'test'): WcxbPage[] | null {
   });
 }
 
+/** Which half of the tune part a page's site falls in (FNV-1a of the host without www.). */
+export function foldOf(url: string): 'a' | 'b' {
+  let host = 'invalid';
+  try { host = new URL(url).hostname.replace(/^www\./, ''); } catch { /* no URL: one fold */ }
+  let h = 0x811c9dc5;
+  for (let i = 0; i < host.length; i++) h = Math.imul(h ^ host.charCodeAt(i), 0x01000193) >>> 0;
+  return h % 2 ? 'b' : 'a';
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values } = parseArgs({ options: { split: { type: 'string', default: 'tune' }, type: { type: 'string' }, worst: { type: 'string', default: '0' } } });
+  const { values } = parseArgs({ options: { split: { type: 'string', default: 'tune' }, type: { type: 'string' }, worst: { type: 'string', default: '0' }, fold: { type: 'string' } } });
   const part = values.split === 'test' ? 'test' : 'tune';
-  const pages = (wcxbSplit(part) ?? []).filter((p) => !values.type || p.type === values.type);
+  if (values.fold && part !== 'tune') throw new Error('--fold splits the tune part only');
+  const pages = (wcxbSplit(part) ?? []).filter((p) => (!values.type || p.type === values.type) && (!values.fold || foldOf(p.url) === values.fold));
   if (!pages.length) throw new Error(`no WCXB pages under ${WCXB_DIR}/dev`);
   const t0 = performance.now();
   const scored = pages.map((p) => ({ p, f1: wordF1(markdownText(readPage(p.html, p.url, { format: 'markdown', contentLimit: 500_000 }).content), p.truth) }));
   const seconds = (performance.now() - t0) / 1000;
   const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / Math.max(1, xs.length);
   const types = [...new Set(pages.map((p) => p.type))].sort();
-  console.log(`${part}: ${pages.length} pages, ${(pages.length / seconds).toFixed(1)} pages/s, overall word F1 ${mean(scored.map((s) => s.f1)).toFixed(3)}`);
+  console.log(`${part}${values.fold ? ` fold ${values.fold}` : ''}: ${pages.length} pages, ${(pages.length / seconds).toFixed(1)} pages/s, overall word F1 ${mean(scored.map((s) => s.f1)).toFixed(3)}`);
   for (const t of types) { const s = scored.filter((x) => x.p.type === t); console.log(`  ${t.padEnd(14)} ${String(s.length).padStart(4)}  ${mean(s.map((x) => x.f1)).toFixed(3)}`); }
   const worst = Number(values.worst);
   if (worst > 0 && part === 'tune') for (const s of [...scored].sort((a, b) => a.f1 - b.f1).slice(0, worst)) console.log(`  ${s.p.id} ${s.p.type.padEnd(14)} ${s.f1.toFixed(3)} ${s.p.url}`);

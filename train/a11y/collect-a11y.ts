@@ -15,6 +15,7 @@
 // any ranking output is seen. Writes train/a11y/tune.json.gz and train/a11y/test.json.gz (the test part
 // is frozen: measured, never tuned on), and for marking primary actions a listing per page in
 // scratch/a11y/ (not committed). Run: WCXB_DIR=<wcxb checkout> node --import tsx train/a11y/collect-a11y.ts
+// `--grow` appends further tune pages (growthPages) to tune.json.gz and leaves test.json.gz untouched.
 import { readFileSync, writeFileSync, mkdirSync, readdirSync } from 'node:fs';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { join } from 'node:path';
@@ -44,21 +45,49 @@ export const siteOf = (url: string) => new URL(url).hostname.replace(/^www\./, '
 export const splitOf = (site: string): A11ySplit => ((hash(`${SPLIT_SEED}:${site}`) >>> 0) % 100) < 50 ? 'tune' : 'test';
 
 interface Source { id: string; url: string; type: string; html: string }
-function wcxbPages(): Source[] {
+interface Truth { file: string; url: string; type: string; site: string }
+function wcxbTruths(): Truth[] {
   const dir = join(WCXB, 'dev');
-  const byType = new Map<string, Source[]>();
-  const seen = new Set<string>();
+  const out: Truth[] = [];
   for (const file of readdirSync(join(dir, 'ground-truth')).sort()) {
     const truth = JSON.parse(readFileSync(join(dir, 'ground-truth', file), 'utf8'));
-    const type = truth._internal?.page_type?.primary ?? 'unknown';
     if (!/^https?:\/\//.test(truth.url ?? '')) continue;
-    const site = siteOf(truth.url);
-    const list = byType.get(type) ?? [];
-    if (seen.has(site) || list.length >= PER_TYPE) continue;
-    seen.add(site);
-    const html = gunzipSync(readFileSync(join(dir, 'html', file.replace('.json', '.html.gz')))).toString('utf8');
-    list.push({ id: `wcxb-${file.replace('.json', '')}`, url: truth.url, type, html });
-    byType.set(type, list);
+    out.push({ file, url: truth.url, type: truth._internal?.page_type?.primary ?? 'unknown', site: siteOf(truth.url) });
+  }
+  return out;
+}
+const sourceOf = (t: Truth): Source => ({ id: `wcxb-${t.file.replace('.json', '')}`, url: t.url, type: t.type,
+  html: gunzipSync(readFileSync(join(WCXB, 'dev', 'html', t.file.replace('.json', '.html.gz')))).toString('utf8') });
+
+/** The first collection: up to PER_TYPE pages of each type, one page per site, in file order. */
+function wcxbPages(): Source[] {
+  const byType = new Map<string, Source[]>();
+  const seen = new Set<string>();
+  for (const t of wcxbTruths()) {
+    const list = byType.get(t.type) ?? [];
+    if (seen.has(t.site) || list.length >= PER_TYPE) continue;
+    seen.add(t.site);
+    list.push(sourceOf(t));
+    byType.set(t.type, list);
+  }
+  return [...byType.values()].flat();
+}
+
+/** The growth of the tune split (train/a11y/README.md): further dev pages whose site `splitOf` sends to
+ *  tune, not yet in tune.json.gz, and in the tune part of the WCXB read split (bench/read/wcxb-split.json,
+ *  so no page of its frozen part is rendered or listed); up to GROW_PER_TYPE per type, in file order
+ *  (several pages of one site allowed). Sites of the a11y test split are never drawn. */
+function growthPages(have: Set<string>): Source[] {
+  const readTune = new Set<string>(JSON.parse(readFileSync(new URL('../../bench/read/wcxb-split.json', import.meta.url), 'utf8')).tune);
+  const perType = Number(process.env.GROW_PER_TYPE ?? 40);
+  const byType = new Map<string, Source[]>();
+  for (const t of wcxbTruths()) {
+    const id = t.file.replace('.json', '');
+    if (splitOf(t.site) !== 'tune' || !readTune.has(id) || have.has(`wcxb-${id}`)) continue;
+    const list = byType.get(t.type) ?? [];
+    if (list.length >= perType) continue;
+    list.push(sourceOf(t));
+    byType.set(t.type, list);
   }
   return [...byType.values()].flat();
 }
@@ -84,7 +113,11 @@ const LOCATE = `function () {
   return JSON.stringify({ id: id === undefined ? null : id, via, box: { x: r.x, y: r.y, w: r.width, h: r.height } });
 }`;
 
-const sources = wcxbPages();
+// `--grow`: render only growthPages() and append them to tune.json.gz; test.json.gz is not written.
+const grow = process.argv.includes('--grow');
+const loadPart = (split: A11ySplit) => (JSON.parse(gunzipSync(readFileSync(new URL(`./${split}.json.gz`, import.meta.url))).toString()) as { pages: A11yPage[] }).pages;
+const kept = grow ? loadPart('tune') : [];
+const sources = grow ? growthPages(new Set(kept.map((p) => p.id))) : wcxbPages();
 mkdirSync(SCRATCH, { recursive: true });
 const browser = await launch();
 const pages: A11yPage[] = [];
@@ -133,11 +166,13 @@ for (const s of sources) {
   if (++done % 20 === 0) process.stderr.write(`${done}/${sources.length} pages\n`);
 }
 await browser.close();
-for (const split of ['tune', 'test'] as const) {
+if (grow && pages.some((p) => p.split !== 'tune')) throw new Error('a grown page is not in the tune split');
+for (const split of grow ? ['tune'] as const : ['tune', 'test'] as const) {
   const part = pages.filter((p) => p.split === split);
-  writeFileSync(new URL(`./${split}.json.gz`, import.meta.url), gzipSync(JSON.stringify({ splitSeed: SPLIT_SEED, pages: part })));
-  // Listing for marking primary actions: every named control (visible ones flagged), in page order.
-  writeFileSync(new URL(`${split}-controls.txt`, SCRATCH), part.map((p) => `## ${p.id} ${p.type} ${p.request.url}\n` + [...p.controls].sort((a, b) => a.y - b.y)
+  writeFileSync(new URL(`./${split}.json.gz`, import.meta.url), gzipSync(JSON.stringify({ splitSeed: SPLIT_SEED, pages: [...(split === 'tune' ? kept : []), ...part] })));
+  // Listing for marking primary actions: every named control (visible ones flagged), in page order; of
+  // the new pages only when growing.
+  writeFileSync(new URL(`${split}${grow ? '-grown' : ''}-controls.txt`, SCRATCH), part.map((p) => `## ${p.id} ${p.type} ${p.request.url}\n` + [...p.controls].sort((a, b) => a.y - b.y)
     .map((c) => `${c.id ?? '-'} ${c.visible ? 'V' : ' '} y=${c.y} ${c.role} ${JSON.stringify(c.name.slice(0, 70))}`).join('\n')).join('\n\n') + '\n');
 }
 const named = pages.reduce((n, p) => n + p.controls.filter((c) => c.visible).length, 0);

@@ -3,12 +3,16 @@
 // 85%, the primary action in the top 10, and the share of the top 50 inside the viewport. "before" is
 // the ranking recorded in before.json (the core before issue 20, by record-before.ts), "previous" the one
 // in previous.json (the core after issue 20's first round, c314c1f); "now" is this checkout's core. The test split is frozen: its numbers are reported, never tuned on, and its pages
-// are never listed. Run: npm run eval:importance [-- --backend js] [-- --split tune] [-- --list] (lists tune pages only)
+// are never listed. `--fold a|b` keeps one half of the tune split by site (foldOf) and skips the test
+// split: causes are looked for on fold a (`--list`), and a change is kept only if fold b's aggregates
+// improve or hold.
+// Run: npm run eval:importance [-- --backend js] [-- --split tune] [-- --fold a|b] [-- --list] (lists tune pages only)
 import { readFileSync, existsSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { Ranker } from '../../src/rank/ranker.ts';
 import { loadWasmCore } from '../../src/rank/load-node.ts';
 import { jsBackend } from '../../src/rank/core-js.ts';
+import { hash } from '../../src/rank/goal.ts';
 import type { A11yPage, A11ySplit } from './collect-a11y.ts';
 
 export const TOP = 50;
@@ -20,6 +24,9 @@ export interface Metrics {
   pages: number; controls: number; hits: number; pooled: number; min: number; below: string[];
   primaryPages: number; primaryTop10: number; primaryUncollected: number; primaryMisses: string[]; inViewShare: number;
 }
+
+/** The tune split's halves, by a seeded hash of the site (all pages of one site in one fold). */
+export const foldOf = (site: string): 'a' | 'b' => ((hash(`a11y-fold-2026-11:${site}`) >>> 0) % 2) === 0 ? 'a' : 'b';
 
 export function loadSplit(split: A11ySplit): A11yPage[] {
   return (JSON.parse(gunzipSync(readFileSync(new URL(`./${split}.json.gz`, import.meta.url))).toString()) as { pages: A11yPage[] }).pages;
@@ -92,17 +99,20 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const previous = existsSync(previousFile) ? JSON.parse(readFileSync(previousFile, 'utf8')) as Record<string, number[]> : null;
   const lines = ['| split, ranking | pages | top-50 coverage pooled | lowest page | pages < 85% | primary action in top 10 | primary not collected | top 50 in viewport |', '|---|---|---|---|---|---|---|---|'];
   const results: Record<string, Metrics> = {};
-  const only = process.argv.includes('--split') ? process.argv[process.argv.indexOf('--split') + 1] : undefined;
+  const fold = process.argv.includes('--fold') ? process.argv[process.argv.indexOf('--fold') + 1] : undefined;
+  if (fold !== undefined && fold !== 'a' && fold !== 'b') throw new Error('--fold takes a or b');
+  const only = fold ? 'tune' : process.argv.includes('--split') ? process.argv[process.argv.indexOf('--split') + 1] : undefined;
   for (const split of (['tune', 'test'] as const).filter((s) => !only || s === only)) {
-    const pages = loadSplit(split);
-    if (before) lines.push(row(`${split}, before`, results[`${split}-before`] = measure(pages, new Map(Object.entries(before)), marks)));
-    if (previous) lines.push(row(`${split}, previous`, results[`${split}-previous`] = measure(pages, new Map(Object.entries(previous)), marks)));
-    lines.push(row(`${split}, now`, results[split] = measure(pages, await rankAll(pages, backend), marks)));
+    const pages = loadSplit(split).filter((p) => !fold || foldOf(p.site) === fold);
+    const label = fold ? `${split} fold ${fold}` : split;
+    if (before) lines.push(row(`${label}, before`, results[`${split}-before`] = measure(pages, new Map(Object.entries(before)), marks)));
+    if (previous) lines.push(row(`${label}, previous`, results[`${split}-previous`] = measure(pages, new Map(Object.entries(previous)), marks)));
+    lines.push(row(`${label}, now`, results[split] = measure(pages, await rankAll(pages, backend), marks)));
   }
   console.log(lines.join('\n'));
   if (process.argv.includes('--list')) {
     const t = results.tune;
     if (!t) process.exit(0);
-    console.log(`\ntune pages below 85%:\n${t.below.join('\n') || '(none)'}\n\ntune primary actions outside the top 10:\n${t.primaryMisses.join('\n') || '(none)'}`);
+    console.log(`\ntune${fold ? ` fold ${fold}` : ''} pages below 85%:\n${t.below.join('\n') || '(none)'}\n\ntune${fold ? ` fold ${fold}` : ''} primary actions outside the top 10:\n${t.primaryMisses.join('\n') || '(none)'}`);
   }
 }

@@ -9,7 +9,8 @@
 //   primary action: +600 for a control naming a purchase, sign in or search (Flag.PURCHASE / SIGN_IN /
 //     SEARCH; not tiny; a link or control only with a label of at most 40 chars), among the first three of its
 //     kind by doc_y, those in the viewport first
-//   penalties (multiplied): hidden x0.05, disabled x0.6, occluded x0.5, tiny x0.6, unnamed x0.6
+//   penalties (multiplied): hidden x0.05, disabled x0.6, occluded x0.5, unnamed x0.6, tiny x0.6 (thinner
+//     than 4 px, or under 100 px² without a name: an icon button drawn without its icon is still a control)
 //   placement, outside the viewport only: 0.55 / (1 + 0.5 x screens away), x0.7 in the last screen
 //     of a page at least 3 screens tall, x0.6 in a comment / reply / newsletter / footer section;
 //     a promoted primary action keeps at least 0.95
@@ -48,7 +49,7 @@ const ACTION_KEEP = 3;                  // promoted of each kind of primary acti
 const ACTION_LABEL_MAX: f64 = 40;       // chars: a link or control with a longer label is content, not the action
 
 const TINY_SIDE: f64 = 4;          // px: thinner than this in either direction is tiny
-const TINY_AREA: f64 = 100;        // px²
+const TINY_AREA: f64 = 100;        // px²: smaller is tiny only without a name (text or accessible name)
 const PRIMARY_MIN_CHROMA = 64;     // saturated background: a coloured call-to-action
 const PRIMARY_MIN_AREA: f64 = 400; // px²
 const PRIMARY_MAX_VIEWPORT_SHARE: f64 = 0.25;
@@ -178,7 +179,7 @@ export function computeScores(): void {
     if (action) score += BONUS_ACTION;
 
     if ((flags & Flag.HIDDEN) != 0 || w <= 0 || h <= 0) score *= PENALTY_HIDDEN;
-    else if (w < TINY_SIDE || h < TINY_SIDE || area < TINY_AREA) score *= PENALTY_TINY;
+    else if (w < TINY_SIDE || h < TINY_SIDE || (area < TINY_AREA && (flags & Flag.HAS_TEXT) == 0)) score *= PENALTY_TINY;
     if ((flags & Flag.DISABLED) != 0) score *= PENALTY_DISABLED;
     if (band >= Band.LINK && (flags & Flag.HAS_TEXT) == 0) score *= PENALTY_UNNAMED;
     if ((out & OutFlag.OCCLUDED) != 0) score *= PENALTY_OCCLUDED;

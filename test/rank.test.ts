@@ -339,3 +339,24 @@ test('a control with no text and no accessible name keeps 0.6 of the same named 
   const base = 250 + 80 + 30 + 50 * 24 / 100;
   assert.ok(Math.abs(ratio - 0.6 * base / (base + 15)) < 0.01, `ratio ${ratio}`);
 });
+
+test('a small named control (an icon button drawn without its icon, 16×6) is not tiny; a thin or unnamed one still is', () => {
+  const visibleLink = link({ text: 'Products', rect: [10, 300, 120, 20] });
+  const named = button({ text: '', rect: [10, 60, 16, 6], attributes: { aria_label: 'Menu' } });
+  const unnamed = button({ text: '', rect: [40, 60, 16, 6] });
+  const thin = button({ text: 'Menu', rect: [70, 60, 40, 3] });
+  const r = wasm.rank(request([visibleLink, named, unnamed, thin]));
+  assert.ok(byId(r, named.id).importance > byId(r, visibleLink.id).importance, 'a named 16×6 button in view keeps its band above a visible link');
+  assert.ok(byId(r, unnamed.id).importance < byId(r, visibleLink.id).importance, 'an unnamed 16×6 button is tiny and unnamed');
+  assert.ok(byId(r, thin.id).importance < byId(r, named.id).importance, 'thinner than 4 px is tiny, named or not');
+  assert.deepEqual(ids(js.rank(request([visibleLink, named, unnamed, thin]))), ids(r));
+});
+
+test('"Sign-In", "Log-in" and a label that is only "My account" / "Account" name the sign in; "Create an account" does not', () => {
+  const visible = [link({ rect: [10, 100, 120, 20] }), link({ rect: [10, 130, 120, 20] })];
+  const far = (text: string, k: number) => link({ text, rect: [10, below(3) + 40 * k, 90, 20], in_viewport: false });
+  const [hyphen, account, create] = [far('Sign-In', 0), far('My Account', 1), far('Create an account', 2)];
+  const r = wasm.rank(request([...visible, hyphen, account, create]));
+  assert.deepEqual(ids(r).slice(0, 2).sort(), [hyphen.id, account.id].sort(), 'both are promoted sign ins');
+  assert.ok(byId(r, create.id).importance < byId(r, visible[1].id).importance, '"Create an account" is a link three screens down');
+});

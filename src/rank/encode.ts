@@ -171,7 +171,9 @@ const PRIMARY_CLASS = /(^|[\s_-])(primary|cta|call-to-action|btn-main|main-actio
 /** Own words of a control that name a purchase (add to cart in a few more languages too) or a site-wide
  *  primary action (sign in, search): three kinds the core promotes, each on its own. */
 const PURCHASE_WORDS = /\b(add to (cart|bag|basket|trolley)|buy( now| it)?|purchase|check ?out|order now|book now|ajouter au panier|in den warenkorb|a[ñn]adir al carrito|aggiungi al carrello)\b/i;
-const SIGN_IN_WORDS = /\b(sign in|log ?in)\b/i;
+// Sign in: "Sign in", "Sign-In", "Log in", "Login", "Log-in", or a label that is only "Account" / "My account" /
+// "Your account" (the header link that signs a visitor in; "Create an account" and "Account settings" are not).
+const SIGN_IN_WORDS = /\b(sign[ -]?in|log[ -]?in)\b|^\s*(my |your )?account\s*$/i;
 const SEARCH_WORDS = /\b(search|suche|suchen|rechercher|buscar)\b/i;
 /** A text field's own words (or placeholder) that ask for a search query ("What are you looking for?"). */
 const SEARCH_FIELD_WORDS = /\b(search|find|looking for|keywords?|suche|suchen|rechercher|buscar)\b/i;

@@ -12,7 +12,7 @@ const SUITES = [
   ['collect', 'the collector on every fixture page'],
   ['collect-large', 'the collector before and after on 5,000- and 20,000-element pages and the WCXB sample (about ten minutes)'],
   ['observe', 'observe map and visual latency on a warm pool'],
-  ['map-latency', 'map latency: --map-path fast against legacy, back to back and paced, and where the time goes'],
+  ['map-latency', 'map latency: --map-path fast against legacy, back to back and paced, on the fixtures and 20 real WCXB pages (skipped without a WCXB checkout), and where the time goes'],
   ['prompt', 'tokens per element: the text form against our JSON'],
   ['read', 'read-mode extraction vs Readability (about five minutes)'],
   ['pdf', 'PDF read mode: ms per page and word F1, beside the HTML read'],

@@ -2,6 +2,8 @@
 // interleaved round by round (alternating which goes first), until the spread of the rounds is known;
 // it fails when a ratio's median falls below its floor in bench/baseline.json by more than that spread.
 // Ratios, not times: the machine is shared and noisy, but both sides of a ratio see the same noise.
+// One guard (map-warm-vs-cold) starts two real servers and Chromium: it needs `npm run build` first
+// (CI runs the gate after `npm test`, which builds).
 //   npm run bench:check              check against the floors (CI runs this after the tests)
 //   npm run bench:check -- --record  measure and raise each floor to 70% of its median (never lowers one)
 //   npm run bench:check -- NAME...   only the guards named
@@ -17,9 +19,18 @@ import { coreOnly } from './core-only.ts';
 import { encodeColumns, readColumns } from '../src/rank/columns.ts';
 import { readabilityMarkdown } from './read/readability.ts';
 import { barChart } from './chart.ts';
+import { serveFixtures, type FixtureServer } from '../test/helpers/fixtures.ts';
+import { startServer, createKey, removeDataDir, type ServerProcess } from '../test/helpers/server.ts';
 
-/** A guarded ratio: how many times faster `subject` is than `reference` (higher is better). */
-interface Guard { name: string; what: string; subject: () => unknown; reference: () => unknown }
+/**
+ * A guarded ratio: how many times faster `subject` is than `reference` (higher is better). Either two
+ * synchronous functions timed in slices, or `round`: one interleaved round measured by the guard itself
+ * (the ratio of that round; `subjectFirst` alternates), with `setup` before and `close` after.
+ */
+type Guard = { name: string; what: string } & (
+  | { subject: () => unknown; reference: () => unknown }
+  | { round: (subjectFirst: boolean) => Promise<number>; setup: () => Promise<void>; close: () => Promise<void>; maxRounds: number }
+);
 
 const MIN_ROUNDS = 7;
 const MAX_ROUNDS = 25;
@@ -50,12 +61,70 @@ async function guards(): Promise<Guard[]> {
     },
     { name: 'core-wasm-vs-js-5k', what: 'the core alone at 5,000 elements: Wasm vs the JS build of the same source', subject: coreOnly(wasmCore, p5k), reference: coreOnly(jsCore, p5k) },
     { name: 'goal-cost-1k', what: 'rank() at 1,000 elements with a goal vs without one (below 1: the goal\'s cost)', subject: () => wasm.rank(goal1k), reference: () => wasm.rank(p1k) },
+    mapWarmVsCold(),
     {
       name: 'read-vs-readability', what: 'read mode (linkedom + extraction + turndown) vs jsdom + Readability + turndown on 12 real articles',
       subject: () => pages.forEach((p) => readPage(p.html, p.url, { contentLimit: 500_000 })),
       reference: () => pages.forEach((p) => readabilityMarkdown(p.html, p.url)),
     },
   ];
+}
+
+/** Fixture pages the map guard asks for, in turn. */
+const MAP_PAGES = ['search', 'login', 'shop'];
+/** Pairs of map requests (one per side, same page) per round. */
+const MAP_PAIRS = 4;
+/** Pause before each map request, ms: an agent's step between two calls, in which a spare gets ready. */
+const MAP_GAP_MS = 500;
+
+/**
+ * Warm map vs cold map: two real servers (built CLI, `--map-path fast`), one with its prepared spare
+ * context(s) (`--map-spares`'s default) and one with none (`--map-spares 0`: every request creates its
+ * context and page), map (performance engine) on fixture pages, one request at a time, 500 ms apart.
+ * Requests go in pairs, one per side on the same page (which side goes first alternates), so both sides
+ * of a pair see the same moment of the machine's load. A round's ratio: the cold side's summed latency
+ * over the warm side's, as the caller sees it.
+ */
+function mapWarmVsCold(): Guard {
+  let fx: FixtureServer | undefined;
+  const servers: Record<'warm' | 'cold', ServerProcess | undefined> = { warm: undefined, cold: undefined };
+  const keys: Record<string, string> = {};
+  const flags = ['--egress-allow', '127.0.0.1/32', '--rate-limit', '10000', '--rate-burst', '10000', '--log-level', 'warn', '--map-path', 'fast'];
+  let next = 0;
+  async function map(side: 'warm' | 'cold', page: string): Promise<number> {
+    await new Promise((r) => setTimeout(r, MAP_GAP_MS));
+    const t0 = performance.now();
+    const res = await fetch(`${servers[side]!.url}/v1/observe`, { method: 'POST', headers: { authorization: `Bearer ${keys[side]}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: `${fx!.url}/${page}.html`, mode: 'map' }), signal: AbortSignal.timeout(30_000) });
+    const text = await res.text();
+    if (res.status !== 200) throw new Error(`map-warm-vs-cold: ${side} ${page}: ${res.status} ${text.slice(0, 300)}`);
+    return performance.now() - t0;
+  }
+  return {
+    name: 'map-warm-vs-cold',
+    what: 'map (performance engine, --map-path fast) on 3 fixture pages, requests 500 ms apart: a server with its prepared spare context vs the same server with none (--map-spares 0)',
+    maxRounds: 10,
+    async setup() {
+      fx = await serveFixtures();
+      servers.warm = await startServer(flags);
+      servers.cold = await startServer([...flags, '--map-spares', '0']);
+      for (const s of ['warm', 'cold'] as const) keys[s] = await createKey(servers[s]!.dataDir, 1_000_000);
+      // Chromium launched and the JIT warm on both sides.
+      for (const s of ['warm', 'cold'] as const) for (const page of MAP_PAGES) await map(s, page);
+    },
+    async round(subjectFirst) {
+      let warm = 0, cold = 0;
+      for (let i = 0; i < MAP_PAIRS; i++) {
+        const page = MAP_PAGES[next++ % MAP_PAGES.length];
+        if (subjectFirst === (i % 2 === 0)) { warm += await map('warm', page); cold += await map('cold', page); } else { cold += await map('cold', page); warm += await map('warm', page); }
+      }
+      return cold / warm;
+    },
+    async close() {
+      for (const s of Object.values(servers)) if (s) { await s.stop(); removeDataDir(s.dataDir); }
+      await fx?.close();
+    },
+  };
 }
 
 /** ms per call of `fn`, over about SLICE_MS (at least one call). */
@@ -72,15 +141,17 @@ const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); cons
 interface Measured { median: number; noise: number; rounds: number }
 
 /** Ratio reference/subject per round, interleaved; noise: the relative 95% band of the median. */
-function measure(g: Guard): Measured {
-  for (let i = 0; i < 3; i++) { g.subject(); g.reference(); } // warm up the JIT on both sides
+async function measure(g: Guard): Promise<Measured> {
+  if ('round' in g) await g.setup();
+  else for (let i = 0; i < 3; i++) { g.subject(); g.reference(); } // warm up the JIT on both sides
   const ratios: number[] = [];
   let noise = Infinity;
-  for (let round = 0; round < MAX_ROUNDS; round++) {
-    let s: number, r: number;
-    if (round % 2) { s = timeSlice(g.subject); r = timeSlice(g.reference); } else { r = timeSlice(g.reference); s = timeSlice(g.subject); }
-    ratios.push(r / s);
-    process.stderr.write(`\r  ${g.name}: round ${round + 1}, ratio ${(r / s).toFixed(3)}   `);
+  for (let round = 0; round < ('round' in g ? g.maxRounds : MAX_ROUNDS); round++) {
+    let ratio: number;
+    if ('round' in g) ratio = await g.round(round % 2 === 1);
+    else if (round % 2) { const s = timeSlice(g.subject); ratio = timeSlice(g.reference) / s; } else { const r = timeSlice(g.reference); ratio = r / timeSlice(g.subject); }
+    ratios.push(ratio);
+    process.stderr.write(`\r  ${g.name}: round ${round + 1}, ratio ${ratio.toFixed(3)}   `);
     if (ratios.length >= MIN_ROUNDS) {
       const m = median(ratios);
       const mad = median(ratios.map((x) => Math.abs(x - m)));
@@ -102,7 +173,8 @@ const results: { name: string; what: string; measured: Measured; floor: number |
 // Guard names on the command line measure only those (npm run bench:check -- columns-vs-json-1k).
 const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 for (const g of (await guards()).filter((x) => only.length === 0 || only.includes(x.name))) {
-  const m = measure(g);
+  let m: Measured;
+  try { m = await measure(g); } finally { if ('round' in g) await g.close(); }
   const floor = baseline.guards[g.name]?.floor;
   // Fail only when the ratio is below its floor by more than this run's own noise.
   const ok = floor === undefined || m.median >= floor * (1 - m.noise);

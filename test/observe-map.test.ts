@@ -425,3 +425,30 @@ describe('map under load', () => {
     }
   });
 });
+
+describe('--map-spares 0', () => {
+  test('no context is prepared ahead: each map request creates its own, and is answered as with a spare', async () => {
+    const cold = await startServer(['--egress-allow', '127.0.0.1/32', '--rate-limit', '1000', '--rate-burst', '1000', '--map-spares', '0']);
+    try {
+      const k = await createKey(cold.dataDir, 1000);
+      for (const page of ['login.html', 'search.html']) {
+        const r = await observe(cold, k, { url: `${site.url}/${page}`, mode: 'map' });
+        assert.equal(r.status, 200, JSON.stringify(r.body));
+        assert.ok(r.body.interactable_elements.length > 0);
+      }
+      // The used contexts close after their answers; then nothing is left open and no spare is made.
+      let health: { browser: { contexts: number; spare: number; open: number } } | undefined;
+      for (let i = 0; i < 30; i++) {
+        health = await (await fetch(`${cold.url}/healthz`)).json();
+        if (health!.browser.contexts === 0) break;
+        await new Promise((res) => setTimeout(res, 100));
+      }
+      await new Promise((res) => setTimeout(res, 300));
+      health = await (await fetch(`${cold.url}/healthz`)).json();
+      assert.deepEqual({ contexts: health!.browser.contexts, spare: health!.browser.spare, open: health!.browser.open }, { contexts: 0, spare: 0, open: 0 });
+    } finally {
+      await cold.stop();
+      removeDataDir(cold.dataDir);
+    }
+  });
+});

@@ -31,6 +31,8 @@ export interface PoolOptions {
   maxQueue: number;
   /** The path before issue 19 (--map-path legacy): the used context is closed before the answer. */
   closeBeforeAnswer?: boolean;
+  /** Contexts prepared ahead (--map-spares; 1 when absent); 0: none, every request creates its own. */
+  spares?: number;
 }
 
 export interface PoolStats { launches: number; crashes: number; open: number; queued: number; contexts: number; spare: number }
@@ -244,6 +246,7 @@ export class BrowserPool implements PageRunner {
   private prepareSpare(): void {
     const browser = this.browser;
     if (this.closed || this.spare || !browser || this.waiting.length) return; // a waiting request makes its own
+    if (this.options.spares === 0) return;
     this.spare = browser.then((b) => (b.isConnected() ? this.create(b) : undefined)).catch(() => undefined);
   }
 

@@ -1,0 +1,53 @@
+// Twenty real pages for the map benchmark (issue 19): WCXB development pages (Murrough-Foley/
+// web-content-extraction-benchmark, CC-BY-4.0; `dev/` only), all from the TUNE part of
+// bench/read/wcxb-split.json (checked at load: a page of the frozen test part is refused), picked by id,
+// several page types. Served offline by a localhost server the real server's map path reaches through its
+// egress guard (`--egress-allow 127.0.0.1/32`): each document at http://127.0.0.1:<port>/wcxb/<id>.html
+// with a Content-Security-Policy that keeps every request on that origin, where anything but the
+// documents answers 404; so, as train/a11y/collect-a11y.ts renders them, the page's own HTML and
+// inline scripts run and nothing else loads (no request leaves the machine, no DNS lookup).
+import { createServer } from 'node:http';
+import { existsSync, readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { join } from 'node:path';
+
+export const WCXB_DIR = process.env.WCXB_DIR ?? '/work/wcxb';
+
+/** The fixed list: id and page type (WCXB ground truth's `page_type.primary`), three per type or so. */
+export const REAL_PAGES: [id: string, type: string][] = [
+  ['0003', 'article'], ['0004', 'article'], ['0005', 'article'],
+  ['0021', 'service'], ['0025', 'service'], ['0028', 'service'],
+  ['0077', 'listing'], ['0083', 'listing'], ['0175', 'listing'],
+  ['0172', 'forum'], ['0503', 'forum'], ['0504', 'forum'],
+  ['0349', 'documentation'], ['0424', 'documentation'], ['0661', 'documentation'],
+  ['0580', 'product'], ['0583', 'product'], ['0584', 'product'],
+  ['0635', 'collection'], ['0637', 'collection'],
+];
+
+/** Whether the WCXB development pages are here (not in CI: the real-page part is then skipped). */
+export const wcxbPresent = () => existsSync(join(WCXB_DIR, 'dev', 'html'));
+
+export interface RealPageServer { urls: { id: string; type: string; url: string }[]; close(): Promise<void> }
+
+const CSP = "default-src 'self' 'unsafe-inline' 'unsafe-eval' data: blob:";
+
+export async function serveRealPages(): Promise<RealPageServer> {
+  const tune = new Set((JSON.parse(readFileSync(new URL('./read/wcxb-split.json', import.meta.url), 'utf8')) as { tune: string[] }).tune);
+  const docs = new Map<string, Buffer>();
+  for (const [id] of REAL_PAGES) {
+    if (!tune.has(id)) throw new Error(`WCXB page ${id} is not in the tune part of bench/read/wcxb-split.json`);
+    docs.set(`/wcxb/${id}.html`, gunzipSync(readFileSync(join(WCXB_DIR, 'dev', 'html', `${id}.html.gz`))));
+  }
+  const server = createServer((req, res) => {
+    const doc = docs.get((req.url ?? '/').split('?')[0]);
+    if (!doc) { res.writeHead(404, { 'content-type': 'text/plain' }); res.end(); return; }
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': CSP });
+    res.end(doc);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  return {
+    urls: REAL_PAGES.map(([id, type]) => ({ id, type, url: `${base}/wcxb/${id}.html` })),
+    close: () => new Promise((done) => { server.closeAllConnections(); server.close(() => done()); }),
+  };
+}

@@ -42,6 +42,13 @@ describe('product pages', () => {
       assert.ok(!md.includes(junk), `${junk} left out`);
     }
   });
+
+  test('a marketing product page: its sections stay; the numbered footnotes of the footer and the disclaimer block go', () => {
+    const md = readPage(fixture('product-small-print.html'), 'https://lumen.example/slate-11/').content;
+    assert.match(md, /^# Lumen Slate 11/m);
+    for (const kept of ['Light enough to forget', '## A screen for the outdoors', 'reaches 900 nits outdoors', 'Up to 14 hours of video playback', 'The magnetic pen clips to the side']) assert.ok(md.includes(kept), `${kept} kept`);
+    for (const junk of ['Pen colours shown are for illustration', 'Battery life varies', 'Trade-in values', 'Network speeds depend', 'Copyright 2026']) assert.ok(!md.includes(junk), `${junk} left out`);
+  });
 });
 
 describe('forum threads', () => {

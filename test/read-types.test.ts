@@ -96,6 +96,17 @@ describe('reading listings and collections', () => {
     assert.ok(!/\bNew\b/.test(md), 'the label is left out');
   });
 
+  test('a ranked list: each item keeps its title, year and summary; the alt text of thumbnails and the links every card repeats go', () => {
+    const md = readPage(fixture('list-controls.html'), 'https://books.example/list/best-novels').content;
+    assert.match(md, /^# Best novels of the decades/m);
+    assert.match(md, /Chosen by readers, one vote each/);
+    for (const [title, year, summary] of [['Harbour Lights', '1994', "A lighthouse keeper's daughter"], ['The Quiet Engine', '2008', 'An engineer builds a silent locomotive']]) {
+      assert.ok(md.includes(title) && md.includes(year) && md.includes(summary), `${title} kept whole`);
+    }
+    assert.equal((md.match(/\]\(https:\/\/books\.example\/title\/\d\)/g) ?? []).length, 12, 'each item keeps its link (picture and title)');
+    for (const junk of ['Rate this title', 'Watch the trailer', 'A still of', 'Sign in', 'Terms']) assert.ok(!md.includes(junk), `${junk} left out`);
+  });
+
   test('an article stays an article: its prose, not its list of related links', () => {
     const md = readPage(fixture('article.html'), 'https://blog.example/2026/tuning-node').content;
     assert.match(md, /^# Tuning Node\.js servers/m);

@@ -1,7 +1,7 @@
 // Word F1 of read mode on one part of the WCXB development split (bench/read/wcxb-split.json), per
 // page type, for tuning. Default part: tune. The test part is frozen: `--split test` prints aggregates
 // only (never pages), and is for the final measurement, not for tuning.
-// Run: node --import tsx bench/read/wcxb-eval.ts [--split tune|test] [--type product] [--worst 20] [--fold a|b]
+// Run: node --import tsx bench/read/wcxb-eval.ts [--split tune|test] [--type product[,listing…]] [--worst 20] [--fold a|b]
 //      --fold: half of the tune part, by site (a seeded hash of the host), to check that a change made
 //      while looking at one half also helps the other before trusting it on the frozen test part.
 //      WCXB_DIR: a checkout of Murrough-Foley/web-content-extraction-benchmark (default /work/wcxb).
@@ -41,7 +41,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const { values } = parseArgs({ options: { split: { type: 'string', default: 'tune' }, type: { type: 'string' }, worst: { type: 'string', default: '0' }, fold: { type: 'string' } } });
   const part = values.split === 'test' ? 'test' : 'tune';
   if (values.fold && part !== 'tune') throw new Error('--fold splits the tune part only');
-  const pages = (wcxbSplit(part) ?? []).filter((p) => (!values.type || p.type === values.type) && (!values.fold || foldOf(p.url) === values.fold));
+  const pages = (wcxbSplit(part) ?? []).filter((p) => (!values.type || values.type.split(',').includes(p.type)) && (!values.fold || foldOf(p.url) === values.fold));
   if (!pages.length) throw new Error(`no WCXB pages under ${WCXB_DIR}/dev`);
   const t0 = performance.now();
   const scored = pages.map((p) => ({ p, f1: wordF1(markdownText(readPage(p.html, p.url, { format: 'markdown', contentLimit: 500_000 }).content), p.truth) }));

@@ -112,16 +112,49 @@ export function arePosts(group: ItemGroup): boolean {
 /** Links and small blocks that are an item's chrome: calls to action, "read more", badges, counters. */
 const CHROME = /^(?:read more|continue reading|more|learn more|see more|view more|show more|details|view details|see details|shop now|buy now|order now|add to (?:cart|bag|basket|wishlist|wish list|favorites)|quick ?(?:view|shop|add)|choose options|select options|compare|add to compare|save|saved|wishlist|notify me|sold out|out of stock|in stock|new|sale|on sale|hot|best ?seller|top rated|exclusive|free shipping|more colou?rs?|\+\s?\d+ (?:more|colou?rs?)|\d+ colou?rs?|weiterlesen|mehr|lire la suite|en savoir plus|leer más|ver más|leggi tutto|lees meer|»|›|→)$/i;
 
-/** Removes each item's chrome inside `root` (short elements whose whole text is a chrome phrase). */
-export function dropItemChrome(root: El): void {
-  for (const el of [...root.querySelectorAll('a, span, div, p, small, strong, em, label, li')]) {
+/**
+ * Removes each item's chrome inside `root`: short elements whose whole text is a chrome phrase, and
+ * the links and buttons whose text is one of `repeated` (the same short line on many items: "Rate this book").
+ */
+export function dropItemChrome(root: El, repeated: Set<string> = new Set()): void {
+  for (const el of [...root.querySelectorAll('a, span, div, p, small, strong, em, label, li, button, h3, h4, h5, h6')]) {
     // root.contains, not isConnected: the root may be a detached copy.
     if (!root.contains(el)) continue;
     const text = textOf(el).replace(/[.…:!>»›→\s]+$/u, '').trim();
-    if (text.length <= CHROME_MAX && CHROME.test(text)) el.remove();
+    if ((text.length <= CHROME_MAX && CHROME.test(text)) || (CONTROL_TAGS.has(el.tagName) && repeated.has(norm(text)))) el.remove();
   }
 }
 const CHROME_MAX = 30;
+const CONTROL_TAGS = new Set(['A', 'BUTTON']);
+const norm = (t: string) => t.replace(/\s+/g, ' ').trim().toLowerCase();
+
+/**
+ * Links and buttons said word for word on many of the items ("Rate this book", "Explore in 3D"):
+ * controls of the card, not what tells the items apart. Prices and figures stay.
+ */
+export function repeatedItemText(group: ItemGroup): Set<string> {
+  const count = new Map<string, number>();
+  for (const item of group.items) {
+    const seen = new Set<string>();
+    for (const el of item.querySelectorAll('a, button, [role=button]')) {
+      const text = norm(textOf(el));
+      if (!text || text.length > REPEAT_MAX || seen.has(text) || /\d|[$€£¥₹]/.test(text) || !/\p{L}{3}/u.test(text)) continue;
+      seen.add(text);
+      count.set(text, (count.get(text) ?? 0) + 1);
+    }
+  }
+  const min = Math.max(REPEAT_MIN_ITEMS, REPEAT_SHARE * group.items.length);
+  return new Set([...count].filter(([, n]) => n >= min).map(([t]) => t));
+}
+/** Longest line that counts as a repeated note, fewest items and share of items repeating it. */
+const REPEAT_MAX = 40;
+const REPEAT_MIN_ITEMS = 3;
+const REPEAT_SHARE = 0.5;
+
+/** Thumbnails' alternative text: on a listing the pictures illustrate the items, their titles say what they are. */
+export function dropThumbnailAlt(root: El): void {
+  for (const img of root.querySelectorAll('img[alt]')) img.setAttribute('alt', '');
+}
 
 /**
  * Whether `text` (another read of the page) already holds the items: most of their opening words
@@ -183,7 +216,8 @@ export function listingContent(group: ItemGroup, body: El): El {
   }
   out.append(region.cloneNode(true));
   for (const el of [...out.querySelectorAll('[class], [id]')]) if (out.contains(el) && around(el)) el.remove();
-  dropItemChrome(out);
+  dropItemChrome(out, repeatedItemText(group));
+  dropThumbnailAlt(out);
   return out;
 }
 

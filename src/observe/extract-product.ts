@@ -69,6 +69,24 @@ function headedBlock(heading: El, root: El): El {
   return block;
 }
 
+/**
+ * Class or id words of legal small print: footnotes, disclaimers, fine print ("footnote-4",
+ * "common-bottom-disclaimer__list"). A word anywhere in a class token, as its own part.
+ */
+const SMALL_PRINT = /(?:^|[-_])(?:footnotes?|disclaimers?|fine-?print|legal-?(?:notes?|text|copy))(?:$|[-_])/i;
+const smallPrint = (el: El) => `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`.split(/\s+/).some((t) => SMALL_PRINT.test(t));
+
+/**
+ * Removes the page's footers and legal small print (test conditions, offer terms, availability
+ * notes) from a product page before its content is chosen: they are about the shop or the claims,
+ * not what the product is, and a long list of them can outscore the description.
+ */
+export function dropSmallPrint(body: El): void {
+  for (const el of [...body.querySelectorAll('footer, [class], [id]')]) {
+    if (el !== body && body.contains(el) && (el.tagName === 'FOOTER' || smallPrint(el))) el.remove();
+  }
+}
+
 /** Keeps what describes the product inside the extracted region. */
 export function tidyProduct(root: El): void {
   // Rails and shop boxes, by their heading (or an aria-label on the block).

@@ -7,11 +7,11 @@
 import { parseHTML } from 'linkedom';
 import { type El, textOf, linkedText, linkDensity, BLOCK_TAGS } from './extract-dom.ts';
 import { tidy, dropCaptions, dropRepeatedBlocks, dropRedundantAlt, absolutize } from './extract-tidy.ts';
-import { isProductPage, tidyProduct } from './extract-product.ts';
+import { isProductPage, tidyProduct, dropSmallPrint } from './extract-product.ts';
 import { isForumThread, threadOf } from './extract-forum.ts';
 import { sectionedRegion } from './extract-service.ts';
 import { detectPageType, pageMeta, type PageMeta, type PageTypeResult } from './page-type.ts';
-import { findItems, listingContent, holdsItems, dropItemChrome, arePosts, type ItemGroup } from './extract-items.ts';
+import { findItems, listingContent, holdsItems, dropItemChrome, repeatedItemText, dropThumbnailAlt, arePosts, type ItemGroup } from './extract-items.ts';
 
 const DROP = 'script, style, noscript, template, svg, canvas, iframe, object, embed, link, meta, input, button, select, textarea, dialog';
 const HIDDEN = '[hidden], [aria-hidden="true"], [style*="display:none"], [style*="display: none"], [style*="visibility:hidden"], [style*="visibility: hidden"]';
@@ -370,7 +370,8 @@ function readListing(generic: Found, probe: Probe): Extracted {
     // The generic read has the items: keep it, without their chrome.
     const { document } = parseHTML(`<!doctype html><html><body>${generic.html}</body></html>`);
     const root = document.body as El;
-    dropItemChrome(root);
+    dropItemChrome(root, repeatedItemText(items));
+    dropThumbnailAlt(root);
     return { ...generic, html: root.innerHTML, text: blockText(root) };
   }
   if (generic.text.length >= GENERIC_MISSED * listing.text.length) return generic;
@@ -463,7 +464,7 @@ function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Atte
   // What the page says about itself (JSON-LD lives in scripts, so before stripping), read once for
   // the kind and the page type.
   const said = probe || (!knownKind && mainOnly) ? pageMeta(doc) : null;
-  const kind = knownKind ?? (mainOnly ? pageKind(said!, doc, url) : 'page');
+  let kind = knownKind ?? (mainOnly ? pageKind(said!, doc, url) : 'page');
   const base = doc.querySelector('base[href]')?.getAttribute('href');
   let baseUrl = url;
   try { if (base) baseUrl = new URL(base, url).href; } catch { /* a broken <base>: the page URL */ }
@@ -475,11 +476,15 @@ function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Atte
   if (probe && said) {
     const group = findItems(body);
     probe.pageType = detectPageType(said, url, group?.items.length ?? 0, doc, !!group && arePosts(group));
-    if (group && (probe.pageType.type === 'listing' || probe.pageType.type === 'collection')) {
+    const listing = probe.pageType.type === 'listing' || probe.pageType.type === 'collection';
+    // One verdict: a page the vote calls a listing of products is not one product's page.
+    if (listing && kind === 'product') kind = 'page';
+    if (group && listing) {
       probe.items = group;
       probe.listing = finishListing(listingContent(group, body), baseUrl, title);
     }
   }
+  if (kind === 'product') dropSmallPrint(body);
   // A thread's posts, found before class-name stripping takes comments and post headers away.
   const thread = posts ? threadOf(body) : null;
   const commentText = !thread && mainOnly && attempt.unlikely ? stripUnlikely(body, !!attempt.comments) : 0;

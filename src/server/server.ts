@@ -67,7 +67,7 @@ function lazyBrowser(config: ServerConfig, guard: EgressGuard, logger: Logger) {
     if (config.browserWs.length) {
       return new BrowserFleet({ endpoints: config.browserWs, token: config.browserToken, size: config.browserPages, maxQueue: config.browserQueue, log: (event, fields) => logger.warn(fields, event) });
     }
-    return new BrowserPool({ executablePath: config.chromium, proxyUrl: (await proxy()).url, size: config.browserPages, maxQueue: config.browserQueue, closeBeforeAnswer: config.mapPath === 'legacy' });
+    return new BrowserPool({ executablePath: config.chromium, proxyUrl: (await proxy()).url, size: config.browserPages, maxQueue: config.browserQueue, closeBeforeAnswer: config.mapPath === 'legacy', spares: config.mapSpares });
   };
   return {
     /** The egress proxy's URL, for MCP sessions' own browsers (the pool costs nothing until used). */

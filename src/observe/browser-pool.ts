@@ -3,9 +3,10 @@
 // that closes the context or kills the browser, and a relaunch after a crash. Every request the
 // browser makes goes through the egress proxy. Up to `spares` fresh contexts, each with its page, are
 // kept ready: a new page costs a renderer process (100-500 ms here), which then stays off the
-// request's path. A spare taken is replaced at once, while the request that took it runs, so a request
-// that follows straight after finds one ready. Each spare is used once, by one request, like any other
-// fresh context; spares belong to one browser and go with it (closed, crashed, killed).
+// request's path. Spares are topped up after each answer, between requests rather than alongside one;
+// with two, a request that follows straight after an answer finds one ready while the other is made.
+// Each spare is used once, by one request, like any other fresh context; spares belong to one browser
+// and go with it (closed, crashed, killed).
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { SightlineError } from '../schema/errors.ts';
 
@@ -37,8 +38,9 @@ export interface PoolOptions {
   /** Fresh contexts (with their page) kept ready (--map-spares; default 1, at most `size`); 0: every
    *  request makes its own. */
   spares?: number;
-  /** When a used spare is replaced: `taken` (default), as the request takes it; `answered`, after the
-   *  request's answer (the pool before the warm spares; kept for bench/map-spares.bench.ts). */
+  /** When a used spare is replaced: `answered` (default), after the request's answer, between requests;
+   *  `taken`, as the request takes it, alongside its work (measured worse when paced: bench/README.md,
+   *  "Warm spares"; kept for bench/map-spares.bench.ts). */
   spareRefill?: 'taken' | 'answered';
 }
 
@@ -174,14 +176,11 @@ export class BrowserPool implements PageRunner {
     }
   }
 
-  /**
-   * The oldest spare that is usable on this browser, else a new context and page. A spare taken is
-   * replaced at once (fast path), so the next request finds one made while this one runs.
-   */
+  /** The oldest spare that is usable on this browser, else a new context and page. */
   private async fresh(browser: Browser): Promise<Fresh> {
     while (this.spares.length) {
       const pending = this.spares.shift()!; // taken at once: concurrent requests must not share it
-      if (!this.options.closeBeforeAnswer && this.options.spareRefill !== 'answered') this.prepareSpares();
+      if (!this.options.closeBeforeAnswer && this.options.spareRefill === 'taken') this.prepareSpares();
       const spare = await pending.made;
       if (spare && spare.browser === browser && browser.isConnected() && !spare.page.isClosed()) return spare;
       if (spare) void spare.context.close().catch(() => undefined);

@@ -4,7 +4,9 @@
 // browser makes goes through the egress proxy. Up to `spares` fresh contexts, each with its page, are
 // kept ready: a new page costs a renderer process (100-500 ms here), which then stays off the
 // request's path. Spares are topped up after each answer, between requests rather than alongside one;
-// with two, a request that follows straight after an answer finds one ready while the other is made.
+// with two, a request that follows straight after an answer finds one ready while the other is made
+// (not the default: on a saturated machine the one being made slowed that request by more than the
+// wait it saved; bench/README.md, "Warm spares").
 // Each spare is used once, by one request, like any other fresh context; spares belong to one browser
 // and go with it (closed, crashed, killed).
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';

@@ -411,7 +411,7 @@ describe('map under load', () => {
       const health = await (await fetch(`${loaded.url}/healthz`)).json();
       assert.deepEqual({ open: health.browser.open, queued: health.browser.queued, contexts: health.browser.contexts, launches: health.browser.launches },
         { open: 0, queued: 0, contexts: 0, launches: 1 });
-      assert.equal(health.browser.spare, 1, 'a spare context waits for the next request (and is closed with the server below)');
+      assert.equal(health.browser.spare, 1, 'a spare context (--map-spares, default 1) waits for the next request (and is closed with the server below)');
       const browserPids = [...descendants()].filter((p) => p !== loaded.proc.pid);
       assert.ok(browserPids.length > 0, 'Chromium runs under the server');
       assert.equal(await loaded.stop(), 0);

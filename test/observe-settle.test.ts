@@ -1,8 +1,8 @@
 // Map's adaptive settle (--map-path fast, the default) through the real server and its Chromium,
 // on pages served from localhost: content that appears after load (a timer, a slow request) is still in
 // the map; a page that keeps polling or ticking is answered anyway; and every request still gets a
-// context of its own: a cookie, localStorage, a service worker and the HTTP cache of one caller are
-// absent for the next, on either path.
+// context of its own, even when it was made ahead as a spare (--map-spares): a cookie, localStorage, a
+// service worker and the HTTP cache of one caller are absent for the next, on either path.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
@@ -96,7 +96,8 @@ test('adaptive settle: a button added 300 ms after load, or built from a 300 ms 
 
 for (const path of ['fast', 'legacy']) {
   test(`--map-path ${path}: a cookie, localStorage, a service worker and the HTTP cache of one caller are absent for the next`, async () => {
-    const server = await startServer(flags(path));
+    // Two spares on the fast path: a later caller's context is made before (or while) an earlier one's page runs.
+    const server = await startServer([...flags(path), '--map-spares', '2']);
     try {
       const [first, second] = [await createKey(server.dataDir, 100), await createKey(server.dataDir, 100)];
       seen.cookies.length = 0; seen.cached = 0;
@@ -112,6 +113,9 @@ for (const path of ['fast', 'legacy']) {
       }
       assert.deepEqual(seen.cookies, ['', '', '', ''], 'no request carried an earlier cookie');
       assert.equal(seen.cached, 4, 'a cacheable script is fetched again by every request: no shared HTTP cache');
+      // The later callers' contexts were spares, made before (or while) an earlier caller's page ran.
+      const health = await (await fetch(`${server.url}/healthz`)).json();
+      assert.equal(health.browser.spare, path === 'fast' ? 2 : 1, 'the requests above were served from spares made ahead (legacy: at most 1)');
     } finally {
       await server.stop();
       removeDataDir(server.dataDir);

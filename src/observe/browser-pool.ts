@@ -1,9 +1,14 @@
 // The browser pool: playwright-core driving Debian's Chromium (or a remote browser), a fresh context
 // per request, at most `size` pages at once with a bounded queue (busy when full), a hard deadline
 // that closes the context or kills the browser, and a relaunch after a crash. Every request the
-// browser makes goes through the egress proxy. One spare context with its page is prepared ahead:
-// a new page costs a renderer process (100-300 ms here), which then stays off the request's path.
-// The spare is used once, by one request, like any other fresh context.
+// browser makes goes through the egress proxy. Up to `spares` fresh contexts, each with its page, are
+// kept ready: a new page costs a renderer process (100-500 ms here), which then stays off the
+// request's path. Spares are topped up after each answer, between requests rather than alongside one;
+// with two, a request that follows straight after an answer finds one ready while the other is made
+// (not the default: on a saturated machine the one being made slowed that request by more than the
+// wait it saved; bench/README.md, "Warm spares").
+// Each spare is used once, by one request, like any other fresh context; spares belong to one browser
+// and go with it (closed, crashed, killed).
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { SightlineError } from '../schema/errors.ts';
 
@@ -29,10 +34,16 @@ export interface PoolOptions {
   proxyUrl: string;
   size: number;
   maxQueue: number;
-  /** The path before issue 19 (--map-path legacy): the used context is closed before the answer. */
+  /** The path before issue 19 (--map-path legacy): the used context is closed before the answer, and
+   *  at most one spare is made, after that close. */
   closeBeforeAnswer?: boolean;
-  /** Contexts prepared ahead (--map-spares; 1 when absent); 0: none, every request creates its own. */
+  /** Fresh contexts (with their page) kept ready (--map-spares; default 1, at most `size`); 0: every
+   *  request makes its own. */
   spares?: number;
+  /** When a used spare is replaced: `answered` (default), after the request's answer, between requests;
+   *  `taken`, as the request takes it, alongside its work (measured worse when paced: bench/README.md,
+   *  "Warm spares"; kept for bench/map-spares.bench.ts). */
+  spareRefill?: 'taken' | 'answered';
 }
 
 export interface PoolStats { launches: number; crashes: number; open: number; queued: number; contexts: number; spare: number }
@@ -45,6 +56,8 @@ export interface PageRunner {
 }
 
 interface Fresh { browser: Browser; context: BrowserContext; page: Page }
+/** A spare context, ready or being made, on the browser `on` (the launch it belongs to). */
+interface Spare { on: Promise<Browser>; made: Promise<Fresh | undefined> }
 
 /** The caller's request ended (its deadline passed) while it waited for or used a page. */
 const cancelled = () => new SightlineError('timeout', 'The request was cancelled at its deadline');
@@ -75,17 +88,22 @@ export class BrowserPool implements PageRunner {
   private contexts = new Set<BrowserContext>();
   /** Used contexts closing after their answer; each holds its page slot until closed. */
   private closing = 0;
-  private spare: Promise<Fresh | undefined> | undefined;
+  /** Spares, oldest first: made or being made, each for the browser it was made on. */
+  private spares: Spare[] = [];
+  private readonly spareTarget: number;
   private launches = 0;
   /** Browsers that disconnected without our closing them (a crash, a killed process, a remote gone). */
   private crashes = 0;
   private readonly closedByUs = new WeakSet<Browser>();
   private closed = false;
 
-  constructor(private readonly options: PoolOptions) {}
+  constructor(private readonly options: PoolOptions) {
+    const wanted = Math.max(0, Math.floor(options.spares ?? 1));
+    this.spareTarget = Math.min(options.closeBeforeAnswer ? 1 : wanted, wanted, options.size);
+  }
 
   stats(): PoolStats {
-    return { launches: this.launches, crashes: this.crashes, open: this.active - this.closing, queued: this.waiting.length, contexts: this.contexts.size, spare: this.spare ? 1 : 0 };
+    return { launches: this.launches, crashes: this.crashes, open: this.active - this.closing, queued: this.waiting.length, contexts: this.contexts.size, spare: this.spares.length };
   }
 
   private launch(): Promise<Browser> {
@@ -96,6 +114,7 @@ export class BrowserPool implements PageRunner {
       : chromium.launch({ executablePath: this.options.executablePath, headless: true, chromiumSandbox: false, args: CHROMIUM_FLAGS, proxy });
     const browser = started.then((b) => {
       b.on('disconnected', () => {
+        this.dropSpares(browser);
         if (!this.closed && !this.closedByUs.has(b)) {
           this.crashes++;
           this.options.onGone?.('disconnected');
@@ -159,14 +178,16 @@ export class BrowserPool implements PageRunner {
     }
   }
 
-  /** The spare if it belongs to this browser, else a new context and page. */
+  /** The oldest spare that is usable on this browser, else a new context and page. */
   private async fresh(browser: Browser): Promise<Fresh> {
-    const pending = this.spare; // taken at once: concurrent requests must not share it
-    this.spare = undefined;
-    const spare = await pending?.catch(() => undefined);
-    const usable = spare && spare.browser === browser && browser.isConnected() && !spare.page.isClosed() ? spare : undefined;
-    if (spare && !usable) void spare.context.close().catch(() => undefined);
-    return usable ?? this.create(browser);
+    while (this.spares.length) {
+      const pending = this.spares.shift()!; // taken at once: concurrent requests must not share it
+      if (!this.options.closeBeforeAnswer && this.options.spareRefill === 'taken') this.prepareSpares();
+      const spare = await pending.made;
+      if (spare && spare.browser === browser && browser.isConnected() && !spare.page.isClosed()) return spare;
+      if (spare) void spare.context.close().catch(() => undefined);
+    }
+    return this.create(browser);
   }
 
   /**
@@ -232,22 +253,36 @@ export class BrowserPool implements PageRunner {
         // caller's path, its slot held until it has (failed work still closes before its error).
         const done = context;
         this.closing++;
-        this.prepareSpare();
+        this.prepareSpares();
         void this.closeContext(done).finally(() => { this.closing--; this.release(); });
       } else {
         if (context) await this.closeContext(context);
-        this.prepareSpare();
+        this.prepareSpares();
         this.release();
       }
     }
   }
 
-  /** Between requests, not during one: a spare made while a page loads competes with it for the CPU. */
-  private prepareSpare(): void {
+  /**
+   * Tops the spares up to their number on the running browser. Not while requests wait for a page:
+   * each of those makes its own, and a spare made then would only compete with them for the CPU.
+   */
+  private prepareSpares(): void {
     const browser = this.browser;
-    if (this.closed || this.spare || !browser || this.waiting.length) return; // a waiting request makes its own
-    if (this.options.spares === 0) return;
-    this.spare = browser.then((b) => (b.isConnected() ? this.create(b) : undefined)).catch(() => undefined);
+    if (this.closed || !browser || this.waiting.length) return;
+    while (this.spares.length < this.spareTarget) {
+      const made = browser.then((b) => (b.isConnected() && !this.closed ? this.create(b) : undefined)).then((fresh) => {
+        // Closed (or killed) while it was being made: it must not outlive the pool.
+        if (fresh && (this.closed || this.browser !== browser)) { void fresh.context.close().catch(() => undefined); return undefined; }
+        return fresh;
+      }).catch(() => undefined);
+      this.spares.push({ on: browser, made });
+    }
+  }
+
+  /** Forgets the spares of a browser that went away: their contexts went with it. */
+  private dropSpares(on: Promise<Browser>): void {
+    this.spares = this.spares.filter((s) => s.on !== on);
   }
 
   /** Closes a context; if that hangs, the browser is killed (and relaunched on the next request). */
@@ -261,9 +296,9 @@ export class BrowserPool implements PageRunner {
   private async kill(): Promise<void> {
     const current = this.browser;
     this.browser = undefined;
-    const spare = this.spare;
-    this.spare = undefined;
-    await spare?.then((s) => s?.context.close()).catch(() => undefined);
+    const spares = this.spares;
+    this.spares = [];
+    await Promise.all(spares.map((s) => s.made.then((f) => f?.context.close()).catch(() => undefined)));
     const browser = await current?.catch(() => undefined);
     if (browser) this.closedByUs.add(browser);
     await browser?.close().catch(() => undefined);

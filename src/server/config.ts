@@ -53,7 +53,7 @@ export interface ServerConfig {
   browserQueue: number;
   /** Map's path: fast (issue 19: adaptive settle, reads at once, context closed after the answer) or legacy. */
   mapPath: 'fast' | 'legacy';
-  /** Contexts with their page prepared ahead for the next requests (0: each request creates its own). */
+  /** Fresh browser contexts (each with its page) kept ready for the next requests; 0: none. */
   mapSpares: number;
   /** Read mode's extraction threads (0 in the table: one per core, shared among serving workers). */
   extractWorkers: number;
@@ -180,7 +180,7 @@ export const SETTINGS: Setting[] = [
   { key: 'browserPages', flag: 'browser-pages', env: 'SIGHTLINE_BROWSER_PAGES', default: '4', help: 'pages rendering at once', parse: int(1, 256) },
   { key: 'browserQueue', flag: 'browser-queue', env: 'SIGHTLINE_BROWSER_QUEUE', default: '16', help: 'requests waiting for a page before 503 busy', parse: int(0, 10_000) },
   { key: 'mapPath', flag: 'map-path', env: 'SIGHTLINE_MAP_PATH', default: 'fast', help: 'fast: map (performance engine) collects as soon as nothing pending could change the page soon (no request in flight, no short timer, 40 ms without mutations) and a used browser context closes after the answer; legacy: the earlier path (150 ms without mutations, context closed before the answer), for comparison', parse: oneOf('fast', 'legacy') },
-  { key: 'mapSpares', flag: 'map-spares', env: 'SIGHTLINE_MAP_SPARES', default: '1', help: 'browser contexts with their page prepared ahead, each used by one request only (0: every request creates its context and page: the cold side of bench:check\'s warm-vs-cold map guard)', parse: int(0, 256) },
+  { key: 'mapSpares', flag: 'map-spares', env: 'SIGHTLINE_MAP_SPARES', default: '1', help: 'fresh browser contexts, each with its page and renderer started, kept ready for the next requests (each used once, topped up after each answer; at most --browser-pages; --map-path legacy makes at most 1, after the answer); 0: every request makes its own', parse: int(0, 256) },
   { key: 'extractWorkers', flag: 'extract-workers', env: 'SIGHTLINE_EXTRACT_WORKERS', default: 'auto', help: 'threads extracting read-mode pages (auto: one per core, divided among --workers)', parse: (raw: string) => (raw === 'auto' ? 0 : int(1, 256)(raw)) },
   { key: 'extractQueue', flag: 'extract-queue', env: 'SIGHTLINE_EXTRACT_QUEUE', default: '16', help: 'pages waiting for an extraction thread before 503 busy', parse: int(0, 10_000) },
   { key: 'extractTimeoutMs', flag: 'extract-timeout-ms', env: 'SIGHTLINE_EXTRACT_TIMEOUT_MS', default: '10000', help: 'time to extract one page (422 too_large after; its thread is replaced)', parse: int(1) },

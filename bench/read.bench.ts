@@ -39,7 +39,7 @@ const PUBLISHED: Record<string, Record<string, number>> = {
   'rs-trafilatura': { overall: 0.859, article: 0.932, collection: 0.716, documentation: 0.932, forum: 0.808, listing: 0.707, product: 0.641, service: 0.844 },
   'MinerU-HTML (0.6B)': { overall: 0.827, article: 0.928, collection: 0.506, documentation: 0.838, forum: 0.794, listing: 0.710, product: 0.619, service: 0.824 },
   Trafilatura: { overall: 0.791, article: 0.926, collection: 0.553, documentation: 0.888, forum: 0.585, listing: 0.589, product: 0.567, service: 0.763 },
-  'Readability (published)': { overall: 0.675, article: 0.825, collection: 0.445, documentation: 0.736, forum: 0.466, listing: 0.496, product: 0.407, service: 0.604 },
+  Readability: { overall: 0.675, article: 0.825, collection: 0.445, documentation: 0.736, forum: 0.466, listing: 0.496, product: 0.407, service: 0.604 },
 };
 
 const legacyOnly = process.env.BENCH_READ_ONLY; // older name: "ours" runs our reader alone
@@ -61,7 +61,7 @@ const refs = pageRefs();
 const mix = (r: PageRef) => { let h = 0x811c9dc5; for (const c of `${r.set}:${r.id}`) h = Math.imul(h ^ c.charCodeAt(0), 0x01000193) >>> 0; return h; };
 const allTasks: PageRef[] = [...refs.articles, ...refs.wcxb].filter((_, i) => i % stride === 0).sort((a, b) => mix(a) - mix(b));
 const maxMinutes = Number(process.env.BENCH_READ_MAX_MINUTES ?? Infinity);
-const fmtTime = (s: number) => `${Math.floor(s / 60)}m${String(Math.round(s % 60)).padStart(2, '0')}s`;
+const fmtTime = (s: number) => { const r = Math.round(s); return `${Math.floor(r / 60)}m${String(r % 60).padStart(2, '0')}s`; };
 const load0 = loadavg();
 const t0 = performance.now();
 let lastProgress = 0;

@@ -14,7 +14,7 @@ const SUITES = [
   ['observe', 'observe map and visual latency on a warm pool'],
   ['map-latency', 'map latency: --map-path fast against legacy, back to back and paced, on the fixtures and 20 real WCXB pages (skipped without a WCXB checkout), and where the time goes'],
   ['prompt', 'tokens per element: the text form against our JSON'],
-  ['read', 'read-mode extraction vs Readability (about five minutes)'],
+  ['read', 'read-mode extraction: ours, the old reader and Readability (minutes on the shared sample; the whole WCXB split takes far longer)'],
   ['pdf', 'PDF read mode: ms per page and word F1, beside the HTML read'],
   ['mcp-tokens', 'tokens per page snapshot: Playwright MCP against our text form'],
   ['fleet', '/v1/snapshot on SQLite vs Postgres + Redis, 1 and 3 instances behind haproxy'],

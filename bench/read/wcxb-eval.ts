@@ -16,16 +16,24 @@ export interface WcxbPage { id: string; url: string; html: string; truth: string
 export const WCXB_DIR = process.env.WCXB_DIR ?? '/work/wcxb';
 export const SPLIT = JSON.parse(readFileSync(new URL('./wcxb-split.json', import.meta.url), 'utf8')) as { tune: string[]; test: string[] };
 
+/** Is a WCXB checkout (its development split) on this machine? */
+export function wcxbAvailable(): boolean {
+  return existsSync(join(WCXB_DIR, 'dev', 'ground-truth'));
+}
+
+/** One page of a WCXB-layout folder (ground-truth/ID.json, html/ID.html or .html.gz): default, the
+ *  checkout's development split. */
+export function wcxbPage(id: string, dir = join(WCXB_DIR, 'dev')): WcxbPage {
+  const g = JSON.parse(readFileSync(join(dir, 'ground-truth', `${id}.json`), 'utf8'));
+  const file = join(dir, 'html', `${id}.html`);
+  const html = existsSync(file) ? readFileSync(file, 'utf8') : gunzipSync(readFileSync(`${file}.gz`)).toString('utf8');
+  return { id, url: g.url || 'https://example.invalid/', truth: g.ground_truth?.main_content ?? '', type: g._internal.page_type.primary, html };
+}
+
 /** The pages of one part of the split, or null when the WCXB checkout is not on this machine. */
 export function wcxbSplit(part: 'tune' | 'test'): WcxbPage[] | null {
-  const dev = join(WCXB_DIR, 'dev');
-  if (!existsSync(join(dev, 'ground-truth'))) return null;
-  return SPLIT[part].map((id) => {
-    const g = JSON.parse(readFileSync(join(dev, 'ground-truth', `${id}.json`), 'utf8'));
-    const file = join(dev, 'html', `${id}.html`);
-    const html = existsSync(file) ? readFileSync(file, 'utf8') : gunzipSync(readFileSync(`${file}.gz`)).toString('utf8');
-    return { id, url: g.url || 'https://example.invalid/', truth: g.ground_truth?.main_content ?? '', type: g._internal.page_type.primary, html };
-  });
+  if (!wcxbAvailable()) return null;
+  return SPLIT[part].map((id) => wcxbPage(id));
 }
 
 /** Which half of the tune part a page's site falls in (FNV-1a of the host without www.). */

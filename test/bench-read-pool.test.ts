@@ -47,6 +47,17 @@ test('a worker that cannot start fails the run instead of respawning forever', a
   await assert.rejects(runParts<number, number>([1], { entry: new URL('./fixtures/no-such-worker.ts', import.meta.url), size: 1, timeoutMs: TIMEOUT_MS }), /failed before taking a task/);
 });
 
+test('a worker that dies before its first task fails the run and stops the others: no task is handed out after', async () => {
+  const progress: number[] = [];
+  // Two workers on consecutive thread ids: one dies at start, the other would read all 40 tasks (1 s or more).
+  const run = runParts<number, number>(Array.from({ length: 40 }, () => 1), { entry: WORKER, size: 2, timeoutMs: TIMEOUT_MS, workerData: { failEvenThreads: true }, onTask: (done) => progress.push(done) });
+  await assert.rejects(run, /failed before taking a task: worker exited with code 2/);
+  const atRejection = progress.length;
+  await sleep(1500);
+  assert.equal(progress.length, atRejection, 'the surviving worker was stopped with the run');
+  assert.ok(atRejection < 40);
+});
+
 test('threadCpuNs counts the calling thread running, not waiting', async () => {
   const a = threadCpuNs();
   assert.ok(a !== null && Number.isFinite(a), 'Linux has a per-thread clock');

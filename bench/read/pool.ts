@@ -54,14 +54,31 @@ export function runParts<T, R>(tasks: T[], options: PoolOptions): Promise<PartOu
   const queue: number[] = tasks.map((_, i) => i);
   let done = 0, failures = 0;
   return new Promise((resolve, reject) => {
-    let live = 0;
+    let live = 0, failed = false;
+    /** Each running worker's stop: its timer cleared, its thread terminated. */
+    const workers = new Map<Worker, () => void>();
     const finish = () => { if (done === tasks.length && live === 0) resolve(outcomes); };
+    /** The run cannot go on: every worker still running is stopped, so none keeps the process alive. */
+    const abort = (e: Error) => {
+      if (failed) return;
+      failed = true;
+      for (const stop of workers.values()) stop();
+      reject(e);
+    };
     const spawn = () => {
+      if (failed) return;
       if (options.stop?.() && queue.length) { done += queue.length; queue.length = 0; }
       if (!queue.length) { finish(); return; }
       live++;
-      const worker = moduleWorker(options.entry, { workerData: options.workerData, resourceLimits: options.resourceLimits });
+      let worker: Worker;
+      try {
+        worker = moduleWorker(options.entry, { workerData: options.workerData, resourceLimits: options.resourceLimits });
+      } catch (e) {
+        abort(e as Error);
+        return;
+      }
       let current = -1, running = '', timer: NodeJS.Timeout | undefined, gone = false, ended = false;
+      workers.set(worker, () => { gone = true; clearTimeout(timer); void worker.terminate(); });
       const arm = () => {
         clearTimeout(timer);
         timer = setTimeout(() => fail('timeout', `over ${options.timeoutMs} ms`), options.timeoutMs);
@@ -77,29 +94,28 @@ export function runParts<T, R>(tasks: T[], options: PoolOptions): Promise<PartOu
       };
       /** The running part failed in a way that takes its worker: record it, requeue the rest of the task. */
       const fail = (failure: Failure, message: string) => {
-        if (gone) return;
-        if (current < 0) { gone = true; clearTimeout(timer); reject(new Error(`a worker failed before taking a task: ${message}`)); return; }
+        if (gone || failed) return;
+        if (current < 0) { gone = true; clearTimeout(timer); abort(new Error(`a worker failed before taking a task: ${message}`)); return; }
         gone = true;
         clearTimeout(timer);
         void worker.terminate();
-        {
-          if (running) {
-            outcomes[current].push({ name: running, failure, message });
-            failures++;
-            queue.unshift(current);
-          } else {
-            // Died between parts or while loading the task: nothing to charge it to, so it cannot
-            // loop; a task failing this way twice is given up as a whole.
-            outcomes[current].push({ name: '*', failure, message });
-            failures++;
-            if (outcomes[current].filter((o) => o.name === '*').length < 2) queue.unshift(current);
-            else { done++; options.onTask?.(done, tasks.length, failures); }
-          }
+        if (running) {
+          outcomes[current].push({ name: running, failure, message });
+          failures++;
+          queue.unshift(current);
+        } else {
+          // Died between parts or while loading the task: nothing to charge it to, so it cannot
+          // loop; a task failing this way twice is given up as a whole.
+          outcomes[current].push({ name: '*', failure, message });
+          failures++;
+          if (outcomes[current].filter((o) => o.name === '*').length < 2) queue.unshift(current);
+          else { done++; options.onTask?.(done, tasks.length, failures); }
         }
         live--;
         spawn();
       };
       worker.on('message', (m: FromWorker<R>) => {
+        if (failed) return;
         if (m.kind === 'ready') { next(); return; }
         if (m.kind === 'start') { running = m.name; arm(); return; }
         if (m.kind === 'part') {
@@ -115,16 +131,13 @@ export function runParts<T, R>(tasks: T[], options: PoolOptions): Promise<PartOu
       });
       worker.on('error', (e) => fail('crash', e.message));
       worker.on('exit', (code) => {
+        workers.delete(worker);
         if (gone) { if (ended) { live--; finish(); } return; }
         fail('crash', `worker exited with code ${code}`);
       });
     };
     if (!tasks.length) { resolve(outcomes); return; }
-    try {
-      for (let i = 0; i < Math.max(1, Math.min(options.size, tasks.length)); i++) spawn();
-    } catch (e) {
-      reject(e as Error);
-    }
+    for (let i = 0; i < Math.max(1, Math.min(options.size, tasks.length)); i++) spawn();
   });
 }
 

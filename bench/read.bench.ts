@@ -17,12 +17,14 @@
 // BENCH_READ_THROUGHPUT=0 (skip the thread-pool section), BENCH_READ_STRIDE=n (every nth page only, for
 // a quick look), BENCH_READ_MAX_MINUTES (hand out no more pages after that long and report on the pages
 // read, in a fixed mixed order; a partial run says so in its tables and results). Progress on stderr.
-// Writes bench/results/read.json, read.md and read.svg (only when all three readers ran).
+// Writes bench/results/read.json, read.md and read.svg only when all three readers ran on every page
+// (no BENCH_READ_STRIDE); the tables always go to stdout.
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
 import { readPage, type ReadOptions } from '../src/observe/read.ts';
 import { ExtractPool } from '../src/observe/extract-pool.ts';
+import { hash } from '../src/rank/words.ts';
 import { barChart, type Bar } from './chart.ts';
 import { runParts, CPU_CLOCK, type PartOutcome } from './read/pool.ts';
 import { pageRefs, sampleRefs, typeOf, loadPage, summarise, type PageRef, type PageScore, type ReaderSummary } from './read/pages.ts';
@@ -42,26 +44,26 @@ const PUBLISHED: Record<string, Record<string, number>> = {
   Readability: { overall: 0.675, article: 0.825, collection: 0.445, documentation: 0.736, forum: 0.466, listing: 0.496, product: 0.407, service: 0.604 },
 };
 
-const legacyOnly = process.env.BENCH_READ_ONLY; // older name: "ours" runs our reader alone
-let readers = (process.env.BENCH_READ_READERS ?? (legacyOnly ? legacyOnly : 'ours,old,readability')).split(',').map((r) => r.trim()).filter((r) => r in LABEL);
+let readers = (process.env.BENCH_READ_READERS ?? 'ours,old,readability').split(',').map((r) => r.trim()).filter((r) => r in LABEL);
 const workers = Math.max(1, Number(process.env.BENCH_READ_WORKERS ?? availableParallelism()));
 const timeoutMs = Number(process.env.BENCH_READ_TIMEOUT_MS ?? 120_000);
 
+const stride = Math.max(1, Number(process.env.BENCH_READ_STRIDE ?? 1));
+const refs = pageRefs();
+/** In a fixed mixed order (a hash of set and id), so that a run stopped early has read every set alike. */
+const mix = (r: PageRef) => hash(`${r.set}:${r.id}`) >>> 0;
+const allTasks: PageRef[] = [...refs.articles, ...refs.wcxb].filter((_, i) => i % stride === 0).sort((a, b) => mix(a) - mix(b));
+const maxMinutes = Number(process.env.BENCH_READ_MAX_MINUTES ?? Infinity);
+const fmtTime = (s: number) => { const r = Math.round(s); return `${Math.floor(r / 60)}m${String(r % 60).padStart(2, '0')}s`; };
+
+// The old reader's temporary folder is removed however the run ends: done, an error, SIGINT or SIGTERM.
 const old = readers.includes('old') ? unpackOldReader() : null;
 if (readers.includes('old') && !old) {
   process.stderr.write(`read: commit ${OLD_READER_COMMIT.slice(0, 7)} is not in this clone; the old reader is left out\n`);
   readers = readers.filter((r) => r !== 'old');
 }
-
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => { old?.remove(); process.exit(130); });
 
-const stride = Math.max(1, Number(process.env.BENCH_READ_STRIDE ?? 1));
-const refs = pageRefs();
-/** In a fixed mixed order (a hash of set and id), so that a run stopped early has read every set alike. */
-const mix = (r: PageRef) => { let h = 0x811c9dc5; for (const c of `${r.set}:${r.id}`) h = Math.imul(h ^ c.charCodeAt(0), 0x01000193) >>> 0; return h; };
-const allTasks: PageRef[] = [...refs.articles, ...refs.wcxb].filter((_, i) => i % stride === 0).sort((a, b) => mix(a) - mix(b));
-const maxMinutes = Number(process.env.BENCH_READ_MAX_MINUTES ?? Infinity);
-const fmtTime = (s: number) => { const r = Math.round(s); return `${Math.floor(r / 60)}m${String(r % 60).padStart(2, '0')}s`; };
 const load0 = loadavg();
 const t0 = performance.now();
 let lastProgress = 0;

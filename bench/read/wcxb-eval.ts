@@ -2,7 +2,7 @@
 // page type, for tuning. Default part: tune. The test part is frozen: `--split test` prints aggregates
 // only (never pages), and is for the final measurement, not for tuning.
 // Run: node --import tsx bench/read/wcxb-eval.ts [--split tune|test] [--type product[,listing…]] [--worst 20] [--fold a|b]
-//      --fold: half of the tune part, by site (a seeded hash of the host), to check that a change made
+//      --fold: half of the tune part, by site (an FNV-1a hash of the host: foldOf), to check that a change made
 //      while looking at one half also helps the other before trusting it on the frozen test part.
 //      WCXB_DIR: a checkout of Murrough-Foley/web-content-extraction-benchmark (default /work/wcxb).
 import { readFileSync, existsSync } from 'node:fs';
@@ -10,6 +10,7 @@ import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readPage } from '../../src/observe/read.ts';
+import { hash } from '../../src/rank/words.ts';
 import { markdownText, wordF1 } from './metrics.ts';
 
 export interface WcxbPage { id: string; url: string; html: string; truth: string; type: string }
@@ -36,13 +37,11 @@ export function wcxbSplit(part: 'tune' | 'test'): WcxbPage[] | null {
   return SPLIT[part].map((id) => wcxbPage(id));
 }
 
-/** Which half of the tune part a page's site falls in (FNV-1a of the host without www.). */
+/** Which half of the tune part a page's site falls in (FNV-1a of the host without www., unseeded). */
 export function foldOf(url: string): 'a' | 'b' {
   let host = 'invalid';
   try { host = new URL(url).hostname.replace(/^www\./, ''); } catch { /* no URL: one fold */ }
-  let h = 0x811c9dc5;
-  for (let i = 0; i < host.length; i++) h = Math.imul(h ^ host.charCodeAt(i), 0x01000193) >>> 0;
-  return h % 2 ? 'b' : 'a';
+  return (hash(host) >>> 0) % 2 ? 'b' : 'a';
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -7,11 +7,9 @@
 // documents answers 404; so, as train/a11y/collect-a11y.ts renders them, the page's own HTML and
 // inline scripts run and nothing else loads (no request leaves the machine, no DNS lookup).
 import { createServer } from 'node:http';
-import { existsSync, readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
-import { join } from 'node:path';
+import { SPLIT, wcxbAvailable, wcxbPage } from './read/wcxb-eval.ts';
 
-export const WCXB_DIR = process.env.WCXB_DIR ?? '/work/wcxb';
+export { WCXB_DIR } from './read/wcxb-eval.ts';
 
 /** The fixed list: id and page type (WCXB ground truth's `page_type.primary`), three per type or so. */
 export const REAL_PAGES: [id: string, type: string][] = [
@@ -25,18 +23,18 @@ export const REAL_PAGES: [id: string, type: string][] = [
 ];
 
 /** Whether the WCXB development pages are here (not in CI: the real-page part is then skipped). */
-export const wcxbPresent = () => existsSync(join(WCXB_DIR, 'dev', 'html'));
+export const wcxbPresent = wcxbAvailable;
 
 export interface RealPageServer { urls: { id: string; type: string; url: string }[]; close(): Promise<void> }
 
 const CSP = "default-src 'self' 'unsafe-inline' 'unsafe-eval' data: blob:";
 
 export async function serveRealPages(): Promise<RealPageServer> {
-  const tune = new Set((JSON.parse(readFileSync(new URL('./read/wcxb-split.json', import.meta.url), 'utf8')) as { tune: string[] }).tune);
-  const docs = new Map<string, Buffer>();
+  const tune = new Set(SPLIT.tune);
+  const docs = new Map<string, string>();
   for (const [id] of REAL_PAGES) {
     if (!tune.has(id)) throw new Error(`WCXB page ${id} is not in the tune part of bench/read/wcxb-split.json`);
-    docs.set(`/wcxb/${id}.html`, gunzipSync(readFileSync(join(WCXB_DIR, 'dev', 'html', `${id}.html.gz`))));
+    docs.set(`/wcxb/${id}.html`, wcxbPage(id).html);
   }
   const server = createServer((req, res) => {
     const doc = docs.get((req.url ?? '/').split('?')[0]);

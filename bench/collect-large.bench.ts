@@ -21,6 +21,7 @@ import { serveLargePages, goOffline, settle, wcxbIds } from '../test/helpers/lar
 import { beforeCollectorSource, BEFORE_COMMIT } from '../test/helpers/collector-before.ts';
 import { inject } from '../src/playwright/collect-page.ts';
 import { barChart } from './chart.ts';
+import { quantile } from './stats.ts';
 
 const WCXB_STRIDE = Number(process.env.BENCH_WCXB_STRIDE ?? 1);
 const BIG_RUNS = Number(process.env.BENCH_BIG_RUNS ?? 3);
@@ -44,7 +45,6 @@ const PHASES: Record<string, string> = {
 };
 const PHASE_ORDER = [...new Set(Object.values(PHASES)), 'walk and other'];
 
-const quantile = (xs: number[], q: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(q * s.length))]; };
 
 interface Shot { ms: number; bytes: number; elements: number; nodes: number }
 

@@ -21,6 +21,7 @@ import { Ranker } from '../src/rank/ranker.ts';
 import { mapPage } from '../src/observe/map.ts';
 import { MAP_MAX_LIMIT } from '../src/schema/observe.ts';
 import { serveRealPages, wcxbPresent, WCXB_DIR, type RealPageServer } from './wcxb-pages.ts';
+import { quantile as pct } from './stats.ts';
 
 const PAGES = ['search', 'login', 'shop', 'shadow', 'frames', 'long', 'captcha', 'consent', 'big'];
 const ROUNDS = Number(process.env.BENCH_MAP_ROUNDS ?? 6);
@@ -30,7 +31,6 @@ const TRACE_ROUNDS = Number(process.env.BENCH_MAP_TRACE_ROUNDS ?? 4);
 const PATHS = ['legacy', 'fast'] as const;
 const GAPS = [{ name: 'back to back', gapMs: 0 }, { name: 'paced (500 ms apart)', gapMs: 500 }];
 
-const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))]; };
 const median = (xs: number[]) => pct(xs, 0.5);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const load = () => loadavg()[0];

@@ -14,6 +14,7 @@ import { loadWasmCore } from '../src/rank/load-node.ts';
 import { Ranker } from '../src/rank/ranker.ts';
 import { mapPage } from '../src/observe/map.ts';
 import { MAP_MAX_LIMIT } from '../src/schema/observe.ts';
+import { quantile as pct } from './stats.ts';
 
 const PAGES = ['search', 'login', 'shop', 'shadow', 'frames', 'long', 'captcha', 'consent', 'big'];
 const ROUNDS = Number(process.env.BENCH_MAP_ROUNDS ?? 4);
@@ -33,7 +34,6 @@ const STEPS: [string, string][] = [
   ['rank', 'rank (Wasm core)'],
 ];
 
-const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))]; };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const f0 = (x: number | undefined) => (x === undefined ? '–' : x.toFixed(0));
 

@@ -7,6 +7,7 @@ import { writeFileSync, mkdirSync } from 'node:fs';
 import { serveFixtures } from '../test/helpers/fixtures.ts';
 import { startServer, createKey, removeDataDir } from '../test/helpers/server.ts';
 import { barChart } from './chart.ts';
+import { quantile as pct } from './stats.ts';
 
 const PAGES = ['search', 'login', 'shop', 'shadow', 'frames', 'long', 'captcha', 'consent', 'big'];
 const RUNS = Number(process.env.BENCH_OBSERVE_RUNS ?? 12);
@@ -21,7 +22,6 @@ const MODES = [
 ] as const;
 const PHASES = ['navigation', 'settle', 'collection', 'ranking', 'screenshot'] as const;
 
-const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))]; };
 
 const fx = await serveFixtures();
 const server = await startServer(['--egress-allow', '127.0.0.1/32', '--rate-limit', '10000', '--rate-burst', '10000', '--log-level', 'warn']);

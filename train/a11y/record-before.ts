@@ -12,7 +12,7 @@
 //   CORE_DIR=/tmp/old node --import tsx train/a11y/record-before.ts before.json --add
 // Run in the checkout to record: node --import tsx train/a11y/record-before.ts [previous.json] [--add]
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { loadSplit } from './evaluate.ts';
+import { loadSplit, TOP } from './evaluate.ts';
 import type { Ranker as RankerType } from '../../src/rank/ranker.ts';
 import type { A11yPage } from './collect-a11y.ts';
 
@@ -29,7 +29,7 @@ let added = 0;
 for (const split of ['tune', 'test'] as const) {
   for (const p of loadSplit(split) as A11yPage[]) {
     if (out[p.id]) continue;
-    out[p.id] = ranker.rank({ ...p.request, options: { limit: 50 } }).elements.map((e: { id: number }) => e.id);
+    out[p.id] = ranker.rank({ ...p.request, options: { limit: TOP } }).elements.map((e: { id: number }) => e.id);
     added++;
   }
 }

@@ -20,7 +20,8 @@ import { loadWasmCore } from '../src/rank/load-node.ts';
 import { Ranker } from '../src/rank/ranker.ts';
 import { mapPage } from '../src/observe/map.ts';
 import { MAP_MAX_LIMIT } from '../src/schema/observe.ts';
-import { serveRealPages, wcxbPresent, WCXB_DIR, type RealPageServer } from './wcxb-pages.ts';
+import { serveRealPages, type RealPageServer } from './wcxb-pages.ts';
+import { wcxbAvailable, WCXB_DIR } from './read/wcxb-eval.ts';
 import { quantile as pct } from './stats.ts';
 
 const PAGES = ['search', 'login', 'shop', 'shadow', 'frames', 'long', 'captcha', 'consent', 'big'];
@@ -37,7 +38,7 @@ const load = () => loadavg()[0];
 
 const fx = await serveFixtures();
 let real: RealPageServer | undefined;
-const realSkipped = wcxbPresent() ? undefined : `real pages skipped: no WCXB checkout at ${WCXB_DIR}/dev (set WCXB_DIR)`;
+const realSkipped = wcxbAvailable() ? undefined : `real pages skipped: no WCXB checkout at ${WCXB_DIR}/dev (set WCXB_DIR)`;
 if (realSkipped) console.log(realSkipped);
 else real = await serveRealPages();
 const SETS = [

@@ -7,9 +7,7 @@
 // documents answers 404; so, as train/a11y/collect-a11y.ts renders them, the page's own HTML and
 // inline scripts run and nothing else loads (no request leaves the machine, no DNS lookup).
 import { createServer } from 'node:http';
-import { SPLIT, wcxbAvailable, wcxbPage } from './read/wcxb-eval.ts';
-
-export { WCXB_DIR } from './read/wcxb-eval.ts';
+import { SPLIT, wcxbPage } from './read/wcxb-eval.ts';
 
 /** The fixed list: id and page type (WCXB ground truth's `page_type.primary`), three per type or so. */
 export const REAL_PAGES: [id: string, type: string][] = [
@@ -21,9 +19,6 @@ export const REAL_PAGES: [id: string, type: string][] = [
   ['0580', 'product'], ['0583', 'product'], ['0584', 'product'],
   ['0635', 'collection'], ['0637', 'collection'],
 ];
-
-/** Whether the WCXB development pages are here (not in CI: the real-page part is then skipped). */
-export const wcxbPresent = wcxbAvailable;
 
 export interface RealPageServer { urls: { id: string; type: string; url: string }[]; close(): Promise<void> }
 

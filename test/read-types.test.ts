@@ -107,6 +107,23 @@ describe('reading listings and collections', () => {
     for (const junk of ['Rate this title', 'Watch the trailer', 'A still of', 'Sign in', 'Terms']) assert.ok(!md.includes(junk), `${junk} left out`);
   });
 
+  test('a collection whose prose scoring takes the small print outside <main>: the main region is read whole instead', () => {
+    const md = readPage(fixture('collection-main-region.html'), 'https://lamps.example/collections/lamps').content;
+    assert.match(md, /^# Lamps/m);
+    assert.match(md, /Light every room with lamps made to last/, 'the intro above the grid');
+    for (const [name, price] of [['Alder Lamp', '$89.00'], ['Dogwood Lamp', '$69.00'], ['Fir Lamp', '$199.00']]) assert.ok(md.includes(name) && md.includes(price), `${name} with its price`);
+    assert.match(md, /## Choosing a lamp/, 'the advice below the grid');
+    assert.match(md, /polish brass yearly/);
+    for (const junk of ['Offers valid through', 'Financing requires', 'Lumen Supply', 'Account', 'Explore in 3D', 'photo']) assert.ok(!md.includes(junk), `${junk} left out`);
+  });
+
+  test('a card link with a figure in it is chrome only as a word ("Explore in 3D"), never as a figure', () => {
+    // Every card repeats the same rating text as a link: a figure, so it stays.
+    const html = fixture('collection-main-region.html').replaceAll('Explore in 3D', '4.5 out of 5');
+    const md = readPage(html, 'https://lamps.example/collections/lamps').content;
+    assert.equal((md.match(/4\.5 out of 5/g) ?? []).length, 6);
+  });
+
   test('an article stays an article: its prose, not its list of related links', () => {
     const md = readPage(fixture('article.html'), 'https://blog.example/2026/tuning-node').content;
     assert.match(md, /^# Tuning Node\.js servers/m);

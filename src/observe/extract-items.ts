@@ -280,3 +280,21 @@ export function mainRegionContent(group: ItemGroup, body: El): El {
 const MARK = 'data-sightline-items';
 const LINK_LIST_MIN = 5;
 const LINK_LIST_SHARE = 0.8;
+
+/**
+ * Removes the blocks of `root` that are lists of links and hold none of the items (menus and link
+ * rails the strip did not name), as the main region read does. An item's own links (its colours,
+ * its tags) stay: a block inside an item is kept.
+ */
+export function dropLinkLists(root: El, group: ItemGroup): void {
+  const keys = group.items.map((i) => textOf(i).replace(/\s+/g, ' ').trim().slice(0, ITEM_KEY)).filter((k) => k.length >= 10);
+  const holds = (el: El) => { const t = textOf(el).replace(/\s+/g, ' '); return keys.filter((k) => t.includes(k)).length; };
+  for (const el of [...root.querySelectorAll('ul, ol, div, section')]) {
+    if (!root.contains(el)) continue;
+    const text = textOf(el).length;
+    if (!text || el.querySelectorAll('a[href]').length < LINK_LIST_MIN || linkedText(el) < LINK_LIST_SHARE * text || holds(el)) continue;
+    let inItem = false;
+    for (let a = el.parentElement; a && a !== root; a = a.parentElement) { const n = holds(a); if (n) { inItem = n === 1; break; } }
+    if (!inItem) el.remove();
+  }
+}

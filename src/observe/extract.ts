@@ -11,7 +11,7 @@ import { isProductPage, tidyProduct, dropSmallPrint } from './extract-product.ts
 import { isForumThread, threadOf } from './extract-forum.ts';
 import { sectionedRegion } from './extract-service.ts';
 import { detectPageType, pageMeta, type PageMeta, type PageTypeResult } from './page-type.ts';
-import { findItems, listingContent, mainRegion, mainRegionContent, holdsItems, dropItemChrome, repeatedItemText, dropThumbnailAlt, arePosts, type ItemGroup } from './extract-items.ts';
+import { findItems, listingContent, mainRegion, dropLinkLists, mainRegionContent, holdsItems, dropItemChrome, repeatedItemText, dropThumbnailAlt, arePosts, type ItemGroup } from './extract-items.ts';
 
 const DROP = 'script, style, noscript, template, svg, canvas, iframe, object, embed, link, meta, input, button, select, textarea, dialog';
 const HIDDEN = '[hidden], [aria-hidden="true"], [style*="display:none"], [style*="display: none"], [style*="visibility:hidden"], [style*="visibility: hidden"]';
@@ -395,11 +395,13 @@ function chooseListing(generic: Found, probe: Probe): Extracted {
   const { listing, items } = probe;
   if (!listing || !items) return generic;
   if (holdsItems(items, generic.text)) {
-    // The generic read has the items: keep it, without their chrome.
+    // The generic read has the items: keep it, without their chrome and the link lists around them.
     const { document } = parseHTML(`<!doctype html><html><body>${generic.html}</body></html>`);
     const root = document.body as El;
     dropItemChrome(root, repeatedItemText(items));
     dropThumbnailAlt(root);
+    // Menus and link rails it took in with the items (lists of links holding none of them) go.
+    dropLinkLists(root, items);
     return { ...generic, html: root.innerHTML, text: blockText(root) };
   }
   if (generic.text.length >= GENERIC_MISSED * listing.text.length) return generic;

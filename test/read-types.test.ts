@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { parseHTML } from 'linkedom';
 import { readPage } from '../src/observe/read.ts';
 import { detectPageType, pageMeta } from '../src/observe/page-type.ts';
-import { findItems } from '../src/observe/extract-items.ts';
+import { findItems, dropLinkLists } from '../src/observe/extract-items.ts';
 import { startServer, createKey, removeDataDir, observe, type ServerProcess } from './helpers/server.ts';
 import { servePages, type PageServer } from './helpers/fixtures.ts';
 
@@ -105,6 +105,38 @@ describe('reading listings and collections', () => {
     }
     assert.equal((md.match(/\]\(https:\/\/books\.example\/title\/\d\)/g) ?? []).length, 12, 'each item keeps its link (picture and title)');
     for (const junk of ['Rate this title', 'Watch the trailer', 'A still of', 'Sign in', 'Terms']) assert.ok(!md.includes(junk), `${junk} left out`);
+  });
+
+  test('a collection whose prose scoring takes the small print outside <main>: the main region is read whole instead', () => {
+    const md = readPage(fixture('collection-main-region.html'), 'https://lamps.example/collections/lamps').content;
+    assert.match(md, /^# Lamps/m);
+    assert.match(md, /Light every room with lamps made to last/, 'the intro above the grid');
+    for (const [name, price] of [['Alder Lamp', '$89.00'], ['Dogwood Lamp', '$69.00'], ['Fir Lamp', '$199.00']]) assert.ok(md.includes(name) && md.includes(price), `${name} with its price`);
+    assert.match(md, /## Choosing a lamp/, 'the advice below the grid');
+    assert.match(md, /polish brass yearly/);
+    for (const junk of ['Offers valid through', 'Financing requires', 'Lumen Supply', 'Account', 'Explore in 3D', 'photo']) assert.ok(!md.includes(junk), `${junk} left out`);
+  });
+
+  test('link lists that hold none of the items go; an item keeps its own links', () => {
+    const card = (i: number) => `<li class="card"><h3><a href="/p/${i}">Walnut stool number ${i}</a></h3><p>Oiled walnut, hand-turned legs, ${40 + i} cm tall.</p>`
+      + `<div class="swatches">${['oak', 'ash', 'elm', 'yew', 'fir'].map((w) => `<a href="/p/${i}?wood=${w}">${w}</a>`).join(' ')}</div></li>`;
+    const menu = ['Chairs', 'Tables', 'Stools', 'Benches', 'Shelves', 'Desks'].map((w) => `<a href="/c/${w}">${w}</a>`).join(' ');
+    const { document } = parseHTML(`<html><body><div id="c"><div class="menu-ish">${menu}</div><ul class="grid">${[1, 2, 3, 4, 5, 6].map(card).join('')}</ul></div></body></html>`);
+    const root = document.body as unknown as Element;
+    const group = findItems(root as never)!;
+    assert.equal(group.items.length, 6);
+    dropLinkLists(root as never, group);
+    const text = root.textContent ?? '';
+    assert.ok(!text.includes('Benches'), 'the menu of links goes');
+    assert.equal(root.querySelectorAll('li.card').length, 6, 'every item stays');
+    assert.equal(root.querySelectorAll('.swatches a').length, 30, "each item's own links stay");
+  });
+
+  test('a card link with a figure in it is chrome only as a word ("Explore in 3D"), never as a figure', () => {
+    // Every card repeats the same rating text as a link: a figure, so it stays.
+    const html = fixture('collection-main-region.html').replaceAll('Explore in 3D', '4.5 out of 5');
+    const md = readPage(html, 'https://lamps.example/collections/lamps').content;
+    assert.equal((md.match(/4\.5 out of 5/g) ?? []).length, 6);
   });
 
   test('an article stays an article: its prose, not its list of related links', () => {

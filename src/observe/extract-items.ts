@@ -138,7 +138,8 @@ export function repeatedItemText(group: ItemGroup): Set<string> {
     const seen = new Set<string>();
     for (const el of item.querySelectorAll('a, button, [role=button]')) {
       const text = norm(textOf(el));
-      if (!text || text.length > REPEAT_MAX || seen.has(text) || /\d|[$€£¥₹]/.test(text) || !/\p{L}{3}/u.test(text)) continue;
+      // Figures stay ("4.6 out of 5", "12 reviews"); a word with a digit in it is still words ("Explore in 3D").
+      if (!text || text.length > REPEAT_MAX || seen.has(text) || /(?:^|\s)[\d.,]+(?:\s|$)|[$€£¥₹%]/.test(text) || !/\p{L}{3}/u.test(text)) continue;
       seen.add(text);
       count.set(text, (count.get(text) ?? 0) + 1);
     }
@@ -241,3 +242,59 @@ function introAfter(h1: El, region: El): El[] {
 }
 const INTRO_MIN = 40;
 const INTRO_MAX = 4;
+
+/** The page's marked main region (`<main>`, `role=main`) holding the items, else the body. */
+export function mainRegion(group: ItemGroup, body: El): El {
+  return [...body.querySelectorAll('main, [role=main]')].find((m) => m.contains(group.container)) ?? body;
+}
+
+/**
+ * The listing's whole main region: `<main>` (or `role=main`) when it holds the items, else the page
+ * body, as left by the strip (no nav, footer, aside, overlays), without its header and the parts named
+ * as site chrome, and with the items' chrome removed. It keeps what the listing read leaves out: the
+ * category's intro above the grid and the text blocks below it (advice, FAQ, the category's prose).
+ * A clone; the page is not changed.
+ */
+export function mainRegionContent(group: ItemGroup, body: El): El {
+  const main = mainRegion(group, body);
+  const out = body.ownerDocument.createElement('div');
+  // Mark the items so that the clone knows them (the link-list rule below must not take the grid).
+  const marked = [group.container, ...group.items];
+  for (const el of marked) el.setAttribute(MARK, '');
+  out.append(main.cloneNode(true));
+  for (const el of marked) el.removeAttribute(MARK);
+  const isItems = (el: El) => el.hasAttribute(MARK) || !!el.querySelector(`[${MARK}]`) || !!el.closest(`[${MARK}]`);
+  for (const el of [...out.querySelectorAll('header, [role=banner]')]) if (out.contains(el) && !el.querySelector('h1')) el.remove();
+  for (const el of [...out.querySelectorAll('[class], [id]')]) if (out.contains(el) && around(el)) el.remove();
+  // Blocks that are lists of links (menus the strip did not name): not content.
+  for (const el of [...out.querySelectorAll('ul, ol, div, section')]) {
+    if (!out.contains(el)) continue;
+    const text = textOf(el).length;
+    if (text > 0 && el.querySelectorAll('a[href]').length >= LINK_LIST_MIN && linkedText(el) >= LINK_LIST_SHARE * text && !isItems(el)) el.remove();
+  }
+  for (const el of [...out.querySelectorAll(`[${MARK}]`)]) el.removeAttribute(MARK);
+  dropItemChrome(out, repeatedItemText(group));
+  dropThumbnailAlt(out);
+  return out;
+}
+const MARK = 'data-sightline-items';
+const LINK_LIST_MIN = 5;
+const LINK_LIST_SHARE = 0.8;
+
+/**
+ * Removes the blocks of `root` that are lists of links and hold none of the items (menus and link
+ * rails the strip did not name), as the main region read does. An item's own links (its colours,
+ * its tags) stay: a block inside an item is kept.
+ */
+export function dropLinkLists(root: El, group: ItemGroup): void {
+  const keys = group.items.map((i) => textOf(i).replace(/\s+/g, ' ').trim().slice(0, ITEM_KEY)).filter((k) => k.length >= 10);
+  const holds = (el: El) => { const t = textOf(el).replace(/\s+/g, ' '); return keys.filter((k) => t.includes(k)).length; };
+  for (const el of [...root.querySelectorAll('ul, ol, div, section')]) {
+    if (!root.contains(el)) continue;
+    const text = textOf(el).length;
+    if (!text || el.querySelectorAll('a[href]').length < LINK_LIST_MIN || linkedText(el) < LINK_LIST_SHARE * text || holds(el)) continue;
+    let inItem = false;
+    for (let a = el.parentElement; a && a !== root; a = a.parentElement) { const n = holds(a); if (n) { inItem = n === 1; break; } }
+    if (!inItem) el.remove();
+  }
+}

@@ -11,7 +11,7 @@ import { isProductPage, tidyProduct, dropSmallPrint } from './extract-product.ts
 import { isForumThread, threadOf } from './extract-forum.ts';
 import { sectionedRegion } from './extract-service.ts';
 import { detectPageType, pageMeta, type PageMeta, type PageTypeResult } from './page-type.ts';
-import { findItems, listingContent, holdsItems, dropItemChrome, repeatedItemText, dropThumbnailAlt, arePosts, type ItemGroup } from './extract-items.ts';
+import { findItems, listingContent, mainRegion, dropLinkLists, mainRegionContent, holdsItems, dropItemChrome, repeatedItemText, dropThumbnailAlt, arePosts, type ItemGroup } from './extract-items.ts';
 
 const DROP = 'script, style, noscript, template, svg, canvas, iframe, object, embed, link, meta, input, button, select, textarea, dialog';
 const HIDDEN = '[hidden], [aria-hidden="true"], [style*="display:none"], [style*="display: none"], [style*="visibility:hidden"], [style*="visibility: hidden"]';
@@ -333,7 +333,7 @@ export function extract(html: string, url: string, options: { mainContent?: bool
   const generic = extractGeneric(html, url, probe);
   // One strategy per page type; the generic one (prose, then the region) for the rest. Product pages
   // are tidied inside every attempt (tidyKind), so they need no step here.
-  if (probe.pageType.type === 'listing' || probe.pageType.type === 'collection') return readListing(generic, probe);
+  if (probe.pageType.type === 'listing' || probe.pageType.type === 'collection') return readListing(html, url, generic, probe);
   if (generic.kind === 'forum') return readThread(html, url, generic);
   return generic;
 }
@@ -355,6 +355,8 @@ interface Probe {
   pageType: PageTypeResult;
   /** The listing read from its repeated items, when the page has them. */
   listing?: Extracted;
+  /** Text of the marked main region holding the items (`<main>`), before the generic read strips it. */
+  mainText?: string;
   items?: ItemGroup;
 }
 
@@ -363,20 +365,63 @@ interface Probe {
  * missed them (it does not hold most items and is much shorter: a blurb or one card was taken for the
  * content). When it holds them it stays: it also keeps the prose around them.
  */
-function readListing(generic: Found, probe: Probe): Extracted {
+function readListing(html: string, url: string, generic: Found, probe: Probe): Extracted {
+  const chosen = chooseListing(generic, probe);
+  // Both reads came from outside the page's marked main region (small print, a rail, a blurb around
+  // it): the main region is the content, read whole (intro, grid, text below the grid). Trafilatura
+  // likewise checks its extraction against other readings of the page and takes another when its own
+  // looks wrong; here the check is whether the read shares any words with the main region.
+  if (probe.mainText && probe.mainText.length >= REGION_MIN && wordsInside(chosen.text, probe.mainText) < OUTSIDE_SHARE) {
+    const region = regionRead(html, url);
+    if (region && region.text.length >= REGION_MIN) return { ...generic, html: region.html, text: region.text };
+  }
+  return chosen;
+}
+
+/** The listing's whole main region (mainRegionContent), read from a fresh parse of the page. */
+function regionRead(html: string, url: string): Extracted | null {
+  const { document: doc } = parseHTML(html);
+  const base = doc.querySelector('base[href]')?.getAttribute('href');
+  let baseUrl = url;
+  try { if (base) baseUrl = new URL(base, url).href; } catch { /* a broken <base>: the page URL */ }
+  const title = meta(doc, ['og:title', 'twitter:title']) || textOf(doc.querySelector('title') ?? doc.createElement('i')) || textOf(doc.querySelector('h1') ?? doc.createElement('i'));
+  strip(doc, true);
+  const body = pageRoot(doc);
+  const group = findItems(body);
+  return group ? finishListing(mainRegionContent(group, body), baseUrl, title) : null;
+}
+
+function chooseListing(generic: Found, probe: Probe): Extracted {
   const { listing, items } = probe;
   if (!listing || !items) return generic;
   if (holdsItems(items, generic.text)) {
-    // The generic read has the items: keep it, without their chrome.
+    // The generic read has the items: keep it, without their chrome and the link lists around them.
     const { document } = parseHTML(`<!doctype html><html><body>${generic.html}</body></html>`);
     const root = document.body as El;
     dropItemChrome(root, repeatedItemText(items));
     dropThumbnailAlt(root);
+    // Menus and link rails it took in with the items (lists of links holding none of them) go.
+    dropLinkLists(root, items);
     return { ...generic, html: root.innerHTML, text: blockText(root) };
   }
   if (generic.text.length >= GENERIC_MISSED * listing.text.length) return generic;
   return { ...generic, html: listing.html, text: listing.text };
 }
+/** Share of the words of `text` that `within` also holds (as a multiset, case folded). */
+function wordsInside(text: string, within: string): number {
+  const count = new Map<string, number>();
+  for (const w of within.toLowerCase().match(WORD) ?? []) count.set(w, (count.get(w) ?? 0) + 1);
+  const words = text.toLowerCase().match(WORD) ?? [];
+  let hit = 0;
+  for (const w of words) { const n = count.get(w) ?? 0; if (n > 0) { hit++; count.set(w, n - 1); } }
+  return hit / Math.max(1, words.length);
+}
+const WORD = /[\p{L}\p{N}]+/gu;
+/** Fewest characters the main region must hold to replace a read. */
+const REGION_MIN = 200;
+/** A read sharing less than this share of its words with the main region came from outside it. */
+const OUTSIDE_SHARE = 0.05;
+
 /** The generic read missed the items when it holds less than this share of the listing's text. */
 const GENERIC_MISSED = 0.75;
 
@@ -482,6 +527,9 @@ function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Atte
     if (group && listing) {
       probe.items = group;
       probe.listing = finishListing(listingContent(group, body), baseUrl, title);
+      // Only a marked main region can be told apart from the rest (the body holds every read).
+      const main = mainRegion(group, body);
+      if (main !== body) probe.mainText = blockText(main);
     }
   }
   if (kind === 'product') dropSmallPrint(body);

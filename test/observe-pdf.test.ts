@@ -7,11 +7,10 @@ import assert from 'node:assert/strict';
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, createKey, balance, removeDataDir, observe, type ServerProcess } from './helpers/server.ts';
+import { balance, observe, serveSite, type ServedSite, type ServerProcess } from './helpers/server.ts';
 import { makePdfFixtures, type PdfFixtures } from './fixtures/pdf/make.ts';
 import { Compile } from 'typebox/compile';
 import { ReadResult } from '../src/schema/observe.ts';
-import { servePages, type PageServer } from './helpers/fixtures.ts';
 
 const readShape = Compile(ReadResult);
 const assertShape = (body: unknown) => assert.ok(readShape.Check(body), JSON.stringify([...readShape.Errors(body)][0]));
@@ -21,7 +20,7 @@ const PAPER_HTML = readFileSync(new URL('./fixtures/pdf/paper.html', import.meta
 const ARTICLE = readFileSync(new URL('./fixtures/read/article.html', import.meta.url), 'utf8');
 let pdfs: PdfFixtures;
 let dir: string;
-let pages: PageServer;
+let served: ServedSite | undefined;
 let site: string;
 let server: ServerProcess;
 let key: string;
@@ -56,15 +55,11 @@ function route(path: string, res: import('node:http').ServerResponse): void {
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'sightline-pdf-'));
   pdfs = await makePdfFixtures(dir);
-  pages = await servePages((req, res) => route(req.url ?? '/', res));
-  site = pages.site;
-  server = await startServer(['--egress-allow', '127.0.0.1/32', '--rate-limit', '1000', '--rate-burst', '1000', '--max-page-mb', '2', '--extract-timeout-ms', '30000']);
-  key = await createKey(server.dataDir, 1000);
+  served = await serveSite((req, res) => route(req.url ?? '/', res), ['--egress-allow', '127.0.0.1/32', '--rate-limit', '1000', '--rate-burst', '1000', '--max-page-mb', '2', '--extract-timeout-ms', '30000'], 1000);
+  ({ site, server, key } = served);
 });
 after(async () => {
-  await server?.stop();
-  if (server) removeDataDir(server.dataDir);
-  pages?.close();
+  await served?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 

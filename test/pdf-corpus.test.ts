@@ -11,13 +11,12 @@
 // without Content-Length.
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, createKey, balance, removeDataDir, observe, type ServerProcess } from './helpers/server.ts';
+import { balance, observe, serveSite, type ServedSite, type ServerProcess } from './helpers/server.ts';
 import { makeCorpus, realDocs, type CorpusDoc } from './fixtures/pdf/corpus.ts';
 import { markdownText, wordF1 } from '../bench/read/metrics.ts';
-import { servePages, type PageServer } from './helpers/fixtures.ts';
 
 let docs: CorpusDoc[];
-let pages: PageServer;
+let served: ServedSite | undefined;
 let site: string;
 let server: ServerProcess;
 let key: string;
@@ -37,7 +36,7 @@ function brokenXref(pdf: Buffer): Buffer {
 
 before(async () => {
   docs = [...await makeCorpus(), ...realDocs()];
-  pages = await servePages((req, res) => {
+  served = await serveSite((req, res) => {
     const path = req.url ?? '/';
     const doc = /^\/doc\/(\d+)\.pdf$/.exec(path);
     if (doc && docs[Number(doc[1])]) { res.writeHead(200, { 'content-type': 'application/pdf' }); res.end(docs[Number(doc[1])].bytes); return; }
@@ -59,15 +58,11 @@ before(async () => {
       return;
     }
     res.writeHead(404); res.end();
-  });
-  site = pages.site;
-  server = await startServer(['--egress-allow', '127.0.0.1/32', '--rate-limit', '1000', '--rate-burst', '1000', '--max-page-mb', '2', '--extract-timeout-ms', '30000']);
-  key = await createKey(server.dataDir, 1000);
+  }, ['--egress-allow', '127.0.0.1/32', '--rate-limit', '1000', '--rate-burst', '1000', '--max-page-mb', '2', '--extract-timeout-ms', '30000'], 1000);
+  ({ site, server, key } = served);
 });
 after(async () => {
-  await server?.stop();
-  if (server) removeDataDir(server.dataDir);
-  pages?.close();
+  await served?.stop();
 });
 
 /** The last words of column 1 and the first words of column 2 on page 1, from the text runs' positions. */

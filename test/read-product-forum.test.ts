@@ -10,8 +10,7 @@ import { isProductPage } from '../src/observe/extract-product.ts';
 import { pageMeta } from '../src/observe/page-type.ts';
 import { isForumThread, findPosts } from '../src/observe/extract-forum.ts';
 import { sectionedRegion } from '../src/observe/extract-service.ts';
-import { startServer, createKey, removeDataDir, observe, type ServerProcess } from './helpers/server.ts';
-import { servePages, type PageServer } from './helpers/fixtures.ts';
+import { observe, serveSite, type ServedSite, type ServerProcess } from './helpers/server.ts';
 
 /** A document with what it says about itself, as the detectors take them. */
 const read = (d: Document): [ReturnType<typeof pageMeta>, Document] => [pageMeta(d), d];
@@ -106,24 +105,20 @@ describe('service pages', () => {
 });
 
 describe('through the server read mode', () => {
-  let pages: PageServer;
+  let served: ServedSite | undefined;
   let site: string;
   let server: ServerProcess;
   let key: string;
   before(async () => {
-    pages = await servePages((req, res) => {
+    served = await serveSite((req, res) => {
       const body = req.url === '/p/trailmark-30' ? PRODUCT : req.url === '/t/which-first-telescope/42' ? FORUM : null;
       res.writeHead(body ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
       res.end(body ?? '');
-    });
-    site = pages.site;
-    server = await startServer(['--egress-allow', '127.0.0.1/32', '--rate-limit', '1000', '--rate-burst', '1000']);
-    key = await createKey(server.dataDir, 100);
+    }, ['--egress-allow', '127.0.0.1/32', '--rate-limit', '1000', '--rate-burst', '1000'], 100);
+    ({ site, server, key } = served);
   });
   after(async () => {
-    await server.stop();
-    removeDataDir(server.dataDir);
-    pages.close();
+    await served?.stop();
   });
 
   test('a product page and a forum thread read as the extraction above', async () => {

@@ -9,8 +9,7 @@ import { parseHTML } from 'linkedom';
 import { readPage } from '../src/observe/read.ts';
 import { detectPageType, pageMeta } from '../src/observe/page-type.ts';
 import { findItems, dropLinkLists } from '../src/observe/extract-items.ts';
-import { startServer, createKey, removeDataDir, observe, type ServerProcess } from './helpers/server.ts';
-import { servePages, type PageServer } from './helpers/fixtures.ts';
+import { observe, serveSite, type ServedSite, type ServerProcess } from './helpers/server.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/read/${name}`, import.meta.url), 'utf8');
 const COLLECTION = fixture('collection.html');
@@ -147,24 +146,20 @@ describe('reading listings and collections', () => {
 });
 
 describe('read mode through the server', () => {
-  let pages: PageServer;
+  let served: ServedSite | undefined;
   let site: string;
   let server: ServerProcess;
   let key: string;
   before(async () => {
-    pages = await servePages((req, res) => {
+    served = await serveSite((req, res) => {
       if (req.url !== '/headphones/studio.html') { res.writeHead(404); res.end(); return; }
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(GRID);
-    });
-    site = pages.site;
-    server = await startServer(['--egress-allow', '127.0.0.1/32']);
-    key = await createKey(server.dataDir, 10);
+    }, ['--egress-allow', '127.0.0.1/32'], 10);
+    ({ site, server, key } = served);
   });
   after(async () => {
-    await server.stop();
-    removeDataDir(server.dataDir);
-    pages.close();
+    await served?.stop();
   });
 
   test('a product grid read over HTTP: the items with absolute links, no chrome', async () => {

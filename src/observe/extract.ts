@@ -378,13 +378,19 @@ function readListing(html: string, url: string, generic: Found, probe: Probe): E
   return chosen;
 }
 
-/** The listing's whole main region (mainRegionContent), read from a fresh parse of the page. */
-function regionRead(html: string, url: string): Extracted | null {
-  const { document: doc } = parseHTML(html);
+/** The URL links resolve against (a valid `<base href>`, else the page's) and the page's title. */
+function pageHead(doc: Document, url: string): { baseUrl: string; title: string } {
   const base = doc.querySelector('base[href]')?.getAttribute('href');
   let baseUrl = url;
   try { if (base) baseUrl = new URL(base, url).href; } catch { /* a broken <base>: the page URL */ }
   const title = meta(doc, ['og:title', 'twitter:title']) || textOf(doc.querySelector('title') ?? doc.createElement('i')) || textOf(doc.querySelector('h1') ?? doc.createElement('i'));
+  return { baseUrl, title };
+}
+
+/** The listing's whole main region (mainRegionContent), read from a fresh parse of the page. */
+function regionRead(html: string, url: string): Extracted | null {
+  const { document: doc } = parseHTML(html);
+  const { baseUrl, title } = pageHead(doc, url);
   strip(doc, true);
   const body = pageRoot(doc);
   const group = findItems(body);
@@ -510,10 +516,7 @@ function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Atte
   // the kind and the page type.
   const said = probe || (!knownKind && mainOnly) ? pageMeta(doc) : null;
   let kind = knownKind ?? (mainOnly ? pageKind(said!, doc, url) : 'page');
-  const base = doc.querySelector('base[href]')?.getAttribute('href');
-  let baseUrl = url;
-  try { if (base) baseUrl = new URL(base, url).href; } catch { /* a broken <base>: the page URL */ }
-  const title = meta(doc, ['og:title', 'twitter:title']) || textOf(doc.querySelector('title') ?? doc.createElement('i')) || textOf(doc.querySelector('h1') ?? doc.createElement('i'));
+  const { baseUrl, title } = pageHead(doc, url);
   const description = meta(doc, ['description', 'og:description', 'twitter:description']);
   const lang = doc.documentElement?.getAttribute('lang') ?? '';
   strip(doc, mainOnly);

@@ -5,6 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { RequestListener } from 'node:http';
+import { servePages } from './fixtures.ts';
 import { openSqliteStore } from '../../src/store/sqlite.ts';
 import type { Account, LedgerRow } from '../../src/store/store.ts';
 
@@ -152,4 +154,22 @@ export function elements(n: number, y0 = 0) {
 export async function observe(target: { url: string }, apiKey: string, body: unknown): Promise<{ status: number; body: any; retryAfter: string | null }> {
   const res = await fetch(`${target.url}/v1/observe`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
   return { status: res.status, body: await res.json(), retryAfter: res.headers.get('retry-after') };
+}
+
+/** A localhost site serving `handler`, a server started with `flags` (which must let it load the site),
+ *  and a key holding `credits`; `stop` ends all three. */
+export interface ServedSite { site: string; server: ServerProcess; key: string; stop(): Promise<void> }
+export async function serveSite(handler: RequestListener, flags: string[], credits: number): Promise<ServedSite> {
+  const pages = await servePages(handler);
+  let server: ServerProcess | undefined;
+  try {
+    server = await startServer(flags);
+    const started = server;
+    const key = await createKey(started.dataDir, credits);
+    return { site: pages.site, server: started, key, async stop() { await started.stop(); removeDataDir(started.dataDir); pages.close(); } };
+  } catch (err) {
+    if (server) { await server.stop(); removeDataDir(server.dataDir); }
+    pages.close();
+    throw err;
+  }
 }

@@ -124,6 +124,42 @@ describe('token and capacity', () => {
   });
 });
 
+describe('spares on a browser host (--map-spares, --map-path with --browser-ws)', () => {
+  test('each API pool keeps its spares on the host and reserves them; 0 keeps none; legacy keeps at most 1', async () => {
+    const h = await startHost(['--port', '0', '--pages', '12', '--egress-allow', '127.0.0.1/32']);
+    hosts.push(h);
+    const apiSpare = async (s: ServerProcess) => (await (await fetch(`${s.url}/healthz`)).json()).browser?.spare as number | undefined;
+    const map = async (s: ServerProcess) => {
+      const k = await createKey(s.dataDir, 10);
+      const r = await observe(s, k, { url: `${site.url}/login.html`, mode: 'map' });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      assert.ok(r.body.interactable_elements.length > 0);
+    };
+    const start = (extra: string[]) => startServer([...API_FLAGS, '--egress-allow', '127.0.0.1/32', '--browser-ws', h.ws, '--browser-pages', '2', ...extra]);
+    const two = await start(['--map-spares', '2']);
+    servers.push(two);
+    await map(two);
+    // The used context closes after the answer; two fresh ones stay open on the host, reserved beside the pool's 2 pages.
+    await waitFor('two spares ready on the host', async () => (await apiSpare(two)) === 2 && (await hostHealth(h)).pages === 2);
+    assert.equal((await hostHealth(h)).reserved, 4);
+    await map(two);
+    await waitFor('the spare used replaced', async () => (await apiSpare(two)) === 2 && (await hostHealth(h)).pages === 2);
+
+    const none = await start(['--map-spares', '0']);
+    servers.push(none);
+    await map(none);
+    await waitFor('the cold pool\'s context closed', async () => (await hostHealth(h)).pages === 2);
+    assert.equal(await apiSpare(none), 0);
+    assert.equal((await hostHealth(h)).reserved, 4 + 2);
+
+    const legacy = await start(['--map-spares', '3', '--map-path', 'legacy']);
+    servers.push(legacy);
+    await map(legacy);
+    await waitFor('the legacy pool\'s one spare', async () => (await apiSpare(legacy)) === 1 && (await hostHealth(h)).pages === 3);
+    assert.equal((await hostHealth(h)).reserved, 4 + 2 + 3);
+  });
+});
+
 describe('the egress guard through a remote browser host', () => {
   let fenced: HostProcess;
   let open: ServerProcess;

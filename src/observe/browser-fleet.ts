@@ -5,7 +5,7 @@
 // nothing is charged twice: the hold is posted once, when the work succeeds); after that, or when the
 // page had started loading, the error stands and the caller's hold is voided (holds.ts).
 import { SightlineError } from '../schema/errors.ts';
-import { BrowserGoneError, BrowserPool, type PageRunner, type PoolStats } from './browser-pool.ts';
+import { BrowserGoneError, BrowserPool, spareCount, type PageRunner, type PoolStats } from './browser-pool.ts';
 import { HEALTH_PATH, PAGES_HEADER, type HostLoad } from './browser-host.ts';
 import type { Page } from 'playwright-core';
 
@@ -15,6 +15,9 @@ export interface FleetOptions {
   /** Pages each host's pool opens at once (reserved on the host), and requests queued per host. */
   size: number;
   maxQueue: number;
+  /** Each host pool's spare contexts (--map-spares) and path (--map-path legacy), as the local pool's. */
+  spares?: number;
+  closeBeforeAnswer?: boolean;
   /** How often hosts' health is read. */
   pollMs?: number;
   log?: (event: string, fields: Record<string, unknown>) => void;
@@ -33,7 +36,7 @@ export interface HostState {
 interface Host extends HostState {
   pool: BrowserPool;
   health: string;
-  /** Our inflight when `pages` was read: the rest of `pages` is other instances' load. */
+  /** Our pages when `pages` was read (requests and spares): the rest of `pages` is other instances' load. */
   inflightAtPoll: number;
   /** Health checks missed in a row. */
   missed: number;
@@ -52,7 +55,8 @@ export class BrowserFleet implements PageRunner {
   private closed = false;
 
   constructor(private readonly options: FleetOptions) {
-    const headers: Record<string, string> = { [PAGES_HEADER]: String(options.size) };
+    // A connection reserves every page its pool may hold open: the pages at work and its spares.
+    const headers: Record<string, string> = { [PAGES_HEADER]: String(options.size + spareCount(options)) };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     this.hosts = options.endpoints.map((endpoint) => {
       const health = new URL(endpoint);
@@ -63,7 +67,7 @@ export class BrowserFleet implements PageRunner {
         endpoint, up: true, inflight: 0, pages: null, capacity: null, inflightAtPoll: 0, missed: 0, health: health.href,
         pool: new BrowserPool({
           executablePath: '', wsEndpoint: endpoint, connectHeaders: headers, proxyUrl: '', size: options.size, maxQueue: options.maxQueue,
-          onGone: (why) => this.down(host, why),
+          spares: options.spares, closeBeforeAnswer: options.closeBeforeAnswer, onGone: (why) => this.down(host, why),
         }),
       };
       return host;
@@ -87,7 +91,7 @@ export class BrowserFleet implements PageRunner {
         const load = res.ok ? await res.json().catch(() => null) as Partial<HostLoad> | null : null;
         host.pages = typeof load?.pages === 'number' && load.pages >= 0 ? load.pages : null;
         host.capacity = typeof load?.capacity === 'number' ? load.capacity : null;
-        host.inflightAtPoll = host.inflight;
+        host.inflightAtPoll = host.inflight + host.pool.stats().spare;
         host.missed = 0;
         if (!host.up && !this.closed) {
           host.up = true;

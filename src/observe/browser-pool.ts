@@ -48,6 +48,12 @@ export interface PoolOptions {
 
 export interface PoolStats { launches: number; crashes: number; open: number; queued: number; contexts: number; spare: number }
 
+/** The spares a pool with these options keeps: --map-spares, at most its size, at most 1 on the legacy path. */
+export function spareCount(options: Pick<PoolOptions, 'spares' | 'closeBeforeAnswer' | 'size'>): number {
+  const wanted = Math.max(0, Math.floor(options.spares ?? 1));
+  return Math.min(options.closeBeforeAnswer ? 1 : wanted, wanted, options.size);
+}
+
 /** What observe needs of a browser: the local pool, or the fleet of browser hosts (browser-fleet.ts). */
 export interface PageRunner {
   withPage<T>(work: (page: Page) => Promise<T>, deadlineMs: number, signal?: AbortSignal): Promise<T>;
@@ -98,8 +104,7 @@ export class BrowserPool implements PageRunner {
   private closed = false;
 
   constructor(private readonly options: PoolOptions) {
-    const wanted = Math.max(0, Math.floor(options.spares ?? 1));
-    this.spareTarget = Math.min(options.closeBeforeAnswer ? 1 : wanted, wanted, options.size);
+    this.spareTarget = spareCount(options);
   }
 
   stats(): PoolStats {

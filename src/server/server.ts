@@ -65,7 +65,8 @@ function lazyBrowser(config: ServerConfig, guard: EgressGuard, logger: Logger) {
   let poolRef: PageRunner | undefined;
   const start = async (): Promise<PageRunner> => {
     if (config.browserWs.length) {
-      return new BrowserFleet({ endpoints: config.browserWs, token: config.browserToken, size: config.browserPages, maxQueue: config.browserQueue, log: (event, fields) => logger.warn(fields, event) });
+      return new BrowserFleet({ endpoints: config.browserWs, token: config.browserToken, size: config.browserPages, maxQueue: config.browserQueue,
+        spares: config.mapSpares, closeBeforeAnswer: config.mapPath === 'legacy', log: (event, fields) => logger.warn(fields, event) });
     }
     return new BrowserPool({ executablePath: config.chromium, proxyUrl: (await proxy()).url, size: config.browserPages, maxQueue: config.browserQueue, closeBeforeAnswer: config.mapPath === 'legacy', spares: config.mapSpares });
   };

@@ -388,3 +388,16 @@ test('a named link whose path leads to signing in is the sign in; an unnamed ico
   assert.ok(byId(r, query.id).importance < byId(r, visible[1].id).importance, 'a login page named only in the query is not');
   assert.deepEqual(ids(js.rank(request(page))), ids(r));
 });
+
+test('a named 16×6 sign-in button in the viewport is the sign in; the same button below the fold, or unnamed, is not promoted', () => {
+  const visible = [link({ rect: [10, 100, 120, 20] }), link({ rect: [10, 130, 120, 20] }), textbox({ rect: [10, 160, 200, 24] })];
+  const inView = button({ text: '', rect: [300, 20, 16, 6], attributes: { aria_label: 'Sign in' } });
+  const offScreen = button({ text: '', rect: [300, below(2), 16, 6], in_viewport: false, attributes: { aria_label: 'Log in' } });
+  const unnamed = button({ text: '', rect: [330, 20, 16, 6] });
+  const page = [...visible, inView, offScreen, unnamed];
+  const r = wasm.rank(request(page));
+  assert.equal(ids(r)[0], inView.id, 'the small named sign in in view is promoted above the visible field');
+  assert.ok(byId(r, offScreen.id).importance < byId(r, visible[1].id).importance, 'off screen a 16×6 control is a collapsed toggle');
+  assert.ok(byId(r, unnamed.id).importance < byId(r, visible[1].id).importance, 'unnamed it is tiny');
+  assert.deepEqual(ids(js.rank(request(page))), ids(r));
+});

@@ -375,20 +375,6 @@ test('a link whose text names no action but whose accessible name says sign in i
   assert.deepEqual(ids(js.rank(request(page))), ids(r));
 });
 
-test('a named link whose path leads to signing in is the sign in; an unnamed icon link to a login popup is not', () => {
-  const visible = [link({ rect: [10, 100, 120, 20] }), link({ rect: [10, 130, 120, 20] })];
-  const far = (text: string, href: string, k: number) => link({ text, rect: [10, below(3) + 40 * k, 90, 20], in_viewport: false, attributes: { href } });
-  const area = far('Client Area', 'https://example.test/customers/#/sign-in/', 0);
-  const icon = far('', 'https://example.test/page#login-popup', 1);
-  const query = far('Client Area', 'https://example.test/customers?next=/login', 2);
-  const page = [...visible, area, icon, query];
-  const r = wasm.rank(request(page));
-  assert.equal(ids(r)[0], area.id, 'a link to /customers/#/sign-in/ is promoted');
-  assert.ok(byId(r, icon.id).importance < byId(r, visible[1].id).importance, 'an unnamed link to #login-popup is not');
-  assert.ok(byId(r, query.id).importance < byId(r, visible[1].id).importance, 'a login page named only in the query is not');
-  assert.deepEqual(ids(js.rank(request(page))), ids(r));
-});
-
 test('a named 16×6 sign-in button in the viewport is the sign in; the same button below the fold, or unnamed, is not promoted', () => {
   const visible = [link({ rect: [10, 100, 120, 20] }), link({ rect: [10, 130, 120, 20] }), textbox({ rect: [10, 160, 200, 24] })];
   const inView = button({ text: '', rect: [300, 20, 16, 6], attributes: { aria_label: 'Sign in' } });

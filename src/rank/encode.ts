@@ -175,8 +175,6 @@ const PURCHASE_WORDS = /\b(add to (cart|bag|basket|trolley)|buy( now| it)?|purch
 // "Your account" (the header link that signs a visitor in; "Create an account" and "Account settings" are not).
 const SIGN_IN_WORDS = /\b(sign[ -]?in|log[ -]?in)\b|^\s*(my |your )?account\s*$/i;
 const SEARCH_WORDS = /\b(search|suche|suchen|rechercher|buscar)\b/i;
-/** A link's path or fragment that leads to signing in ("Client Area" -> /customers/#/sign-in/). */
-const SIGN_IN_PATH = /(^|[/#._-])(log[-_]?in|sign[-_]?in|log[-_]?on|sign[-_]?on)([/#?._-]|$)/i;
 /** A text field's own words (or placeholder) that ask for a search query ("What are you looking for?"). */
 const SEARCH_FIELD_WORDS = /\b(search|find|looking for|keywords?|suche|suchen|rechercher|buscar)\b/i;
 /** Section labels of the parts after a page's content: comments, replies, newsletters, footers. */
@@ -184,15 +182,6 @@ const AFTERMATTER_SECTION = /\b(comments?|repl(y|ies)|respond|newsletter|footer|
 const NON_SPACE = /\S/;
 const GROUP_KEY = /^x(-?\d{1,9})-h(-?\d{1,9})$/;
 const HEADING_ROLE = roleCode('heading');
-
-/** A link's path and fragment (no scheme, host or query): where it leads on the site. */
-function linkPath(href: string): string {
-  const start = href.indexOf('//');
-  const from = start < 0 ? 0 : href.indexOf('/', start + 2);
-  if (from < 0) return '';
-  const q = href.indexOf('?', from);
-  return q < 0 ? href.slice(from) : href.slice(from, q) + (href.includes('#', q) ? href.slice(href.indexOf('#', q)) : '');
-}
 
 /** Interns strings to small ints (0 is the empty string / absent). */
 class Interner {
@@ -293,8 +282,7 @@ export function encode(body: unknown, core: CoreBackend, options: EncodeOptions 
       // search" label the search form's own toggles.
       const name = e.text ? accessibleName(a) : '';
       if (PURCHASE_WORDS.test(text)) flags |= Flag.PURCHASE;
-      else if (inputType !== 'search' && (SIGN_IN_WORDS.test(text) || (name !== '' && SIGN_IN_WORDS.test(name))
-        || (tag === 'a' && a?.href && NON_SPACE.test(text) && SIGN_IN_PATH.test(linkPath(a.href))))) flags |= Flag.SIGN_IN;
+      else if (inputType !== 'search' && (SIGN_IN_WORDS.test(text) || (name !== '' && SIGN_IN_WORDS.test(name)))) flags |= Flag.SIGN_IN;
       else if (inputType === 'search' || SEARCH_WORDS.test(text) || (tag === 'input' && (inputType === '' || inputType === 'text')
         && (SEARCH_FIELD_WORDS.test(text) || SEARCH_FIELD_WORDS.test((a as { placeholder?: string | null } | undefined)?.placeholder ?? '')))) flags |= Flag.SEARCH;
     }

@@ -100,12 +100,15 @@ function placement(i: i32, flags: i32, action: bool, vw: f64, vh: f64, pageBotto
 }
 
 /** The element names a kind of primary action: its words say so (the encoder's flag), it is neither
- *  hidden nor tiny, and its label is short unless it is a form input (a search box may have a long placeholder):
+ *  hidden nor tiny (a small named control counts in the viewport only), and its label is short unless it is a form input (a search box may have a long placeholder):
  *  the words name what the control does, not a sentence around it ("You must log in to reply here"). */
 function namesAction(i: i32, flags: i32, flag: i32): bool {
   if ((flags & flag) == 0 || (flags & Flag.HIDDEN) != 0) return false;
   const w = f64In(F64In.W, i), h = f64In(F64In.H, i);
-  if (w < TINY_SIDE || h < TINY_SIDE || w * h < TINY_AREA) return false;   // a collapsed toggle, not a visible action
+  // A collapsed toggle is not a visible action: thinner than TINY_SIDE, or under TINY_AREA unless it is named
+  // and in the viewport (a header's "Sign in" or "Search" icon button drawn 16×6 because its icon did not load).
+  if (w < TINY_SIDE || h < TINY_SIDE) return false;
+  if (w * h < TINY_AREA && ((flags & Flag.HAS_TEXT) == 0 || (i32Out(I32Out.FLAGS, i) & OutFlag.IN_VIEWPORT) == 0)) return false;
   return i32In(I32In.BAND, i) == Band.INPUT || f64(i32In(I32In.TEXT_LEN, i)) <= ACTION_LABEL_MAX;
 }
 

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { wasm, js, stable } from './helpers/elements.ts';
-import { loadSplit } from '../train/a11y/evaluate.ts';
+import { loadSplit, SPLITS } from '../train/a11y/evaluate.ts';
 import type { RawElement, SnapshotRequest } from '../src/schema/snapshot.ts';
 
 const TAGS = ['a', 'button', 'input', 'div', 'span', 'select', 'textarea', 'img', 'h2', 'li', 'summary'];
@@ -92,8 +92,8 @@ test('Wasm and JS builds agree on large pages (5,000 elements)', () => {
   assert.deepEqual(stable(wasm.rank(req)), stable(js.rank(req)));
 });
 
-test('Wasm and JS builds agree on every page of the goal-less importance evaluation (real pages, both splits)', () => {
-  for (const split of ['tune', 'test'] as const) {
+test('Wasm and JS builds agree on every page of the goal-less importance evaluation (real pages, every split)', () => {
+  for (const split of SPLITS) {
     for (const p of loadSplit(split)) {
       const req = { ...p.request, options: { limit: 50 } };
       assert.deepEqual(stable(wasm.rank(req)), stable(js.rank(req)), p.id);

@@ -360,3 +360,30 @@ test('"Sign-In", "Log-in" and a label that is only "My account" / "Account" name
   assert.deepEqual(ids(r).slice(0, 2).sort(), [hyphen.id, account.id].sort(), 'both are promoted sign ins');
   assert.ok(byId(r, create.id).importance < byId(r, visible[1].id).importance, '"Create an account" is a link three screens down');
 });
+
+test('a link whose text names no action but whose accessible name says sign in is the sign in; a "Cancel Search" name is not a search', () => {
+  const visible = [link({ rect: [10, 100, 120, 20] }), link({ rect: [10, 130, 120, 20] })];
+  const far = (text: string, name: string, k: number) => link({ text, rect: [10, below(3) + 40 * k, 90, 20], in_viewport: false, attributes: { href: 'https://example.test/x', name } });
+  const portal = far('myPortal', 'myPortal Login.', 0);
+  const plain = far('myPortal', '', 1);
+  const cancel = button({ text: 'Cancel', rect: [10, below(3) + 80, 90, 20], in_viewport: false, attributes: { aria_label: 'Cancel Search' } });
+  const page = [...visible, portal, plain, cancel];
+  const r = wasm.rank(request(page));
+  assert.equal(ids(r)[0], portal.id, 'the sign in named only by its accessible name is promoted');
+  assert.ok(byId(r, plain.id).importance < byId(r, visible[1].id).importance, 'the same link without that name is a link three screens down');
+  assert.ok(byId(r, cancel.id).importance < byId(r, visible[1].id).importance, 'a "Cancel Search" toggle is not promoted as the search');
+  assert.deepEqual(ids(js.rank(request(page))), ids(r));
+});
+
+test('a named 16×6 sign-in button in the viewport is the sign in; the same button below the fold, or unnamed, is not promoted', () => {
+  const visible = [link({ rect: [10, 100, 120, 20] }), link({ rect: [10, 130, 120, 20] }), textbox({ rect: [10, 160, 200, 24] })];
+  const inView = button({ text: '', rect: [300, 20, 16, 6], attributes: { aria_label: 'Sign in' } });
+  const offScreen = button({ text: '', rect: [300, below(2), 16, 6], in_viewport: false, attributes: { aria_label: 'Log in' } });
+  const unnamed = button({ text: '', rect: [330, 20, 16, 6] });
+  const page = [...visible, inView, offScreen, unnamed];
+  const r = wasm.rank(request(page));
+  assert.equal(ids(r)[0], inView.id, 'the small named sign in in view is promoted above the visible field');
+  assert.ok(byId(r, offScreen.id).importance < byId(r, visible[1].id).importance, 'off screen a 16×6 control is a collapsed toggle');
+  assert.ok(byId(r, unnamed.id).importance < byId(r, visible[1].id).importance, 'unnamed it is tiny');
+  assert.deepEqual(ids(js.rank(request(page))), ids(r));
+});

@@ -16,6 +16,8 @@
 // is frozen: measured, never tuned on), and for marking primary actions a listing per page in
 // scratch/a11y/ (not committed). Run: WCXB_DIR=<wcxb checkout> node --import tsx train/a11y/collect-a11y.ts
 // `--grow` appends further tune pages (growthPages) to tune.json.gz and leaves test.json.gz untouched.
+// `--dev2` renders the next such pages (same rules, not in tune.json.gz) into a separate, blind-marked
+// development set, train/a11y/dev2.json.gz, and leaves tune.json.gz and test.json.gz untouched.
 import { readFileSync, writeFileSync, mkdirSync, readdirSync } from 'node:fs';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { join } from 'node:path';
@@ -77,9 +79,8 @@ function wcxbPages(): Source[] {
  *  tune, not yet in tune.json.gz, and in the tune part of the WCXB read split (bench/read/wcxb-split.json,
  *  so no page of its frozen part is rendered or listed); up to GROW_PER_TYPE per type, in file order
  *  (several pages of one site allowed). Sites of the a11y test split are never drawn. */
-function growthPages(have: Set<string>): Source[] {
+function growthPages(have: Set<string>, perType = Number(process.env.GROW_PER_TYPE ?? 40)): Source[] {
   const readTune = new Set<string>(JSON.parse(readFileSync(new URL('../../bench/read/wcxb-split.json', import.meta.url), 'utf8')).tune);
-  const perType = Number(process.env.GROW_PER_TYPE ?? 40);
   const byType = new Map<string, Source[]>();
   for (const t of wcxbTruths()) {
     const id = t.file.replace('.json', '');
@@ -114,10 +115,14 @@ const LOCATE = `function () {
 }`;
 
 // `--grow`: render only growthPages() and append them to tune.json.gz; test.json.gz is not written.
-const grow = process.argv.includes('--grow');
+// `--dev2`: render the next growthPages() (not in tune.json.gz; up to DEV2_PER_TYPE per type) into
+// dev2.json.gz; neither tune.json.gz nor test.json.gz is written.
+const dev2 = process.argv.includes('--dev2');
+const grow = process.argv.includes('--grow') || dev2;
 const loadPart = (split: A11ySplit) => (JSON.parse(gunzipSync(readFileSync(new URL(`./${split}.json.gz`, import.meta.url))).toString()) as { pages: A11yPage[] }).pages;
 const kept = grow ? loadPart('tune') : [];
-const sources = grow ? growthPages(new Set(kept.map((p) => p.id))) : wcxbPages();
+const sources = dev2 ? growthPages(new Set(kept.map((p) => p.id)), Number(process.env.DEV2_PER_TYPE ?? 100))
+  : grow ? growthPages(new Set(kept.map((p) => p.id))) : wcxbPages();
 mkdirSync(SCRATCH, { recursive: true });
 const browser = await launch();
 const pages: A11yPage[] = [];
@@ -169,10 +174,11 @@ await browser.close();
 if (grow && pages.some((p) => p.split !== 'tune')) throw new Error('a grown page is not in the tune split');
 for (const split of grow ? ['tune'] as const : ['tune', 'test'] as const) {
   const part = pages.filter((p) => p.split === split);
-  writeFileSync(new URL(`./${split}.json.gz`, import.meta.url), gzipSync(JSON.stringify({ splitSeed: SPLIT_SEED, pages: [...(split === 'tune' ? kept : []), ...part] })));
+  const file = dev2 ? 'dev2' : split;
+  writeFileSync(new URL(`./${file}.json.gz`, import.meta.url), gzipSync(JSON.stringify({ splitSeed: SPLIT_SEED, pages: [...(split === 'tune' && !dev2 ? kept : []), ...part] })));
   // Listing for marking primary actions: every named control (visible ones flagged), in page order; of
   // the new pages only when growing.
-  writeFileSync(new URL(`${split}${grow ? '-grown' : ''}-controls.txt`, SCRATCH), part.map((p) => `## ${p.id} ${p.type} ${p.request.url}\n` + [...p.controls].sort((a, b) => a.y - b.y)
+  writeFileSync(new URL(`${dev2 ? 'dev2' : split}${grow && !dev2 ? '-grown' : ''}-controls.txt`, SCRATCH), part.map((p) => `## ${p.id} ${p.type} ${p.request.url}\n` + [...p.controls].sort((a, b) => a.y - b.y)
     .map((c) => `${c.id ?? '-'} ${c.visible ? 'V' : ' '} y=${c.y} ${c.role} ${JSON.stringify(c.name.slice(0, 70))}`).join('\n')).join('\n\n') + '\n');
 }
 const named = pages.reduce((n, p) => n + p.controls.filter((c) => c.visible).length, 0);

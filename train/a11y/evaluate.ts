@@ -3,10 +3,12 @@
 // 85%, the primary action in the top 10, and the share of the top 50 inside the viewport. "before" is
 // the ranking recorded in before.json (the core before issue 20, by record-before.ts), "previous" the one
 // in previous.json (the core after issue 20's first round, c314c1f); "now" is this checkout's core. The test split is frozen: its numbers are reported, never tuned on, and its pages
-// are never listed. `--fold a|b` keeps one half of the tune split by site (foldOf) and skips the test
-// split: causes are looked for on fold a (`--list`), and a change is kept only if fold b's aggregates
-// improve or hold.
-// Run: npm run eval:importance [-- --backend js] [-- --split tune] [-- --fold a|b] [-- --list] (lists tune pages only)
+// are never listed. dev2 (dev2.json.gz, marks in primary-dev2.json) is the blind development set:
+// further tune-side pages whose primary actions were marked from full control listings before any
+// ranking of them was seen. `--fold a|b` keeps one half of the tune split, or of dev2 with `--split
+// dev2`, by site (foldOf); it never applies to the test split: causes are looked for on fold a
+// (`--list`), and a change is kept only if fold b's aggregates improve or hold.
+// Run: npm run eval:importance [-- --backend js] [-- --split tune|dev2|test] [-- --fold a|b] [-- --list] (lists tune or dev2 pages only)
 import { readFileSync, existsSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { Ranker } from '../../src/rank/ranker.ts';
@@ -28,11 +30,18 @@ export interface Metrics {
 /** The tune split's halves, by a seeded hash of the site (all pages of one site in one fold). */
 export const foldOf = (site: string): 'a' | 'b' => ((hash(`a11y-fold-2026-11:${site}`) >>> 0) % 2) === 0 ? 'a' : 'b';
 
-export function loadSplit(split: A11ySplit): A11yPage[] {
+/** The evaluation's page sets: the tune and frozen test splits, and the blind development set dev2. */
+export type EvalSplit = A11ySplit | 'dev2';
+export const SPLITS: readonly EvalSplit[] = ['tune', 'dev2', 'test'];
+
+export function loadSplit(split: EvalSplit): A11yPage[] {
   return (JSON.parse(gunzipSync(readFileSync(new URL(`./${split}.json.gz`, import.meta.url))).toString()) as { pages: A11yPage[] }).pages;
 }
+/** Primary-action marks of every page: primary.json (tune and test) and primary-dev2.json (dev2, marked blind). */
 export function loadMarks(): Record<string, PrimaryMark | null> {
-  return JSON.parse(readFileSync(new URL('./primary.json', import.meta.url), 'utf8')).pages;
+  const read = (file: string) => JSON.parse(readFileSync(new URL(file, import.meta.url), 'utf8')).pages as Record<string, PrimaryMark | null>;
+  const dev2 = new URL('./primary-dev2.json', import.meta.url);
+  return { ...read('./primary.json'), ...(existsSync(dev2) ? read('./primary-dev2.json') : {}) };
 }
 
 /** Distinct ids of a page's visible named controls that matched a collected element. */
@@ -101,8 +110,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const results: Record<string, Metrics> = {};
   const fold = process.argv.includes('--fold') ? process.argv[process.argv.indexOf('--fold') + 1] : undefined;
   if (fold !== undefined && fold !== 'a' && fold !== 'b') throw new Error('--fold takes a or b');
-  const only = fold ? 'tune' : process.argv.includes('--split') ? process.argv[process.argv.indexOf('--split') + 1] : undefined;
-  for (const split of (['tune', 'test'] as const).filter((s) => !only || s === only)) {
+  const asked = process.argv.includes('--split') ? process.argv[process.argv.indexOf('--split') + 1] as EvalSplit : undefined;
+  if (asked !== undefined && !SPLITS.includes(asked)) throw new Error(`--split takes ${SPLITS.join(', ')}`);
+  if (fold && asked === 'test') throw new Error('the test split is frozen: it has no folds');
+  const only = asked ?? (fold ? 'tune' : undefined);
+  for (const split of SPLITS.filter((s) => !only || s === only)) {
     const pages = loadSplit(split).filter((p) => !fold || foldOf(p.site) === fold);
     const label = fold ? `${split} fold ${fold}` : split;
     if (before) lines.push(row(`${label}, before`, results[`${split}-before`] = measure(pages, new Map(Object.entries(before)), marks)));
@@ -111,8 +123,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   }
   console.log(lines.join('\n'));
   if (process.argv.includes('--list')) {
-    const t = results.tune;
+    // Only a development split's pages are ever listed; never the test split's.
+    const split = only === 'dev2' ? 'dev2' : 'tune';
+    const t = results[split];
     if (!t) process.exit(0);
-    console.log(`\ntune${fold ? ` fold ${fold}` : ''} pages below 85%:\n${t.below.join('\n') || '(none)'}\n\ntune${fold ? ` fold ${fold}` : ''} primary actions outside the top 10:\n${t.primaryMisses.join('\n') || '(none)'}`);
+    const label = `${split}${fold ? ` fold ${fold}` : ''}`;
+    console.log(`\n${label} pages below 85%:\n${t.below.join('\n') || '(none)'}\n\n${label} primary actions outside the top 10:\n${t.primaryMisses.join('\n') || '(none)'}`);
   }
 }

@@ -1,4 +1,4 @@
-// Records the top 50 of every a11y evaluation page (both splits) under the core of the checkout it runs
+// Records the top 50 of every a11y evaluation page (tune, dev2 and the test split) under the core of the checkout it runs
 // in, so `npm run eval:importance` prints that ranking beside the current one. Writes before.json, or
 // the file named by the first argument (previous.json). Keys: page id; values: ids, best first.
 // before.json was written with the JS build of the core (identical to the Wasm core, tested) at the
@@ -12,7 +12,7 @@
 //   CORE_DIR=/tmp/old node --import tsx train/a11y/record-before.ts before.json --add
 // Run in the checkout to record: node --import tsx train/a11y/record-before.ts [previous.json] [--add]
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { loadSplit, TOP } from './evaluate.ts';
+import { loadSplit, SPLITS, TOP } from './evaluate.ts';
 import type { Ranker as RankerType } from '../../src/rank/ranker.ts';
 import type { A11yPage } from './collect-a11y.ts';
 
@@ -26,7 +26,7 @@ const { jsBackend } = await import(`${dir}src/rank/core-js.ts`);
 const ranker = new Ranker(jsBackend());
 const out: Record<string, number[]> = add && existsSync(target) ? JSON.parse(readFileSync(target, 'utf8')) : {};
 let added = 0;
-for (const split of ['tune', 'test'] as const) {
+for (const split of SPLITS) {
   for (const p of loadSplit(split) as A11yPage[]) {
     if (out[p.id]) continue;
     out[p.id] = ranker.rank({ ...p.request, options: { limit: TOP } }).elements.map((e: { id: number }) => e.id);

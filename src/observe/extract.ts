@@ -551,3 +551,38 @@ function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Atte
   if (mainOnly) { dropRepeatedBlocks(root); dropRedundantAlt(root, title); }
   return { title, description, html: root.innerHTML, text: blockText(root), lang, kind, thread: !!thread, commentText, articleBody: commentText > 0 && inArticleBody(root), regionText };
 }
+
+/** One candidate read of a page, for measuring the choice between reads (bench/read/candidates.ts). */
+export interface CandidateRead { name: string; html: string; text: string }
+
+/**
+ * Every read extract() could return for a page, whatever its type: the chosen one, the generic read,
+ * the listing read and the whole main region (when the page has repeated items), the region holding
+ * most text, and the generic read with and without the product clean-up. For measurement only: the
+ * pages' extraction runs extract().
+ */
+export function candidateReads(html: string, url: string): { pageType: PageTypeResult; kind: PageKind; reads: CandidateRead[] } {
+  html = bogusCdata(html);
+  const probe: Probe = { pageType: { type: 'unknown', signals: [] } };
+  const chosen = extract(html, url);
+  const generic = extractGeneric(html, url, probe);
+  const reads: CandidateRead[] = [{ name: 'chosen', html: chosen.html, text: chosen.text }, { name: 'generic', html: generic.html, text: generic.text }];
+  const { document: doc } = parseHTML(html);
+  const { baseUrl, title } = pageHead(doc, url);
+  strip(doc, true);
+  const body = pageRoot(doc);
+  const group = findItems(body);
+  if (group) {
+    const listing = finishListing(listingContent(group, body), baseUrl, title);
+    reads.push({ name: 'listing', html: listing.html, text: listing.text });
+  }
+  const region = regionRead(html, url);
+  if (region) reads.push({ name: 'region', html: region.html, text: region.text });
+  const dominant = extractOnce(html, url, true, LISTING, generic.kind);
+  reads.push({ name: 'dominant', html: dominant.html, text: dominant.text });
+  const other = extractOnce(html, url, true, ATTEMPTS[0], generic.kind === 'product' ? 'page' : 'product');
+  reads.push({ name: generic.kind === 'product' ? 'noproduct' : 'product', html: other.html, text: other.text });
+  const loose = extractOnce(html, url, true, ATTEMPTS[1], generic.kind);
+  reads.push({ name: 'loose', html: loose.html, text: loose.text });
+  return { pageType: probe.pageType, kind: generic.kind, reads };
+}

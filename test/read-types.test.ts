@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { parseHTML } from 'linkedom';
 import { readPage } from '../src/observe/read.ts';
+import { candidateReads } from '../src/observe/extract.ts';
 import { detectPageType, pageMeta } from '../src/observe/page-type.ts';
 import { findItems, dropLinkLists } from '../src/observe/extract-items.ts';
 import { observe, serveSite, type ServedSite, type ServerProcess } from './helpers/server.ts';
@@ -114,6 +115,25 @@ describe('reading listings and collections', () => {
     assert.match(md, /## Choosing a lamp/, 'the advice below the grid');
     assert.match(md, /polish brass yearly/);
     for (const junk of ['Offers valid through', 'Financing requires', 'Lumen Supply', 'Account', 'Explore in 3D', 'photo']) assert.ok(!md.includes(junk), `${junk} left out`);
+  });
+
+  test('the candidate reads of a collection (bench/read/candidates.ts): the generic read holds the grid and the store notes, the listing read the grid alone; readPage returns the generic one', () => {
+    // The choice measured (docs/read.md, "Choosing between candidate reads"): a rule that took the
+    // listing read when the two share most of their words was tried and not kept (fold b fell on collections).
+    const html = fixture('collection-same-read.html');
+    const url = 'https://tea.example/collections/loose-leaf';
+    const { pageType, reads } = candidateReads(html, url);
+    assert.equal(pageType.type, 'collection');
+    const read = (name: string) => reads.find((r) => r.name === name)!.text;
+    for (const name of ['chosen', 'generic', 'listing', 'region', 'dominant', 'loose']) assert.ok(reads.some((r) => r.name === name), `${name} read made`);
+    for (const name of ['generic', 'listing']) for (const tea of ['Assam Breakfast', 'Silver Needle', 'Genmaicha']) assert.ok(read(name).includes(tea), `${tea} in the ${name} read`);
+    assert.match(read('generic'), /tasting room/);
+    assert.doesNotMatch(read('listing'), /tasting room|Visit us/);
+    const md = readPage(html, url).content;
+    assert.match(md, /tasting room/, 'readPage returns the generic read');
+    assert.ok(!md.includes('Add to cart'), "the items' chrome is removed from it");
+    assert.match(read('generic'), /Add to cart/);
+    assert.ok(read('chosen').includes('tasting room') && !read('chosen').includes('Add to cart'), 'the chosen read: the generic one without the chrome');
   });
 
   test('link lists that hold none of the items go; an item keeps its own links', () => {

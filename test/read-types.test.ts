@@ -136,6 +136,24 @@ describe('reading listings and collections', () => {
     assert.ok(read('chosen').includes('tasting room') && !read('chosen').includes('Add to cart'), 'the chosen read: the generic one without the chrome');
   });
 
+  test("a collection's legal small print (a footnotes block of offer terms) is never its content, however much prose it holds", () => {
+    const card = (i: number, name: string) => `<li class="model"><a href="/watch/${i}"><img src="/w${i}.png" alt=""></a><h3><a href="/watch/${i}">${name}</a></h3>`
+      + `<p>Case in recycled titanium, water resistant to ${i * 10} metres.</p><p class="price">From $${199 + i * 100}</p></li>`;
+    const names = ['Tidewater One', 'Tidewater Sport', 'Tidewater Ultra', 'Tidewater Mini', 'Tidewater Classic', 'Tidewater Kids'];
+    const terms = [
+      'Monthly instalments are a 0% APR payment option, subject to credit approval, available only at checkout, for eligible products, in the United States, and not with other offers.',
+      'Trade-in values vary with the condition, year and configuration of your device, must be at least eighteen years old, and are not available in all stores, regions or channels.',
+      'Battery life depends on use, settings, connectivity, temperature and many other factors, and results vary; testing was conducted in June, with pre-production units and software.',
+      'Water resistance is not permanent, may decrease over time, and is not covered by warranty; the watch should not be used for scuba diving, waterskiing or high-velocity water sports.',
+    ];
+    const html = `<html><head><title>Watches</title></head><body><div class="wrap"><h1>Watches</h1><ul class="models">${names.map((n, i) => card(i + 1, n)).join('')}</ul>`
+      + `<section class="page-footnotes"><ol>${terms.map((t) => `<li><p>${t}</p></li>`).join('')}</ol></section></div></body></html>`;
+    const md = readPage(html, 'https://watches.example/collections/watches').content;
+    for (const name of names) assert.ok(md.includes(name), `${name} kept`);
+    assert.match(md, /From \$299/);
+    for (const junk of ['0% APR', 'Trade-in values', 'scuba diving']) assert.ok(!md.includes(junk), `${junk} left out`);
+  });
+
   test('link lists that hold none of the items go; an item keeps its own links', () => {
     const card = (i: number) => `<li class="card"><h3><a href="/p/${i}">Walnut stool number ${i}</a></h3><p>Oiled walnut, hand-turned legs, ${40 + i} cm tall.</p>`
       + `<div class="swatches">${['oak', 'ash', 'elm', 'yew', 'fir'].map((w) => `<a href="/p/${i}?wood=${w}">${w}</a>`).join(' ')}</div></li>`;

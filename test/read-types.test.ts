@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { parseHTML } from 'linkedom';
 import { readPage } from '../src/observe/read.ts';
+import { candidateReads } from '../src/observe/extract.ts';
 import { detectPageType, pageMeta } from '../src/observe/page-type.ts';
 import { findItems, dropLinkLists } from '../src/observe/extract-items.ts';
 import { observe, serveSite, type ServedSite, type ServerProcess } from './helpers/server.ts';
@@ -114,6 +115,43 @@ describe('reading listings and collections', () => {
     assert.match(md, /## Choosing a lamp/, 'the advice below the grid');
     assert.match(md, /polish brass yearly/);
     for (const junk of ['Offers valid through', 'Financing requires', 'Lumen Supply', 'Account', 'Explore in 3D', 'photo']) assert.ok(!md.includes(junk), `${junk} left out`);
+  });
+
+  test('the candidate reads of a collection (bench/read/candidates.ts): the generic read holds the grid and the store notes, the listing read the grid alone; readPage returns the generic one', () => {
+    // The choice measured (docs/read.md, "Choosing between candidate reads"): a rule that took the
+    // listing read when the two share most of their words was tried and not kept (fold b fell on collections).
+    const html = fixture('collection-same-read.html');
+    const url = 'https://tea.example/collections/loose-leaf';
+    const { pageType, reads } = candidateReads(html, url);
+    assert.equal(pageType.type, 'collection');
+    const read = (name: string) => reads.find((r) => r.name === name)!.text;
+    for (const name of ['chosen', 'generic', 'listing', 'region', 'dominant', 'loose']) assert.ok(reads.some((r) => r.name === name), `${name} read made`);
+    for (const name of ['generic', 'listing']) for (const tea of ['Assam Breakfast', 'Silver Needle', 'Genmaicha']) assert.ok(read(name).includes(tea), `${tea} in the ${name} read`);
+    assert.match(read('generic'), /tasting room/);
+    assert.doesNotMatch(read('listing'), /tasting room|Visit us/);
+    const md = readPage(html, url).content;
+    assert.match(md, /tasting room/, 'readPage returns the generic read');
+    assert.ok(!md.includes('Add to cart'), "the items' chrome is removed from it");
+    assert.match(read('generic'), /Add to cart/);
+    assert.ok(read('chosen').includes('tasting room') && !read('chosen').includes('Add to cart'), 'the chosen read: the generic one without the chrome');
+  });
+
+  test("a collection's legal small print (a footnotes block of offer terms) is never its content, however much prose it holds", () => {
+    const card = (i: number, name: string) => `<li class="model"><a href="/watch/${i}"><img src="/w${i}.png" alt=""></a><h3><a href="/watch/${i}">${name}</a></h3>`
+      + `<p>Case in recycled titanium, water resistant to ${i * 10} metres.</p><p class="price">From $${199 + i * 100}</p></li>`;
+    const names = ['Tidewater One', 'Tidewater Sport', 'Tidewater Ultra', 'Tidewater Mini', 'Tidewater Classic', 'Tidewater Kids'];
+    const terms = [
+      'Monthly instalments are a 0% APR payment option, subject to credit approval, available only at checkout, for eligible products, in the United States, and not with other offers.',
+      'Trade-in values vary with the condition, year and configuration of your device, must be at least eighteen years old, and are not available in all stores, regions or channels.',
+      'Battery life depends on use, settings, connectivity, temperature and many other factors, and results vary; testing was conducted in June, with pre-production units and software.',
+      'Water resistance is not permanent, may decrease over time, and is not covered by warranty; the watch should not be used for scuba diving, waterskiing or high-velocity water sports.',
+    ];
+    const html = `<html><head><title>Watches</title></head><body><div class="wrap"><h1>Watches</h1><ul class="models">${names.map((n, i) => card(i + 1, n)).join('')}</ul>`
+      + `<section class="page-footnotes"><ol>${terms.map((t) => `<li><p>${t}</p></li>`).join('')}</ol></section></div></body></html>`;
+    const md = readPage(html, 'https://watches.example/collections/watches').content;
+    for (const name of names) assert.ok(md.includes(name), `${name} kept`);
+    assert.match(md, /From \$299/);
+    for (const junk of ['0% APR', 'Trade-in values', 'scuba diving']) assert.ok(!md.includes(junk), `${junk} left out`);
   });
 
   test('link lists that hold none of the items go; an item keeps its own links', () => {

@@ -12,16 +12,16 @@ import { fileURLToPath } from 'node:url';
 export const OLD_READER_COMMIT = 'c314c1f6cece0cd3ad30a7c3c1c78b94751ab6d0';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/** Unpacks the old source; null when the commit is not in this clone (a shallow CI clone). */
-export function unpackOldReader(): { dir: string; remove: () => void } | null {
+/** Unpacks the old source (or `commit`'s); null when the commit is not in this clone (a shallow CI clone). */
+export function unpackOldReader(commit = OLD_READER_COMMIT): { dir: string; remove: () => void } | null {
   try {
-    execFileSync('git', ['-C', ROOT, 'cat-file', '-e', `${OLD_READER_COMMIT}^{commit}`], { stdio: 'ignore' });
+    execFileSync('git', ['-C', ROOT, 'cat-file', '-e', `${commit}^{commit}`], { stdio: 'ignore' });
   } catch {
     return null;
   }
   const dir = mkdtempSync(join(tmpdir(), 'sightline-read-old-'));
   try {
-    const tar = execFileSync('git', ['-C', ROOT, 'archive', OLD_READER_COMMIT, 'src', 'package.json', 'tsconfig.json'], { maxBuffer: 256 << 20 });
+    const tar = execFileSync('git', ['-C', ROOT, 'archive', commit, 'src', 'package.json', 'tsconfig.json'], { maxBuffer: 256 << 20 });
     execFileSync('tar', ['-x', '-C', dir], { input: tar });
     symlinkSync(realpathSync(join(ROOT, 'node_modules')), join(dir, 'node_modules'), 'dir');
   } catch (e) {

@@ -393,6 +393,7 @@ function regionRead(html: string, url: string): Extracted | null {
   const { baseUrl, title } = pageHead(doc, url);
   strip(doc, true);
   const body = pageRoot(doc);
+  dropSmallPrint(body);
   const group = findItems(body);
   return group ? finishListing(mainRegionContent(group, body), baseUrl, title) : null;
 }
@@ -470,9 +471,10 @@ const BLURB_RATIO = 8;
 
 /**
  * What kind of page this is, for the per-kind steps after the generic extraction. Each kind's module
- * owns its predicate and its clean-up; 'page' is everything else (articles, docs, listings).
+ * owns its predicate and its clean-up; 'listing' is a page the vote calls a listing or collection (set
+ * in the first attempt, whatever the predicates said); 'page' is everything else (articles, docs).
  */
-export type PageKind = 'product' | 'forum' | 'page';
+export type PageKind = 'product' | 'forum' | 'listing' | 'page';
 
 function pageKind(said: PageMeta, doc: Document, url: string): PageKind {
   if (isProductPage(said, doc, url)) return 'product';
@@ -493,7 +495,7 @@ function finishListing(root: El, baseUrl: string, title: string): Extracted {
 function tidyKind(root: El, kind: PageKind): void {
   switch (kind) {
     case 'product': tidyProduct(root); break;
-    case 'forum': case 'page': break;
+    case 'forum': case 'listing': case 'page': break;
   }
 }
 
@@ -525,8 +527,8 @@ function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Atte
     const group = findItems(body);
     probe.pageType = detectPageType(said, url, group?.items.length ?? 0, doc, !!group && arePosts(group));
     const listing = probe.pageType.type === 'listing' || probe.pageType.type === 'collection';
-    // One verdict: a page the vote calls a listing of products is not one product's page.
-    if (listing && kind === 'product') kind = 'page';
+    // One verdict: a page the vote calls a listing of products is not one product's page (nor a thread).
+    if (listing) kind = 'listing';
     if (group && listing) {
       probe.items = group;
       probe.listing = finishListing(listingContent(group, body), baseUrl, title);
@@ -535,7 +537,9 @@ function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Atte
       if (main !== body) probe.mainText = blockText(main);
     }
   }
-  if (kind === 'product') dropSmallPrint(body);
+  // Legal small print (offer terms, test conditions) is never what a product or a listing of them is:
+  // on both it is long, comma-rich prose the scoring may take for the content.
+  if (kind === 'product' || kind === 'listing') dropSmallPrint(body);
   // A thread's posts, found before class-name stripping takes comments and post headers away.
   const thread = posts ? threadOf(body) : null;
   const commentText = !thread && mainOnly && attempt.unlikely ? stripUnlikely(body, !!attempt.comments) : 0;
@@ -550,4 +554,39 @@ function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Atte
   absolutize(root, baseUrl);
   if (mainOnly) { dropRepeatedBlocks(root); dropRedundantAlt(root, title); }
   return { title, description, html: root.innerHTML, text: blockText(root), lang, kind, thread: !!thread, commentText, articleBody: commentText > 0 && inArticleBody(root), regionText };
+}
+
+/** One candidate read of a page, for measuring the choice between reads (bench/read/candidates.ts). */
+export interface CandidateRead { name: string; html: string; text: string }
+
+/**
+ * Every read extract() could return for a page, whatever its type: the chosen one, the generic read,
+ * the listing read and the whole main region (when the page has repeated items), the region holding
+ * most text, and the generic read with and without the product clean-up. For measurement only: the
+ * pages' extraction runs extract().
+ */
+export function candidateReads(html: string, url: string): { pageType: PageTypeResult; kind: PageKind; reads: CandidateRead[] } {
+  html = bogusCdata(html);
+  const probe: Probe = { pageType: { type: 'unknown', signals: [] } };
+  const chosen = extract(html, url);
+  const generic = extractGeneric(html, url, probe);
+  const reads: CandidateRead[] = [{ name: 'chosen', html: chosen.html, text: chosen.text }, { name: 'generic', html: generic.html, text: generic.text }];
+  const { document: doc } = parseHTML(html);
+  const { baseUrl, title } = pageHead(doc, url);
+  strip(doc, true);
+  const body = pageRoot(doc);
+  const group = findItems(body);
+  if (group) {
+    const listing = finishListing(listingContent(group, body), baseUrl, title);
+    reads.push({ name: 'listing', html: listing.html, text: listing.text });
+  }
+  const region = regionRead(html, url);
+  if (region) reads.push({ name: 'region', html: region.html, text: region.text });
+  const dominant = extractOnce(html, url, true, LISTING, generic.kind);
+  reads.push({ name: 'dominant', html: dominant.html, text: dominant.text });
+  const other = extractOnce(html, url, true, ATTEMPTS[0], generic.kind === 'product' ? 'page' : 'product');
+  reads.push({ name: generic.kind === 'product' ? 'noproduct' : 'product', html: other.html, text: other.text });
+  const loose = extractOnce(html, url, true, ATTEMPTS[1], generic.kind);
+  reads.push({ name: 'loose', html: loose.html, text: loose.text });
+  return { pageType: probe.pageType, kind: generic.kind, reads };
 }

@@ -44,6 +44,16 @@ function assertNear(actual: { x: number; y: number; width: number; height: numbe
 }
 
 describe('fixture pages', () => {
+  test('a field wrapped by the label that names it is listed as the field; a wrapped checkbox keeps its label', async () => {
+    await page.setContent(`<header><label><input type="search" placeholder="Search articles" style="display:block;width:300px;height:30px;margin:0;border:0;padding:0"></label></header>
+      <form><label><input type="checkbox" style="position:absolute;opacity:0"> Remember me</label></form>`);
+    const r = await snapshot(page, { limit: 50 });
+    const field = find(r, (e) => e.role === 'searchbox', 'the search field');
+    assert.equal(field.name, 'Search articles');
+    assert.equal(r.elements.filter((e) => e.role === 'label' && !e.text).length, 0, 'no empty label stands in for the field');
+    find(r, (e) => /Remember me/.test(e.text ?? ''), 'the checkbox label');
+  });
+
   test('search results: the search box, its button and the result links', async () => {
     await open('search');
     const r = await snapshot(page, { limit: 50 });

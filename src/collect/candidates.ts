@@ -10,6 +10,8 @@ const STATIC_ROLES = new Set(['heading', 'alert', 'status', 'dialog', 'alertdial
 const OVERLAY_SHARE = 0.3;
 const HEADINGS = new Set(['H1', 'H2', 'H3', 'H4', 'H5', 'H6']);
 const CONTROLS = new Set(['BUTTON', 'SELECT', 'TEXTAREA', 'SUMMARY', 'DETAILS', 'OPTION']);
+/** Inputs a wrapping label stands for. */
+const LABEL_CLICKED = 'input[type=checkbox], input[type=radio], input[type=file]';
 /** Text that short, directly inside a landmark, is listed as context. */
 const LANDMARK_TEXT_MAX = 60;
 const LANDMARKS = 'nav, header, footer, aside, [role=navigation], [role=banner], [role=contentinfo], [role=complementary]';
@@ -27,7 +29,10 @@ export function kindOf(el: Element, style: () => CSSStyleDeclaration, parentStyl
   if (tabindex !== null && Number(tabindex) >= 0) return Kind.Interactive;
   if (el.hasAttribute('onclick') || (el as HTMLElement).onclick) return Kind.Interactive;
   if ((el as HTMLElement).isContentEditable && !(el.parentElement as HTMLElement | null)?.isContentEditable) return Kind.Interactive;
-  if (tag === 'LABEL' && el.querySelector('input, select, textarea')) return Kind.Interactive;
+  // A label is what a person clicks for a checkbox, radio or file input it wraps (those inputs are often
+  // drawn hidden). A text field, select or textarea it wraps is listed itself, named by the label: the
+  // label alone, filled by its field, would hide the field as static text.
+  if (tag === 'LABEL' && el.querySelector(LABEL_CLICKED)) return Kind.Interactive;
   if (HEADINGS.has(tag) || (role && STATIC_ROLES.has(role))) return Kind.Static;
   if (tag === 'DIALOG' && el.hasAttribute('open')) return Kind.Static;
   const s = style();

@@ -87,6 +87,94 @@ export function dropSmallPrint(body: El): void {
   }
 }
 
+/** What a product's own information panel is called: description, details, specifications, materials, care… */
+const PRODUCT_INFO = /(?:^|[^a-z])(?:description|descripción|beschreibung|details?|specs?|specifications?|spécifications|technical|features|highlights|materials?|dimensions|measurements|size (?:&|and) fit|fit|care|ingredients|nutrition|composition|about (?:this|the) (?:item|product)|product information|more information|additional information)(?:$|[^a-z])/i;
+/** Class or id words of a disclosure widget: an accordion, a collapse, an expander, tabs, a drawer or sheet. */
+const DISCLOSURE = /accordion|collaps|expand|disclosure|toggle|tab-?pane|tab-?panel|tabs?-content|drawer|sheet|modal|dialog|popup|popover/i;
+/** An overlay: what the generic strip removes as never content (dialogs, asides, modals by name). */
+const OVERLAY_NAME = /(?:^|[-_])(?:modal|dialog|sheet|drawer|popup|popover|overlay|lightbox)s?(?:$|[-_])/i;
+/** A hidden-by-class token ("hide", "is-hidden", "d-none"). */
+const HIDDEN_CLASS = /^(?:hide|hidden|is-hidden|d-none|display-none|collapsed|is-collapsed)$/i;
+
+const hint = (el: El) => `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
+const hiddenEl = (el: El) => el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true' || /(?:display|visibility)\s*:\s*(?:none|hidden)/i.test(el.getAttribute('style') ?? '');
+const overlayEl = (el: El) => el.tagName === 'DIALOG' || el.tagName === 'ASIDE' || /^(?:dialog|alertdialog|complementary)$/.test(el.getAttribute('role') ?? '') || el.getAttribute('aria-modal') === 'true' || hint(el).split(/\s+/).some((t) => OVERLAY_NAME.test(t));
+
+/** What a panel is called: its aria-label, the element naming it, its first heading or summary, else a short button. */
+function panelName(el: El): string {
+  const doc = el.ownerDocument;
+  const names = [el.getAttribute('aria-label') ?? ''];
+  for (const id of (el.getAttribute('aria-labelledby') ?? '').split(/\s+/).filter(Boolean)) names.push(textOf((doc.getElementById(id) ?? doc.createElement('i')) as El));
+  const head = el.querySelector('h2, h3, h4, h5, h6, summary') ?? [...el.querySelectorAll('button, [role=button]')].find((b) => textOf(b).length <= PANEL_NAME_MAX);
+  if (head) names.push(textOf(head).slice(0, PANEL_NAME_MAX));
+  return names.filter(Boolean).join(' | ');
+}
+/** Characters of a panel's name (a button's text longer than this is not one). */
+const PANEL_NAME_MAX = 40;
+/** Class or id words naming the product's information block ("product-details", "pip-measurements"). */
+const INFO_CLASS = /product[-_]?(?:details?|info|information|description|specs?)|specifications|measurements|dimensions/i;
+
+/**
+ * A product's description, specifications and care notes often sit in collapsed accordions, tabs and
+ * "details" sheets or modals that a script opens; the strip that runs on every page takes hidden
+ * blocks and overlays for what is never content. On a product page, reveal them (before that strip):
+ * a collapsed disclosure panel unless it is named as a rail (reviews, questions, similar items); an
+ * overlay (dialog, aside, modal, sheet) only when it or the widget holding it is named as the
+ * product's information. Revealing removes the hiding attributes and the overlay's role and name.
+ */
+export function revealPanels(doc: Document): void {
+  const body = (doc.body ?? doc.documentElement) as El;
+  const reveal = (el: El) => {
+    for (const a of ['hidden', 'aria-hidden', 'aria-modal']) el.removeAttribute(a);
+    if (/^(?:dialog|alertdialog|complementary)$/.test(el.getAttribute('role') ?? '')) el.removeAttribute('role');
+    const style = el.getAttribute('style');
+    if (style) el.setAttribute('style', style.replace(/(?:display|visibility)\s*:\s*(?:none|hidden)\s*;?/gi, ''));
+    const cls = el.getAttribute('class');
+    if (cls) el.setAttribute('class', cls.split(/\s+/).filter((t) => !OVERLAY_NAME.test(t) && !HIDDEN_CLASS.test(t)).join(' '));
+    if (OVERLAY_NAME.test(el.getAttribute('id') ?? '')) el.removeAttribute('id');
+  };
+  for (const el of [...body.querySelectorAll('*')]) {
+    if (!el.isConnected) continue;
+    const overlay = overlayEl(el);
+    const hidden = hiddenEl(el) || hint(el).split(/\s+/).some((t) => HIDDEN_CLASS.test(t));
+    if (!overlay && !hidden) continue;
+    // The widget the panel belongs to: itself or an ancestor (three levels at most) named as a disclosure.
+    let widget: El | null = null;
+    for (let a: El | null = el, level = 0; a && a !== body && level <= 3; a = a.parentElement, level++) {
+      if (DISCLOSURE.test(hint(a)) || /^(?:tabpanel|region|dialog)$/.test(a.getAttribute('role') ?? '') || a.tagName === 'DETAILS' || a.hasAttribute('aria-label')) { widget = a; break; }
+    }
+    if (!widget) continue;
+    // Its name: its own, the widget's, or the control just before it (an accordion's button, a tab's heading).
+    const before = el.previousElementSibling;
+    const names = [panelName(el), panelName(widget), before && textOf(before).length <= PANEL_NAME_MAX ? textOf(before) : ''];
+    if ([...names, hint(el), hint(widget)].some((n) => RAIL_HEADING.test(n))) continue;
+    const info = names.some((n) => PRODUCT_INFO.test(n)) || INFO_CLASS.test(hint(el)) || INFO_CLASS.test(hint(widget));
+    if (overlay && !info) continue;
+    if (!overlay && !info && !DISCLOSURE.test(hint(widget)) && widget.tagName !== 'DETAILS') continue;
+    for (const inner of [el, ...el.querySelectorAll('*')]) if (inner === el || hiddenEl(inner) || overlayEl(inner)) reveal(asDiv(inner));
+  }
+  // Blocks hidden by a class of the page's stylesheet ("hide", "d-none") and not revealed as a panel
+  // are data for scripts (price tiers, variant dumps), unless they hold much of the page.
+  const pageText = textOf(body).length;
+  for (const el of [...body.querySelectorAll('[class]')]) {
+    if (el.isConnected && el.getAttribute('class')!.split(/\s+/).some((t) => CLASS_HIDDEN.test(t)) && textOf(el).length < HIDDEN_KEEP * pageText) el.remove();
+  }
+}
+/** Classes that hide a block for good (not a collapsed panel's). */
+const CLASS_HIDDEN = /^(?:hide|hidden|is-hidden|d-none|display-none)$/i;
+/** A class-hidden block holding this share of the page's text is the content (as in the generic strip). */
+const HIDDEN_KEEP = 0.4;
+
+/** An aside or dialog as a plain div with its attributes and children (the generic strip drops those tags). */
+function asDiv(el: El): El {
+  if (el.tagName !== 'ASIDE' && el.tagName !== 'DIALOG') return el;
+  const div = el.ownerDocument.createElement('div');
+  for (const a of [...el.attributes]) div.setAttribute(a.name, a.value);
+  div.append(...el.childNodes);
+  el.replaceWith(div);
+  return div as El;
+}
+
 /** Keeps what describes the product inside the extracted region. */
 export function tidyProduct(root: El): void {
   // Rails and shop boxes, by their heading (or an aria-label on the block).

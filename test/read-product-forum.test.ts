@@ -55,6 +55,12 @@ describe('product pages', () => {
     for (const junk of ['the cat has claimed it', 'Ten percent off', 'tier', 'sku', 'HW-GRY-130']) assert.ok(!md.includes(junk), `${junk} left out`);
   });
 
+  test("a product photo stays without its alternative text", () => {
+    const md = readPage(fixture('product-panels.html'), 'https://northfold.example/products/harbor-wool-throw').content;
+    assert.ok(md.includes('![](https://northfold.example/img/throw-1.jpg)'), 'the picture stays');
+    assert.ok(!md.includes('wooden bench'), 'its alt text goes');
+  });
+
   test('the panels stay hidden on a page that is not a product', () => {
     const page = fixture('product-panels.html').replace(/<script type="application\/ld\+json">.*?<\/script>/s, '');
     const md = readPage(page, 'https://northfold.example/journal/harbor-wool-throw').content;

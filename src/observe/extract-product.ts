@@ -122,7 +122,7 @@ const INFO_CLASS = /product[-_]?(?:details?|info|information|description|specs?)
  * overlay (dialog, aside, modal, sheet) only when it or the widget holding it is named as the
  * product's information. Revealing removes the hiding attributes and the overlay's role and name.
  */
-export function revealPanels(doc: Document): void {
+function revealPanels(doc: Document): void {
   const body = (doc.body ?? doc.documentElement) as El;
   const reveal = (el: El) => {
     for (const a of ['hidden', 'aria-hidden', 'aria-modal']) el.removeAttribute(a);
@@ -160,6 +160,11 @@ export function revealPanels(doc: Document): void {
     if (el.isConnected && el.getAttribute('class')!.split(/\s+/).some((t) => CLASS_HIDDEN.test(t)) && textOf(el).length < HIDDEN_KEEP * pageText) el.remove();
   }
 }
+/** Readies a product page for the generic read (before its strip): panels revealed, class-hidden data removed. */
+export function prepareProduct(doc: Document): void {
+  revealPanels(doc);
+}
+
 /** Classes that hide a block for good (not a collapsed panel's). */
 const CLASS_HIDDEN = /^(?:hide|hidden|is-hidden|d-none|display-none)$/i;
 /** A class-hidden block holding this share of the page's text is the content (as in the generic strip). */
@@ -193,6 +198,9 @@ export function tidyProduct(root: El): void {
     // Controls, stock and promotion notes; footnotes; key: url dumps of script data.
     if ((text.length <= 60 && CONTROL.test(text)) || FOOTNOTE.test(text) || /^(?:[\w ]{1,40}:\s*)?https?:\/\/\S+$/.test(text)) el.remove();
   }
+  // Pictures stay, their alternative text goes: on a product page it describes the photos ("Open
+  // laptop in blue, side view") rather than the product, and the text beside them names it.
+  for (const img of root.querySelectorAll('img[alt]')) img.setAttribute('alt', '');
   // A heading said again and again (one per carousel slide or tab) counts once.
   const seen = new Set<string>();
   for (const h of [...root.querySelectorAll('h1, h2, h3, h4, h5, h6')]) {

@@ -93,12 +93,15 @@ const PRODUCT_INFO = /(?:^|[^a-z])(?:description|descripción|beschreibung|detai
 const DISCLOSURE = /accordion|collaps|expand|disclosure|toggle|tab-?pane|tab-?panel|tabs?-content|drawer|sheet|modal|dialog|popup|popover/i;
 /** An overlay: what the generic strip removes as never content (dialogs, asides, modals by name). */
 const OVERLAY_NAME = /(?:^|[-_])(?:modal|dialog|sheet|drawer|popup|popover|overlay|lightbox)s?(?:$|[-_])/i;
+/** The same anywhere in a class and id string (one test per element). */
+const OVERLAY_IN = /(?:^|[\s_-])(?:modal|dialog|sheet|drawer|popup|popover|overlay|lightbox)s?(?:$|[\s_-])/i;
 /** A hidden-by-class token ("hide", "is-hidden", "d-none"). */
 const HIDDEN_CLASS = /^(?:hide|hidden|is-hidden|d-none|display-none|collapsed|is-collapsed)$/i;
+const HIDDEN_IN = /(?:^|\s)(?:hide|hidden|is-hidden|d-none|display-none|collapsed|is-collapsed)(?:$|\s)/i;
 
 const hint = (el: El) => `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
 const hiddenEl = (el: El) => el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true' || /(?:display|visibility)\s*:\s*(?:none|hidden)/i.test(el.getAttribute('style') ?? '');
-const overlayEl = (el: El) => el.tagName === 'DIALOG' || el.tagName === 'ASIDE' || /^(?:dialog|alertdialog|complementary)$/.test(el.getAttribute('role') ?? '') || el.getAttribute('aria-modal') === 'true' || hint(el).split(/\s+/).some((t) => OVERLAY_NAME.test(t));
+const overlayEl = (el: El) => el.tagName === 'DIALOG' || el.tagName === 'ASIDE' || /^(?:dialog|alertdialog|complementary)$/.test(el.getAttribute('role') ?? '') || el.getAttribute('aria-modal') === 'true' || OVERLAY_IN.test(hint(el));
 
 /** What a panel is called: its aria-label, the element naming it, its first heading or summary, else a short button. */
 function panelName(el: El): string {
@@ -133,11 +136,15 @@ function revealPanels(doc: Document): void {
     if (cls) el.setAttribute('class', cls.split(/\s+/).filter((t) => !OVERLAY_NAME.test(t) && !HIDDEN_CLASS.test(t)).join(' '));
     if (OVERLAY_NAME.test(el.getAttribute('id') ?? '')) el.removeAttribute('id');
   };
+  // Elements inside a panel already shown or left hidden are settled with it (one decision per panel).
+  const settled = new Set<El>();
   for (const el of [...body.querySelectorAll('*')]) {
     if (!el.isConnected) continue;
+    if (el.parentElement && settled.has(el.parentElement)) { settled.add(el); continue; }
     const overlay = overlayEl(el);
-    const hidden = hiddenEl(el) || hint(el).split(/\s+/).some((t) => HIDDEN_CLASS.test(t));
+    const hidden = hiddenEl(el) || HIDDEN_IN.test(el.getAttribute('class') ?? '');
     if (!overlay && !hidden) continue;
+    settled.add(el);
     // The widget the panel belongs to: itself or an ancestor (three levels at most) named as a disclosure.
     let widget: El | null = null;
     for (let a: El | null = el, level = 0; a && a !== body && level <= 3; a = a.parentElement, level++) {
@@ -151,24 +158,16 @@ function revealPanels(doc: Document): void {
     const info = names.some((n) => PRODUCT_INFO.test(n)) || INFO_CLASS.test(hint(el)) || INFO_CLASS.test(hint(widget));
     if (overlay && !info) continue;
     if (!overlay && !info && !DISCLOSURE.test(hint(widget)) && widget.tagName !== 'DETAILS') continue;
-    for (const inner of [el, ...el.querySelectorAll('*')]) if (inner === el || hiddenEl(inner) || overlayEl(inner)) reveal(asDiv(inner));
-  }
-  // Blocks hidden by a class of the page's stylesheet ("hide", "d-none") and not revealed as a panel
-  // are data for scripts (price tiers, variant dumps), unless they hold much of the page.
-  const pageText = textOf(body).length;
-  for (const el of [...body.querySelectorAll('[class]')]) {
-    if (el.isConnected && el.getAttribute('class')!.split(/\s+/).some((t) => CLASS_HIDDEN.test(t)) && textOf(el).length < HIDDEN_KEEP * pageText) el.remove();
+    for (const inner of el.querySelectorAll('*')) if (hiddenEl(inner) || overlayEl(inner)) reveal(asDiv(inner));
+    const shown = asDiv(el);
+    reveal(shown);
+    settled.add(shown);
   }
 }
-/** Readies a product page for the generic read (before its strip): panels revealed, class-hidden data removed. */
+/** Readies a product page for the generic read (before its strip): its collapsed panels revealed. */
 export function prepareProduct(doc: Document): void {
   revealPanels(doc);
 }
-
-/** Classes that hide a block for good (not a collapsed panel's). */
-const CLASS_HIDDEN = /^(?:hide|hidden|is-hidden|d-none|display-none)$/i;
-/** A class-hidden block holding this share of the page's text is the content (as in the generic strip). */
-const HIDDEN_KEEP = 0.4;
 
 /** An aside or dialog as a plain div with its attributes and children (the generic strip drops those tags). */
 function asDiv(el: El): El {

@@ -48,6 +48,24 @@ describe('product pages', () => {
     for (const kept of ['Light enough to forget', '## A screen for the outdoors', 'reaches 900 nits outdoors', 'Up to 14 hours of video playback', 'The magnetic pen clips to the side']) assert.ok(md.includes(kept), `${kept} kept`);
     for (const junk of ['Pen colours shown are for illustration', 'Battery life varies', 'Trade-in values', 'Network speeds depend', 'Copyright 2026']) assert.ok(!md.includes(junk), `${junk} left out`);
   });
+  test('collapsed accordion panels and a "Product details" sheet are read; a reviews panel and a sign-up modal are not', () => {
+    const md = readPage(fixture('product-panels.html'), 'https://northfold.example/products/harbor-wool-throw').content;
+    assert.match(md, /^# Harbor Wool Throw/m);
+    for (const kept of ['woven on a narrow loom', 'herringbone weave traps warm air', '100% undyed lambswool', '## Product details', 'tag signed by the weaver']) assert.ok(md.includes(kept), `${kept} kept`);
+    for (const junk of ['the cat has claimed it', 'Ten percent off']) assert.ok(!md.includes(junk), `${junk} left out`);
+  });
+
+  test("a product photo stays without its alternative text", () => {
+    const md = readPage(fixture('product-panels.html'), 'https://northfold.example/products/harbor-wool-throw').content;
+    assert.ok(md.includes('![](https://northfold.example/img/throw-1.jpg)'), 'the picture stays');
+    assert.ok(!md.includes('wooden bench'), 'its alt text goes');
+  });
+
+  test('the panels stay hidden on a page that is not a product', () => {
+    const page = fixture('product-panels.html').replace(/<script type="application\/ld\+json">.*?<\/script>/s, '');
+    const md = readPage(page, 'https://northfold.example/journal/harbor-wool-throw').content;
+    assert.ok(!md.includes('herringbone weave traps warm air'), 'a collapsed panel on an article stays out');
+  });
 });
 
 describe('forum threads', () => {

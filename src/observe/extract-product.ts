@@ -87,6 +87,98 @@ export function dropSmallPrint(body: El): void {
   }
 }
 
+/** What a product's own information panel is called: description, details, specifications, materials, care… */
+const PRODUCT_INFO = /(?:^|[^a-z])(?:description|descripción|beschreibung|details?|specs?|specifications?|spécifications|technical|features|highlights|materials?|dimensions|measurements|size (?:&|and) fit|fit|care|ingredients|nutrition|composition|about (?:this|the) (?:item|product)|product information|more information|additional information)(?:$|[^a-z])/i;
+/** Class or id words of a disclosure widget: an accordion, a collapse, an expander, tabs, a drawer or sheet. */
+const DISCLOSURE = /accordion|collaps|expand|disclosure|toggle|tab-?pane|tab-?panel|tabs?-content|drawer|sheet|modal|dialog|popup|popover/i;
+/** An overlay: what the generic strip removes as never content (dialogs, asides, modals by name). */
+const OVERLAY_NAME = /(?:^|[-_])(?:modal|dialog|sheet|drawer|popup|popover|overlay|lightbox)s?(?:$|[-_])/i;
+/** The same anywhere in a class and id string (one test per element). */
+const OVERLAY_IN = /(?:^|[\s_-])(?:modal|dialog|sheet|drawer|popup|popover|overlay|lightbox)s?(?:$|[\s_-])/i;
+/** A hidden-by-class token ("hide", "is-hidden", "d-none"). */
+const HIDDEN_CLASS = /^(?:hide|hidden|is-hidden|d-none|display-none|collapsed|is-collapsed)$/i;
+const HIDDEN_IN = /(?:^|\s)(?:hide|hidden|is-hidden|d-none|display-none|collapsed|is-collapsed)(?:$|\s)/i;
+
+const hint = (el: El) => `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
+const hiddenEl = (el: El) => el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true' || /(?:display|visibility)\s*:\s*(?:none|hidden)/i.test(el.getAttribute('style') ?? '');
+const overlayEl = (el: El) => el.tagName === 'DIALOG' || el.tagName === 'ASIDE' || /^(?:dialog|alertdialog|complementary)$/.test(el.getAttribute('role') ?? '') || el.getAttribute('aria-modal') === 'true' || OVERLAY_IN.test(hint(el));
+
+/** What a panel is called: its aria-label, the element naming it, its first heading or summary, else a short button. */
+function panelName(el: El): string {
+  const doc = el.ownerDocument;
+  const names = [el.getAttribute('aria-label') ?? ''];
+  for (const id of (el.getAttribute('aria-labelledby') ?? '').split(/\s+/).filter(Boolean)) names.push(textOf((doc.getElementById(id) ?? doc.createElement('i')) as El));
+  const head = el.querySelector('h2, h3, h4, h5, h6, summary') ?? [...el.querySelectorAll('button, [role=button]')].find((b) => textOf(b).length <= PANEL_NAME_MAX);
+  if (head) names.push(textOf(head).slice(0, PANEL_NAME_MAX));
+  return names.filter(Boolean).join(' | ');
+}
+/** Characters of a panel's name (a button's text longer than this is not one). */
+const PANEL_NAME_MAX = 40;
+/** Class or id words naming the product's information block ("product-details", "pip-measurements"). */
+const INFO_CLASS = /product[-_]?(?:details?|info|information|description|specs?)|specifications|measurements|dimensions/i;
+
+/**
+ * A product's description, specifications and care notes often sit in collapsed accordions, tabs and
+ * "details" sheets or modals that a script opens; the strip that runs on every page takes hidden
+ * blocks and overlays for what is never content. On a product page, reveal them (before that strip):
+ * a collapsed disclosure panel unless it is named as a rail (reviews, questions, similar items); an
+ * overlay (dialog, aside, modal, sheet) only when it or the widget holding it is named as the
+ * product's information. Revealing removes the hiding attributes and the overlay's role and name.
+ */
+function revealPanels(doc: Document): void {
+  const body = (doc.body ?? doc.documentElement) as El;
+  const reveal = (el: El) => {
+    for (const a of ['hidden', 'aria-hidden', 'aria-modal']) el.removeAttribute(a);
+    if (/^(?:dialog|alertdialog|complementary)$/.test(el.getAttribute('role') ?? '')) el.removeAttribute('role');
+    const style = el.getAttribute('style');
+    if (style) el.setAttribute('style', style.replace(/(?:display|visibility)\s*:\s*(?:none|hidden)\s*;?/gi, ''));
+    const cls = el.getAttribute('class');
+    if (cls) el.setAttribute('class', cls.split(/\s+/).filter((t) => !OVERLAY_NAME.test(t) && !HIDDEN_CLASS.test(t)).join(' '));
+    if (OVERLAY_NAME.test(el.getAttribute('id') ?? '')) el.removeAttribute('id');
+  };
+  // Elements inside a panel already shown or left hidden are settled with it (one decision per panel).
+  const settled = new Set<El>();
+  for (const el of [...body.querySelectorAll('*')]) {
+    if (!el.isConnected) continue;
+    if (el.parentElement && settled.has(el.parentElement)) { settled.add(el); continue; }
+    const overlay = overlayEl(el);
+    const hidden = hiddenEl(el) || HIDDEN_IN.test(el.getAttribute('class') ?? '');
+    if (!overlay && !hidden) continue;
+    settled.add(el);
+    // The widget the panel belongs to: itself or an ancestor (three levels at most) named as a disclosure.
+    let widget: El | null = null;
+    for (let a: El | null = el, level = 0; a && a !== body && level <= 3; a = a.parentElement, level++) {
+      if (DISCLOSURE.test(hint(a)) || /^(?:tabpanel|region|dialog)$/.test(a.getAttribute('role') ?? '') || a.tagName === 'DETAILS' || a.hasAttribute('aria-label')) { widget = a; break; }
+    }
+    if (!widget) continue;
+    // Its name: its own, the widget's, or the control just before it (an accordion's button, a tab's heading).
+    const before = el.previousElementSibling;
+    const names = [panelName(el), panelName(widget), before && textOf(before).length <= PANEL_NAME_MAX ? textOf(before) : ''];
+    if ([...names, hint(el), hint(widget)].some((n) => RAIL_HEADING.test(n))) continue;
+    const info = names.some((n) => PRODUCT_INFO.test(n)) || INFO_CLASS.test(hint(el)) || INFO_CLASS.test(hint(widget));
+    if (overlay && !info) continue;
+    if (!overlay && !info && !DISCLOSURE.test(hint(widget)) && widget.tagName !== 'DETAILS') continue;
+    for (const inner of el.querySelectorAll('*')) if (hiddenEl(inner) || overlayEl(inner)) reveal(asDiv(inner));
+    const shown = asDiv(el);
+    reveal(shown);
+    settled.add(shown);
+  }
+}
+/** Readies a product page for the generic read (before its strip): its collapsed panels revealed. */
+export function prepareProduct(doc: Document): void {
+  revealPanels(doc);
+}
+
+/** An aside or dialog as a plain div with its attributes and children (the generic strip drops those tags). */
+function asDiv(el: El): El {
+  if (el.tagName !== 'ASIDE' && el.tagName !== 'DIALOG') return el;
+  const div = el.ownerDocument.createElement('div');
+  for (const a of [...el.attributes]) div.setAttribute(a.name, a.value);
+  div.append(...el.childNodes);
+  el.replaceWith(div);
+  return div as El;
+}
+
 /** Keeps what describes the product inside the extracted region. */
 export function tidyProduct(root: El): void {
   // Rails and shop boxes, by their heading (or an aria-label on the block).
@@ -105,6 +197,9 @@ export function tidyProduct(root: El): void {
     // Controls, stock and promotion notes; footnotes; key: url dumps of script data.
     if ((text.length <= 60 && CONTROL.test(text)) || FOOTNOTE.test(text) || /^(?:[\w ]{1,40}:\s*)?https?:\/\/\S+$/.test(text)) el.remove();
   }
+  // Pictures stay, their alternative text goes: on a product page it describes the photos ("Open
+  // laptop in blue, side view") rather than the product, and the text beside them names it.
+  for (const img of root.querySelectorAll('img[alt]')) img.setAttribute('alt', '');
   // A heading said again and again (one per carousel slide or tab) counts once.
   const seen = new Set<string>();
   for (const h of [...root.querySelectorAll('h1, h2, h3, h4, h5, h6')]) {

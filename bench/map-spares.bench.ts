@@ -1,7 +1,9 @@
 // Warm spares for map (issue 19): the same map calls (performance engine, fast path, in process: the
 // pool, egress proxy, Wasm ranker and mapPage the server runs, no HTTP) on pools that differ only in
-// their spare contexts: none, one made after each answer (the default, as before), two replaced after
-// the answer and two replaced as soon as one is taken. Pools interleaved round by round, each on its own Chromium; back to back and
+// their spare contexts: none, one made after each answer (the default), two replaced after the answer
+// and two replaced as soon as one is taken; all with lean renderers (LEAN_FLAG) but the row marked
+// "before", one spare on Chromium's own renderers (an omnibox WebUI renderer per context, a spare
+// renderer per page). Pools interleaved round by round, each on its own Chromium; back to back and
 // paced 500 ms apart; each awaited step timed (MapJob.trace).
 // Run: npm run bench:map-spares. Writes bench/results/map-spares.json and .md.
 import { writeFileSync, mkdirSync } from 'node:fs';
@@ -21,7 +23,8 @@ const ROUNDS = Number(process.env.BENCH_MAP_ROUNDS ?? 4);
 const GAPS = [{ name: 'back to back', gapMs: 0 }, { name: 'paced (500 ms apart)', gapMs: 500 }];
 const SETUPS: { name: string; pool: Partial<PoolOptions> }[] = [
   { name: 'no spare', pool: { spares: 0 } },
-  { name: '1 spare, made after the answer (before)', pool: { spares: 1, spareRefill: 'answered' as const } },
+  { name: '1 spare, Chromium\'s own renderers (before)', pool: { spares: 1, leanRenderers: false } },
+  { name: '1 spare, made after the answer', pool: { spares: 1, spareRefill: 'answered' as const } },
   { name: '2 spares, replaced when taken', pool: { spares: 2, spareRefill: 'taken' as const } },
   { name: '2 spares, replaced after the answer', pool: { spares: 2 } },
 ].filter((s) => !process.env.BENCH_MAP_SETUPS || process.env.BENCH_MAP_SETUPS.split(',').some((k) => s.name.startsWith(k)));

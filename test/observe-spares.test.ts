@@ -127,3 +127,40 @@ test('a browser crash: the dead browser\'s spares are never handed out, the next
   for (let i = 0; i < 40 && chromiumPids().length; i++) await sleep(50);
   assert.deepEqual(chromiumPids(), [], 'no Chromium process outlives the pool');
 });
+
+/** Our Chromium processes' command lines, each as its arguments (a zygote's child rewrites its own
+ *  as one string). */
+const commandLines = () => chromiumPids().map((pid) => { try { return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0'); } catch { return []; } });
+
+test('lean renderers: one renderer process per page (no omnibox WebUI, no spare renderer), Playwright\'s disabled features kept', async () => {
+  const renderersFor = async (leanRenderers: boolean) => {
+    const p = new BrowserPool({ executablePath: process.env.SIGHTLINE_CHROMIUM ?? '/usr/bin/chromium', proxyUrl: proxy.url, size: 4, maxQueue: 4, spares: 1, leanRenderers });
+    try {
+      const used = await p.withPage(async (page) => page.context(), 10_000);
+      const browser = used.browser()!;
+      await sparesReady(browser, 1, [used]);
+      return await p.withPage(async (page) => {
+        await page.goto(`${site.site}/probe`);
+        assert.equal(await page.textContent('#b'), 'cookie-none storage-none');
+        for (let i = 0; i < 200 && browser.contexts().includes(used); i++) await sleep(25);
+        await sleep(700); // whatever Chromium starts beside a page, or ends with a closed one, has by now
+        const lines = commandLines();
+        const main = lines.find((args) => !args.join(' ').includes('--type='))!;
+        const disabled = main.filter((a) => a.startsWith('--disable-features=')).map((a) => a.slice('--disable-features='.length).split(','));
+        return { renderers: lines.filter((args) => args.join(' ').includes('--type=renderer')).length, pages: browser.contexts().reduce((n, c) => n + c.pages().length, 0), disabled };
+      }, 15_000);
+    } finally {
+      await p.close();
+    }
+  };
+  const lean = await renderersFor(true);
+  assert.equal(lean.pages, 1, 'this request\'s page (it took the spare; the next is made after its answer)');
+  assert.equal(lean.renderers, lean.pages, 'one renderer process per page, none else');
+  // Chromium keeps the last --disable-features only: ours must hold all Playwright's own (the first).
+  assert.ok(lean.disabled.length >= 2);
+  const ours = new Set(lean.disabled.at(-1));
+  assert.deepEqual(lean.disabled[0].filter((f) => !ours.has(f)), [], 'every feature Playwright turns off stays off');
+  const plain = await renderersFor(false);
+  assert.equal(plain.pages, 1);
+  assert.ok(plain.renderers > plain.pages, `Chromium's own defaults start more renderers than pages (${plain.renderers} for ${plain.pages})`);
+});

@@ -22,6 +22,23 @@ export const BASE_CHROMIUM_FLAGS = ['--disable-gpu', '--disable-quic', '--no-fir
 export const CHROMIUM_FLAGS = [...BASE_CHROMIUM_FLAGS, '--webrtc-ip-handling-policy=disable_non_proxied_udp',
   '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'];
 
+/** The features playwright-core 1.65 turns off (its `chromiumSwitches`). Chromium keeps only the last
+ *  `--disable-features`, so ours must repeat them (test/observe-spares.test.ts checks the launched
+ *  browser's command line holds every one of Playwright's). */
+export const PLAYWRIGHT_DISABLED_FEATURES = ['AvoidUnnecessaryBeforeUnloadCheckSync', 'DestroyProfileOnBrowserClose', 'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable', 'LensOverlay', 'MediaRouter', 'PaintHolding', 'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect', 'TcpPortRandomizationWin', 'OptimizationHints', 'NetworkTimeServiceQuerying', 'AimEnabled',
+  'PreconnectToSearch', 'msForceBrowserSignIn', 'msEdgeUpdateLaunchServicesPreferredVersion'];
+/**
+ * Renderers nobody uses (docs/decisions.md, "Lean renderers"): every new context is a window whose
+ * omnibox popup is two WebUI pages (`chrome://omnibox-popup.top-chrome/`, in a renderer process of
+ * their own), and every page Chromium hands a renderer starts another spare renderer for the next.
+ * Together about two thirds of the CPU a new context with its page costs, on the cores the requests
+ * being served need.
+ */
+export const LEAN_RENDERER_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'SpareRendererForSitePerProcess'];
+export const LEAN_FLAG = `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...LEAN_RENDERER_FEATURES].join(',')}`;
+
 export interface PoolOptions {
   executablePath: string;
   /** A remote browser (a browser host, browser-fleet.ts): connect instead of launching. */
@@ -44,6 +61,9 @@ export interface PoolOptions {
    *  `taken`, as the request takes it, alongside its work (measured worse when paced: bench/README.md,
    *  "Warm spares"; kept for bench/map-spares.bench.ts). */
   spareRefill?: 'taken' | 'answered';
+  /** Launch Chromium without the renderers nobody uses (LEAN_FLAG; default true). False: Chromium's
+   *  own defaults, as before (kept for bench/map-spares.bench.ts). */
+  leanRenderers?: boolean;
 }
 
 export interface PoolStats { launches: number; crashes: number; open: number; queued: number; contexts: number; spare: number }
@@ -111,7 +131,7 @@ export class BrowserPool implements PageRunner {
     const proxy = { server: this.options.proxyUrl, bypass: '<-loopback>' };
     const started = this.options.wsEndpoint
       ? chromium.connect(this.options.wsEndpoint, { headers: this.options.connectHeaders, timeout: CONNECT_TIMEOUT_MS })
-      : chromium.launch({ executablePath: this.options.executablePath, headless: true, chromiumSandbox: false, args: CHROMIUM_FLAGS, proxy });
+      : chromium.launch({ executablePath: this.options.executablePath, headless: true, chromiumSandbox: false, args: this.options.leanRenderers === false ? CHROMIUM_FLAGS : [...CHROMIUM_FLAGS, LEAN_FLAG], proxy });
     const browser = started.then((b) => {
       b.on('disconnected', () => {
         this.dropSpares(browser);

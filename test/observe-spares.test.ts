@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { execSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { BrowserPool } from '../src/observe/browser-pool.ts';
+import { AlternatingBrowsers, BrowserPool } from '../src/observe/browser-pool.ts';
 import { createEgressGuard } from '../src/observe/egress.ts';
 import { startEgressProxy } from '../src/observe/egress-proxy.ts';
 import { servePages, type PageServer } from './helpers/fixtures.ts';
@@ -163,4 +163,37 @@ test('lean renderers: one renderer process per page (no omnibox WebUI, no spare 
   const plain = await renderersFor(false);
   assert.equal(plain.pages, 1);
   assert.ok(plain.renderers > plain.pages, `Chromium's own defaults start more renderers than pages (${plain.renderers} for ${plain.pages})`);
+});
+
+test('two browsers: a request right after an answer goes to the other browser, whose spare was made ahead; nothing stored carries over; both close', async () => {
+  const pair = new AlternatingBrowsers({ executablePath: process.env.SIGHTLINE_CHROMIUM ?? '/usr/bin/chromium', proxyUrl: proxy.url, size: 4, maxQueue: 4, spares: 1 }, 2);
+  try {
+    const probe = (ahead: BrowserContext[]) => pair.withPage(async (page) => {
+      await page.goto(`${site.site}/probe`);
+      return { context: page.context(), browser: page.context().browser()!, madeAhead: ahead.includes(page.context()), text: await page.textContent('#b') };
+    }, 10_000);
+    // Back to back from the start: the second request does not wait for the first browser's spare.
+    const seen = [await probe([])];
+    seen.push(await probe([]));
+    const [a, b] = [seen[0].browser, seen[1].browser];
+    assert.notEqual(a, b, 'the second request went to the other browser');
+    for (let round = 0; round < 2; round++) {
+      const ahead = [...await sparesReady(a, 1, seen.map((s) => s.context)), ...await sparesReady(b, 1, seen.map((s) => s.context))];
+      const first = await probe(ahead);
+      const second = await probe(ahead); // right after the answer: the first's browser is making its spare
+      assert.equal(first.madeAhead && second.madeAhead, true, 'both took a spare made before they asked');
+      assert.notEqual(first.browser, second.browser, 'and they ran on different browsers');
+      seen.push(first, second);
+    }
+    for (const [i, s] of seen.entries()) assert.equal(s.text, 'cookie-none storage-none', `request ${i} saw nothing of the earlier ones`);
+    assert.equal(new Set(seen.map((s) => s.context)).size, seen.length, 'no context served twice');
+    assert.equal(pair.stats().launches, 2);
+    for (let i = 0; i < 100 && pair.stats().open; i++) await sleep(25);
+    assert.deepEqual({ open: pair.stats().open, queued: pair.stats().queued }, { open: 0, queued: 0 });
+  } finally {
+    await pair.close();
+  }
+  assert.equal(pair.stats().spare, 0, 'the spares are closed with the browsers');
+  for (let i = 0; i < 40 && chromiumPids().length; i++) await sleep(50);
+  assert.deepEqual(chromiumPids(), [], 'no Chromium process outlives the pair');
 });

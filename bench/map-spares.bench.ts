@@ -1,7 +1,9 @@
 // Warm spares for map (issue 19): the same map calls (performance engine, fast path, in process: the
 // pool, egress proxy, Wasm ranker and mapPage the server runs, no HTTP) on pools that differ only in
-// their spare contexts: none, one made after each answer (the default, as before), two replaced after
-// the answer and two replaced as soon as one is taken. Pools interleaved round by round, each on its own Chromium; back to back and
+// their spare contexts: none, one made after each answer (the default), two replaced after the answer
+// and two replaced as soon as one is taken; all with lean renderers (LEAN_FLAG) but the row marked
+// "before", one spare on Chromium's own renderers (an omnibox WebUI renderer per context, a spare
+// renderer per page); and two Chromiums with one spare each (AlternatingBrowsers). Pools interleaved round by round, each on its own Chromium; back to back and
 // paced 500 ms apart; each awaited step timed (MapJob.trace).
 // Run: npm run bench:map-spares. Writes bench/results/map-spares.json and .md.
 import { writeFileSync, mkdirSync } from 'node:fs';
@@ -9,7 +11,7 @@ import { loadavg } from 'node:os';
 import { serveFixtures } from '../test/helpers/fixtures.ts';
 import { createEgressGuard } from '../src/observe/egress.ts';
 import { startEgressProxy } from '../src/observe/egress-proxy.ts';
-import { BrowserPool, type PoolOptions } from '../src/observe/browser-pool.ts';
+import { AlternatingBrowsers, BrowserPool, type PageRunner, type PoolOptions } from '../src/observe/browser-pool.ts';
 import { loadWasmCore } from '../src/rank/load-node.ts';
 import { Ranker } from '../src/rank/ranker.ts';
 import { mapPage } from '../src/observe/map.ts';
@@ -19,11 +21,13 @@ import { quantile as pct } from './stats.ts';
 const PAGES = ['search', 'login', 'shop', 'shadow', 'frames', 'long', 'captcha', 'consent', 'big'];
 const ROUNDS = Number(process.env.BENCH_MAP_ROUNDS ?? 4);
 const GAPS = [{ name: 'back to back', gapMs: 0 }, { name: 'paced (500 ms apart)', gapMs: 500 }];
-const SETUPS: { name: string; pool: Partial<PoolOptions> }[] = [
+const SETUPS: { name: string; pool: Partial<PoolOptions>; browsers?: number }[] = [
   { name: 'no spare', pool: { spares: 0 } },
-  { name: '1 spare, made after the answer (before)', pool: { spares: 1, spareRefill: 'answered' as const } },
+  { name: '1 spare, Chromium\'s own renderers (before)', pool: { spares: 1, leanRenderers: false } },
+  { name: '1 spare, made after the answer', pool: { spares: 1, spareRefill: 'answered' as const } },
   { name: '2 spares, replaced when taken', pool: { spares: 2, spareRefill: 'taken' as const } },
   { name: '2 spares, replaced after the answer', pool: { spares: 2 } },
+  { name: '2 Chromiums, 1 spare each, alternating', pool: { spares: 1 }, browsers: 2 },
 ].filter((s) => !process.env.BENCH_MAP_SETUPS || process.env.BENCH_MAP_SETUPS.split(',').some((k) => s.name.startsWith(k)));
 const STEPS: [string, string][] = [
   ['context+page', 'wait for a fresh context and page'],
@@ -41,7 +45,10 @@ const fx = await serveFixtures();
 const guard = createEgressGuard(['127.0.0.1/32']);
 const proxy = await startEgressProxy(guard, () => undefined);
 const ranker = new Ranker(await loadWasmCore(), { limitCap: MAP_MAX_LIMIT });
-const pools = SETUPS.map((s) => new BrowserPool({ executablePath: process.env.SIGHTLINE_CHROMIUM ?? '/usr/bin/chromium', proxyUrl: proxy.url, size: 4, maxQueue: 16, ...s.pool }));
+const poolOf = (o: Partial<PoolOptions>, size: number): PageRunner => new BrowserPool({ executablePath: process.env.SIGHTLINE_CHROMIUM ?? '/usr/bin/chromium', proxyUrl: proxy.url, size, maxQueue: 16, ...o });
+const pools: PageRunner[] = SETUPS.map((s) => (s.browsers
+  ? new AlternatingBrowsers({ executablePath: process.env.SIGHTLINE_CHROMIUM ?? '/usr/bin/chromium', proxyUrl: proxy.url, size: 4, maxQueue: 16, ...s.pool }, s.browsers)
+  : poolOf(s.pool, 4)));
 const totals: Record<string, number[]> = {};
 const steps: Record<string, Record<string, number[]>> = {};
 const loads: number[] = [];

@@ -410,8 +410,8 @@ describe('map under load', () => {
       assert.ok(afterSecond < afterFirst * 1.5 + 100, `memory stays bounded: ${afterFirst.toFixed(0)} MiB, then ${afterSecond.toFixed(0)} MiB`);
       const health = await (await fetch(`${loaded.url}/healthz`)).json();
       assert.deepEqual({ open: health.browser.open, queued: health.browser.queued, contexts: health.browser.contexts, launches: health.browser.launches },
-        { open: 0, queued: 0, contexts: 0, launches: 1 });
-      assert.equal(health.browser.spare, 1, 'a spare context (--map-spares, default 1) waits for the next request (and is closed with the server below)');
+        { open: 0, queued: 0, contexts: 0, launches: 2 }, 'both Chromiums (--map-browsers, default 2) served the load');
+      assert.equal(health.browser.spare, 2, 'a spare context each (--map-spares, default 1) waits for the next request (and is closed with the server below)');
       const browserPids = [...descendants()].filter((p) => p !== loaded.proc.pid);
       assert.ok(browserPids.length > 0, 'Chromium runs under the server');
       assert.equal(await loaded.stop(), 0);

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { execSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { BrowserPool } from '../src/observe/browser-pool.ts';
+import { AlternatingBrowsers, BrowserPool } from '../src/observe/browser-pool.ts';
 import { createEgressGuard } from '../src/observe/egress.ts';
 import { startEgressProxy } from '../src/observe/egress-proxy.ts';
 import { servePages, type PageServer } from './helpers/fixtures.ts';
@@ -126,4 +126,74 @@ test('a browser crash: the dead browser\'s spares are never handed out, the next
   assert.equal(p.stats().spare, 0);
   for (let i = 0; i < 40 && chromiumPids().length; i++) await sleep(50);
   assert.deepEqual(chromiumPids(), [], 'no Chromium process outlives the pool');
+});
+
+/** Our Chromium processes' command lines, each as its arguments (a zygote's child rewrites its own
+ *  as one string). */
+const commandLines = () => chromiumPids().map((pid) => { try { return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0'); } catch { return []; } });
+
+test('lean renderers: one renderer process per page (no omnibox WebUI, no spare renderer), Playwright\'s disabled features kept', async () => {
+  const renderersFor = async (leanRenderers: boolean) => {
+    const p = new BrowserPool({ executablePath: process.env.SIGHTLINE_CHROMIUM ?? '/usr/bin/chromium', proxyUrl: proxy.url, size: 4, maxQueue: 4, spares: 1, leanRenderers });
+    try {
+      const used = await p.withPage(async (page) => page.context(), 10_000);
+      const browser = used.browser()!;
+      await sparesReady(browser, 1, [used]);
+      return await p.withPage(async (page) => {
+        await page.goto(`${site.site}/probe`);
+        assert.equal(await page.textContent('#b'), 'cookie-none storage-none');
+        for (let i = 0; i < 200 && browser.contexts().includes(used); i++) await sleep(25);
+        await sleep(700); // whatever Chromium starts beside a page, or ends with a closed one, has by now
+        const lines = commandLines();
+        const main = lines.find((args) => !args.join(' ').includes('--type='))!;
+        const disabled = main.filter((a) => a.startsWith('--disable-features=')).map((a) => a.slice('--disable-features='.length).split(','));
+        return { renderers: lines.filter((args) => args.join(' ').includes('--type=renderer')).length, pages: browser.contexts().reduce((n, c) => n + c.pages().length, 0), disabled };
+      }, 15_000);
+    } finally {
+      await p.close();
+    }
+  };
+  const lean = await renderersFor(true);
+  assert.equal(lean.pages, 1, 'this request\'s page (it took the spare; the next is made after its answer)');
+  assert.equal(lean.renderers, lean.pages, 'one renderer process per page, none else');
+  // Chromium keeps the last --disable-features only: ours must hold all Playwright's own (the first).
+  assert.ok(lean.disabled.length >= 2);
+  const ours = new Set(lean.disabled.at(-1));
+  assert.deepEqual(lean.disabled[0].filter((f) => !ours.has(f)), [], 'every feature Playwright turns off stays off');
+  const plain = await renderersFor(false);
+  assert.equal(plain.pages, 1);
+  assert.ok(plain.renderers > plain.pages, `Chromium's own defaults start more renderers than pages (${plain.renderers} for ${plain.pages})`);
+});
+
+test('two browsers: a request right after an answer goes to the other browser, whose spare was made ahead; nothing stored carries over; both close', async () => {
+  const pair = new AlternatingBrowsers({ executablePath: process.env.SIGHTLINE_CHROMIUM ?? '/usr/bin/chromium', proxyUrl: proxy.url, size: 4, maxQueue: 4, spares: 1 }, 2);
+  try {
+    const probe = (ahead: BrowserContext[]) => pair.withPage(async (page) => {
+      await page.goto(`${site.site}/probe`);
+      return { context: page.context(), browser: page.context().browser()!, madeAhead: ahead.includes(page.context()), text: await page.textContent('#b') };
+    }, 10_000);
+    // Back to back from the start: the second request does not wait for the first browser's spare.
+    const seen = [await probe([])];
+    seen.push(await probe([]));
+    const [a, b] = [seen[0].browser, seen[1].browser];
+    assert.notEqual(a, b, 'the second request went to the other browser');
+    for (let round = 0; round < 2; round++) {
+      const ahead = [...await sparesReady(a, 1, seen.map((s) => s.context)), ...await sparesReady(b, 1, seen.map((s) => s.context))];
+      const first = await probe(ahead);
+      const second = await probe(ahead); // right after the answer: the first's browser is making its spare
+      assert.equal(first.madeAhead && second.madeAhead, true, 'both took a spare made before they asked');
+      assert.notEqual(first.browser, second.browser, 'and they ran on different browsers');
+      seen.push(first, second);
+    }
+    for (const [i, s] of seen.entries()) assert.equal(s.text, 'cookie-none storage-none', `request ${i} saw nothing of the earlier ones`);
+    assert.equal(new Set(seen.map((s) => s.context)).size, seen.length, 'no context served twice');
+    assert.equal(pair.stats().launches, 2);
+    for (let i = 0; i < 100 && pair.stats().open; i++) await sleep(25);
+    assert.deepEqual({ open: pair.stats().open, queued: pair.stats().queued }, { open: 0, queued: 0 });
+  } finally {
+    await pair.close();
+  }
+  assert.equal(pair.stats().spare, 0, 'the spares are closed with the browsers');
+  for (let i = 0; i < 40 && chromiumPids().length; i++) await sleep(50);
+  assert.deepEqual(chromiumPids(), [], 'no Chromium process outlives the pair');
 });

@@ -1,6 +1,6 @@
 // A browser host (`sightline browser-host`): Debian's Chromium behind Playwright's browser server
 // protocol, with the egress proxy beside it, so a remote browser is fenced exactly like a local one
-// (CHROMIUM_FLAGS, every request through the proxy, loopback included). Playwright's server listens on
+// (CHROMIUM_FLAGS and LEAN_FLAG, every request through the proxy, loopback included). Playwright's server listens on
 // loopback under a random path; the host's own port fronts it: GET /healthz reports the load, and a
 // WebSocket upgrade is admitted (token, capacity) and then piped to Playwright's server untouched.
 // Capacity is in pages: a connection reserves the pages its pool may open (x-sightline-pages, the API's
@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { connect, isIP, type Socket, type AddressInfo } from 'node:net';
 import { randomBytes, timingSafeEqual, createHash } from 'node:crypto';
 import { chromium, type Browser, type BrowserServer, type CDPSession } from 'playwright-core';
-import { CHROMIUM_FLAGS } from './browser-pool.ts';
+import { CHROMIUM_FLAGS, LEAN_FLAG } from './browser-pool.ts';
 import type { EgressGuard } from './egress.ts';
 import { startEgressProxy, type EgressProxy } from './egress-proxy.ts';
 
@@ -91,7 +91,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   let server: BrowserServer;
   try {
     server = await chromium.launchServer({
-      executablePath: options.chromium, headless: true, chromiumSandbox: false, args: CHROMIUM_FLAGS,
+      executablePath: options.chromium, headless: true, chromiumSandbox: false, args: [...CHROMIUM_FLAGS, LEAN_FLAG],
       proxy: { server: proxy.url, bypass: '<-loopback>' }, host: '127.0.0.1', port: 0, wsPath: secretPath,
     });
   } catch (err) {

@@ -22,6 +22,23 @@ export const BASE_CHROMIUM_FLAGS = ['--disable-gpu', '--disable-quic', '--no-fir
 export const CHROMIUM_FLAGS = [...BASE_CHROMIUM_FLAGS, '--webrtc-ip-handling-policy=disable_non_proxied_udp',
   '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'];
 
+/** The features playwright-core 1.65 turns off (its `chromiumSwitches`). Chromium keeps only the last
+ *  `--disable-features`, so ours must repeat them (test/observe-spares.test.ts checks the launched
+ *  browser's command line holds every one of Playwright's). */
+export const PLAYWRIGHT_DISABLED_FEATURES = ['AvoidUnnecessaryBeforeUnloadCheckSync', 'DestroyProfileOnBrowserClose', 'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable', 'LensOverlay', 'MediaRouter', 'PaintHolding', 'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect', 'TcpPortRandomizationWin', 'OptimizationHints', 'NetworkTimeServiceQuerying', 'AimEnabled',
+  'PreconnectToSearch', 'msForceBrowserSignIn', 'msEdgeUpdateLaunchServicesPreferredVersion'];
+/**
+ * Renderers nobody uses (docs/decisions.md, "Lean renderers"): every new context is a window whose
+ * omnibox popup is two WebUI pages (`chrome://omnibox-popup.top-chrome/`, in a renderer process of
+ * their own), and every page Chromium hands a renderer starts another spare renderer for the next.
+ * Together about two thirds of the CPU a new context with its page costs, on the cores the requests
+ * being served need.
+ */
+export const LEAN_RENDERER_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'SpareRendererForSitePerProcess'];
+export const LEAN_FLAG = `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...LEAN_RENDERER_FEATURES].join(',')}`;
+
 export interface PoolOptions {
   executablePath: string;
   /** A remote browser (a browser host, browser-fleet.ts): connect instead of launching. */
@@ -44,6 +61,11 @@ export interface PoolOptions {
    *  `taken`, as the request takes it, alongside its work (measured worse when paced: bench/README.md,
    *  "Warm spares"; kept for bench/map-spares.bench.ts). */
   spareRefill?: 'taken' | 'answered';
+  /** Page slots shared with other pools (AlternatingBrowsers); by default the pool's own. */
+  slots?: PageSlots;
+  /** Launch Chromium without the renderers nobody uses (LEAN_FLAG; default true). False: Chromium's
+   *  own defaults, as before (kept for bench/map-spares.bench.ts). */
+  leanRenderers?: boolean;
 }
 
 export interface PoolStats { launches: number; crashes: number; open: number; queued: number; contexts: number; spare: number }
@@ -63,10 +85,44 @@ export interface PageRunner {
 
 interface Fresh { browser: Browser; context: BrowserContext; page: Page }
 /** A spare context, ready or being made, on the browser `on` (the launch it belongs to). */
-interface Spare { on: Promise<Browser>; made: Promise<Fresh | undefined> }
+interface Spare { on: Promise<Browser>; made: Promise<Fresh | undefined>; ready: boolean }
 
 /** The caller's request ended (its deadline passed) while it waited for or used a page. */
 const cancelled = () => new SightlineError('timeout', 'The request was cancelled at its deadline');
+
+/** At most `size` pages at once, then a queue of `maxQueue` (busy when full); one may serve several
+ *  browsers (AlternatingBrowsers), so `--browser-pages` bounds them together. */
+export class PageSlots {
+  active = 0;
+  readonly waiting: (() => void)[] = [];
+  constructor(readonly size: number, readonly maxQueue: number) {}
+
+  /** A page slot; waiting in the queue ends when the caller's request is aborted (its deadline passed). */
+  async acquire(signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) throw cancelled();
+    if (this.active < this.size) { this.active++; return; }
+    if (this.waiting.length >= this.maxQueue) {
+      const err = new SightlineError('busy', `All ${this.size} browser pages are busy and ${this.maxQueue} requests are waiting: retry shortly`);
+      err.retryAfter = 1;
+      throw err;
+    }
+    await new Promise<void>((resolve, reject) => {
+      const onAbort = () => {
+        const at = this.waiting.indexOf(granted);
+        if (at >= 0) this.waiting.splice(at, 1);
+        reject(cancelled());
+      };
+      const granted = () => { signal?.removeEventListener('abort', onAbort); resolve(); };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiting.push(granted);
+    });
+  }
+
+  release(): void {
+    const next = this.waiting.shift();
+    if (next) next(); else this.active--;
+  }
+}
 
 /**
  * The browser could not be had or went away before the work ended: a crash, a killed process, a browser
@@ -89,8 +145,7 @@ const PLAYWRIGHT_GONE = /Target page, context or browser has been closed|Browser
 
 export class BrowserPool implements PageRunner {
   private browser: Promise<Browser> | undefined;
-  private active = 0;
-  private readonly waiting: (() => void)[] = [];
+  private readonly slots: PageSlots;
   private contexts = new Set<BrowserContext>();
   /** Used contexts closing after their answer; each holds its page slot until closed. */
   private closing = 0;
@@ -105,10 +160,21 @@ export class BrowserPool implements PageRunner {
 
   constructor(private readonly options: PoolOptions) {
     this.spareTarget = spareCount(options);
+    this.slots = options.slots ?? new PageSlots(options.size, options.maxQueue);
   }
 
   stats(): PoolStats {
-    return { launches: this.launches, crashes: this.crashes, open: this.active - this.closing, queued: this.waiting.length, contexts: this.contexts.size, spare: this.spares.length };
+    return { launches: this.launches, crashes: this.crashes, open: this.slots.active - this.closing, queued: this.slots.waiting.length, contexts: this.contexts.size, spare: this.spares.length };
+  }
+
+  /** Used contexts still closing (each holds its page slot until closed). */
+  closingContexts(): number {
+    return this.closing;
+  }
+
+  /** Spares made and ready to be taken (not being made). */
+  readySpares(): number {
+    return this.spares.filter((s) => s.ready).length;
   }
 
   private launch(): Promise<Browser> {
@@ -116,7 +182,7 @@ export class BrowserPool implements PageRunner {
     const proxy = { server: this.options.proxyUrl, bypass: '<-loopback>' };
     const started = this.options.wsEndpoint
       ? chromium.connect(this.options.wsEndpoint, { headers: this.options.connectHeaders, timeout: CONNECT_TIMEOUT_MS })
-      : chromium.launch({ executablePath: this.options.executablePath, headless: true, chromiumSandbox: false, args: CHROMIUM_FLAGS, proxy });
+      : chromium.launch({ executablePath: this.options.executablePath, headless: true, chromiumSandbox: false, args: this.options.leanRenderers === false ? CHROMIUM_FLAGS : [...CHROMIUM_FLAGS, LEAN_FLAG], proxy });
     const browser = started.then((b) => {
       b.on('disconnected', () => {
         this.dropSpares(browser);
@@ -134,32 +200,6 @@ export class BrowserPool implements PageRunner {
       throw new BrowserGoneError(this.options.wsEndpoint ? `The browser host ${this.options.wsEndpoint} cannot be reached: ${why}` : `Chromium did not start: ${why}`, false);
     });
     return browser;
-  }
-
-  /** A page slot; waiting in the queue ends when the caller's request is aborted (its deadline passed). */
-  private async acquire(signal?: AbortSignal): Promise<void> {
-    if (signal?.aborted) throw cancelled();
-    if (this.active < this.options.size) { this.active++; return; }
-    if (this.waiting.length >= this.options.maxQueue) {
-      const err = new SightlineError('busy', `All ${this.options.size} browser pages are busy and ${this.options.maxQueue} requests are waiting: retry shortly`);
-      err.retryAfter = 1;
-      throw err;
-    }
-    await new Promise<void>((resolve, reject) => {
-      const onAbort = () => {
-        const at = this.waiting.indexOf(granted);
-        if (at >= 0) this.waiting.splice(at, 1);
-        reject(cancelled());
-      };
-      const granted = () => { signal?.removeEventListener('abort', onAbort); resolve(); };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.waiting.push(granted);
-    });
-  }
-
-  private release(): void {
-    const next = this.waiting.shift();
-    if (next) next(); else this.active--;
   }
 
   /** The running browser; one that died (killed, crashed) before its disconnect event is replaced. */
@@ -202,7 +242,7 @@ export class BrowserPool implements PageRunner {
    */
   async withPage<T>(work: (page: Page) => Promise<T>, deadlineMs: number, signal?: AbortSignal): Promise<T> {
     if (this.closed) throw new SightlineError('busy', 'Shutting down');
-    await this.acquire(signal);
+    await this.slots.acquire(signal);
     let stopAbort: (() => void) | undefined;
     let context: BrowserContext | undefined;
     let timer: NodeJS.Timeout | undefined;
@@ -259,11 +299,11 @@ export class BrowserPool implements PageRunner {
         const done = context;
         this.closing++;
         this.prepareSpares();
-        void this.closeContext(done).finally(() => { this.closing--; this.release(); });
+        void this.closeContext(done).finally(() => { this.closing--; this.slots.release(); });
       } else {
         if (context) await this.closeContext(context);
         this.prepareSpares();
-        this.release();
+        this.slots.release();
       }
     }
   }
@@ -274,14 +314,16 @@ export class BrowserPool implements PageRunner {
    */
   private prepareSpares(): void {
     const browser = this.browser;
-    if (this.closed || !browser || this.waiting.length) return;
+    if (this.closed || !browser || this.slots.waiting.length) return;
     while (this.spares.length < this.spareTarget) {
       const made = browser.then((b) => (b.isConnected() && !this.closed ? this.create(b) : undefined)).then((fresh) => {
         // Closed (or killed) while it was being made: it must not outlive the pool.
         if (fresh && (this.closed || this.browser !== browser)) { void fresh.context.close().catch(() => undefined); return undefined; }
         return fresh;
       }).catch(() => undefined);
-      this.spares.push({ on: browser, made });
+      const spare: Spare = { on: browser, made, ready: false };
+      void made.then(() => { spare.ready = true; });
+      this.spares.push(spare);
     }
   }
 
@@ -312,5 +354,54 @@ export class BrowserPool implements PageRunner {
   async close(): Promise<void> {
     this.closed = true;
     await this.kill();
+  }
+}
+
+/**
+ * Several local Chromiums (--map-browsers), each a BrowserPool with its own spares, sharing the page
+ * slots. A request goes to a browser whose spare is ready and that serves nothing else, else to the
+ * least busy (in turn), so a spare being made after an answer is made in another browser process than
+ * the next request's: each browser has one UI thread, which otherwise serves the new context and the
+ * request in turn (bench/README.md, "Lean renderers and a second browser").
+ */
+export class AlternatingBrowsers implements PageRunner {
+  private readonly pools: BrowserPool[];
+  private readonly slots: PageSlots;
+  private readonly busy: number[];
+  private turn = 0;
+
+  constructor(options: PoolOptions, browsers: number) {
+    this.slots = options.slots ?? new PageSlots(options.size, options.maxQueue);
+    this.pools = Array.from({ length: Math.max(1, browsers) }, () => new BrowserPool({ ...options, slots: this.slots }));
+    this.busy = this.pools.map(() => 0);
+  }
+
+  async withPage<T>(work: (page: Page) => Promise<T>, deadlineMs: number, signal?: AbortSignal): Promise<T> {
+    const order = this.pools.map((_, i) => (i + this.turn) % this.pools.length);
+    const i = order.find((k) => this.busy[k] === 0 && this.pools[k].readySpares() > 0)
+      ?? order.reduce((a, b) => (this.busy[b] < this.busy[a] ? b : a));
+    this.turn = i + 1;
+    this.busy[i]++;
+    try {
+      return await this.pools[i].withPage(work, deadlineMs, signal);
+    } catch (err) {
+      // A browser killed while idle can look alive, its spare too, until its disconnect arrives; the
+      // page never began loading, so the request runs once more on the same pool, which relaunches it.
+      if (!(err instanceof BrowserGoneError) || err.started || signal?.aborted) throw err;
+      return await this.pools[i].withPage(work, deadlineMs, signal);
+    } finally {
+      this.busy[i]--;
+    }
+  }
+
+  stats(): PoolStats {
+    const each = this.pools.map((p) => p.stats());
+    const sum = (k: 'launches' | 'crashes' | 'contexts' | 'spare') => each.reduce((n, s) => n + s[k], 0);
+    const closing = this.pools.reduce((n, p) => n + p.closingContexts(), 0);
+    return { launches: sum('launches'), crashes: sum('crashes'), open: this.slots.active - closing, queued: this.slots.waiting.length, contexts: sum('contexts'), spare: sum('spare') };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.pools.map((p) => p.close()));
   }
 }

@@ -55,6 +55,8 @@ export interface ServerConfig {
   mapPath: 'fast' | 'legacy';
   /** Fresh browser contexts (each with its page) kept ready for the next requests; 0: none. */
   mapSpares: number;
+  /** Local Chromiums serving map and visual in turn, each with its own spares (AlternatingBrowsers). */
+  mapBrowsers: number;
   /** Read mode's extraction threads (0 in the table: one per core, shared among serving workers). */
   extractWorkers: number;
   /** Pages allowed to wait for an extraction thread (503 busy beyond). */
@@ -181,6 +183,7 @@ export const SETTINGS: Setting[] = [
   { key: 'browserQueue', flag: 'browser-queue', env: 'SIGHTLINE_BROWSER_QUEUE', default: '16', help: 'requests waiting for a page before 503 busy', parse: int(0, 10_000) },
   { key: 'mapPath', flag: 'map-path', env: 'SIGHTLINE_MAP_PATH', default: 'fast', help: 'fast: map (performance engine) collects as soon as nothing pending could change the page soon (no request in flight, no short timer, 40 ms without mutations) and a used browser context closes after the answer; legacy: the earlier path (150 ms without mutations, context closed before the answer), for comparison', parse: oneOf('fast', 'legacy') },
   { key: 'mapSpares', flag: 'map-spares', env: 'SIGHTLINE_MAP_SPARES', default: '1', help: 'fresh browser contexts, each with its page and renderer started, kept ready for the next requests (each used once, topped up after each answer while no request waits; at most --browser-pages; --map-path legacy makes at most 1, once the used context has closed, before the answer; with --browser-ws, every host pool keeps as many and reserves them on the host beside --browser-pages); 0: every request makes its own', parse: int(0, 256) },
+  { key: 'mapBrowsers', flag: 'map-browsers', env: 'SIGHTLINE_MAP_BROWSERS', default: '2', help: 'local Chromiums sharing the --browser-pages, each keeping its own --map-spares: a request goes to one whose spare is ready, so the spare made after an answer is made in another browser process than the next request (one UI thread each); 1: one Chromium; at most --browser-pages; --map-path legacy and --browser-ws use one', parse: int(1, 8) },
   { key: 'extractWorkers', flag: 'extract-workers', env: 'SIGHTLINE_EXTRACT_WORKERS', default: 'auto', help: 'threads extracting read-mode pages (auto: one per core, divided among --workers)', parse: (raw: string) => (raw === 'auto' ? 0 : int(1, 256)(raw)) },
   { key: 'extractQueue', flag: 'extract-queue', env: 'SIGHTLINE_EXTRACT_QUEUE', default: '16', help: 'pages waiting for an extraction thread before 503 busy', parse: int(0, 10_000) },
   { key: 'extractTimeoutMs', flag: 'extract-timeout-ms', env: 'SIGHTLINE_EXTRACT_TIMEOUT_MS', default: '10000', help: 'time to extract one page (422 too_large after; its thread is replaced)', parse: int(1) },

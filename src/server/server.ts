@@ -14,7 +14,7 @@ import { observeRoute } from './routes/observe.ts';
 import { createEgressGuard, EgressError, type EgressGuard } from '../observe/egress.ts';
 import { createMetrics, metricsRoute, METRICS_PATH, type Metrics } from './metrics.ts';
 import { pageRoutes } from './pages.ts';
-import { BrowserPool, CHROMIUM_FLAGS, type PageRunner } from '../observe/browser-pool.ts';
+import { AlternatingBrowsers, BrowserPool, CHROMIUM_FLAGS, type PageRunner } from '../observe/browser-pool.ts';
 import { BrowserFleet } from '../observe/browser-fleet.ts';
 import { mcpRoute } from './routes/mcp.ts';
 import { ExtractPool, defaultExtractWorkers } from '../observe/extract-pool.ts';
@@ -68,7 +68,10 @@ function lazyBrowser(config: ServerConfig, guard: EgressGuard, logger: Logger) {
       return new BrowserFleet({ endpoints: config.browserWs, token: config.browserToken, size: config.browserPages, maxQueue: config.browserQueue,
         spares: config.mapSpares, closeBeforeAnswer: config.mapPath === 'legacy', log: (event, fields) => logger.warn(fields, event) });
     }
-    return new BrowserPool({ executablePath: config.chromium, proxyUrl: (await proxy()).url, size: config.browserPages, maxQueue: config.browserQueue, closeBeforeAnswer: config.mapPath === 'legacy', spares: config.mapSpares });
+    const options = { executablePath: config.chromium, proxyUrl: (await proxy()).url, size: config.browserPages, maxQueue: config.browserQueue, closeBeforeAnswer: config.mapPath === 'legacy', spares: config.mapSpares };
+    // One browser per page slot at most: a second browser for one slot would only wait for it.
+    const browsers = Math.min(config.mapBrowsers, config.browserPages);
+    return browsers > 1 && config.mapPath !== 'legacy' ? new AlternatingBrowsers(options, browsers) : new BrowserPool(options);
   };
   return {
     /** The egress proxy's URL, for MCP sessions' own browsers (the pool costs nothing until used). */

@@ -31,8 +31,8 @@ test('every task runs every part once; a timeout, a throw and a dead thread cost
   assert.equal(byName(4).work.result, 4);
   for (const page of out) assert.equal(new Set(page.map((o) => o.name)).size, 3, 'each part once per task');
   assert.deepEqual(progress, [1, 2, 3, 4, 5, 6]);
-  // CPU time is the part's own: 'work' does 20 times as much on task 1 as on task 0 (a fixed loop, so
-  // its CPU time, unlike its wall time, does not depend on the machine's load).
+  // CPU time is the part's own: 'work' does 20 times as much on task 1 as on task 0 (a fixed loop, warmed
+  // before the first task, so its CPU time, unlike its wall time, does not depend on the machine's load).
   const ratio = byName(1).work.cpuNs! / byName(0).work.cpuNs!;
   assert.ok(ratio > 8 && ratio < 50, `CPU time ratio ${ratio.toFixed(1)}, expected about 20`);
 });

@@ -280,9 +280,9 @@ export function encode(body: unknown, core: CoreBackend, options: EncodeOptions 
       // Sign in also by the accessible name when the page gives one besides the text (a header link showing
       // "myUCLAhealth" is named "myUCLAhealth Login."). Not search: names such as "Cancel Search" and "Close
       // search" label the search form's own toggles.
-      const name = e.text ? accessibleName(a) : '';
+      // The name is read only when the text said nothing of signing in (most elements never get there).
       if (PURCHASE_WORDS.test(text)) flags |= Flag.PURCHASE;
-      else if (inputType !== 'search' && (SIGN_IN_WORDS.test(text) || (name !== '' && SIGN_IN_WORDS.test(name)))) flags |= Flag.SIGN_IN;
+      else if (inputType !== 'search' && (SIGN_IN_WORDS.test(text) || (e.text && SIGN_IN_WORDS.test(accessibleName(a))))) flags |= Flag.SIGN_IN;
       else if (inputType === 'search' || SEARCH_WORDS.test(text) || (tag === 'input' && (inputType === '' || inputType === 'text')
         && (SEARCH_FIELD_WORDS.test(text) || SEARCH_FIELD_WORDS.test((a as { placeholder?: string | null } | undefined)?.placeholder ?? '')))) flags |= Flag.SEARCH;
     }

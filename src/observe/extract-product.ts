@@ -91,13 +91,15 @@ export function dropSmallPrint(body: El): void {
 const PRODUCT_INFO = /(?:^|[^a-z])(?:description|descripción|beschreibung|details?|specs?|specifications?|spécifications|technical|features|highlights|materials?|dimensions|measurements|size (?:&|and) fit|fit|care|ingredients|nutrition|composition|about (?:this|the) (?:item|product)|product information|more information|additional information)(?:$|[^a-z])/i;
 /** Class or id words of a disclosure widget: an accordion, a collapse, an expander, tabs, a drawer or sheet. */
 const DISCLOSURE = /accordion|collaps|expand|disclosure|toggle|tab-?pane|tab-?panel|tabs?-content|drawer|sheet|modal|dialog|popup|popover/i;
-/** An overlay: what the generic strip removes as never content (dialogs, asides, modals by name). */
-const OVERLAY_NAME = /(?:^|[-_])(?:modal|dialog|sheet|drawer|popup|popover|overlay|lightbox)s?(?:$|[-_])/i;
-/** The same anywhere in a class and id string (one test per element). */
-const OVERLAY_IN = /(?:^|[\s_-])(?:modal|dialog|sheet|drawer|popup|popover|overlay|lightbox)s?(?:$|[\s_-])/i;
-/** A hidden-by-class token ("hide", "is-hidden", "d-none"). */
-const HIDDEN_CLASS = /^(?:hide|hidden|is-hidden|d-none|display-none|collapsed|is-collapsed)$/i;
-const HIDDEN_IN = /(?:^|\s)(?:hide|hidden|is-hidden|d-none|display-none|collapsed|is-collapsed)(?:$|\s)/i;
+/** An overlay's name: what the generic strip removes as never content (dialogs, asides, modals by name). */
+const OVERLAY_WORDS = '(?:modal|dialog|sheet|drawer|popup|popover|overlay|lightbox)s?';
+/** In one class token or id; and anywhere in a class and id string (one test per element). */
+const OVERLAY_NAME = new RegExp(`(?:^|[-_])${OVERLAY_WORDS}(?:$|[-_])`, 'i');
+const OVERLAY_IN = new RegExp(`(?:^|[\\s_-])${OVERLAY_WORDS}(?:$|[\\s_-])`, 'i');
+/** A hidden-by-class token ("hide", "is-hidden", "d-none"): one token, and anywhere in a class string. */
+const HIDDEN_WORDS = '(?:hide|hidden|is-hidden|d-none|display-none|collapsed|is-collapsed)';
+const HIDDEN_CLASS = new RegExp(`^${HIDDEN_WORDS}$`, 'i');
+const HIDDEN_IN = new RegExp(`(?:^|\\s)${HIDDEN_WORDS}(?:$|\\s)`, 'i');
 
 const hint = (el: El) => `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
 const hiddenEl = (el: El) => el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true' || /(?:display|visibility)\s*:\s*(?:none|hidden)/i.test(el.getAttribute('style') ?? '');
@@ -125,7 +127,7 @@ const INFO_CLASS = /product[-_]?(?:details?|info|information|description|specs?)
  * overlay (dialog, aside, modal, sheet) only when it or the widget holding it is named as the
  * product's information. Revealing removes the hiding attributes and the overlay's role and name.
  */
-function revealPanels(doc: Document): void {
+export function revealPanels(doc: Document): void {
   const body = (doc.body ?? doc.documentElement) as El;
   const reveal = (el: El) => {
     for (const a of ['hidden', 'aria-hidden', 'aria-modal']) el.removeAttribute(a);
@@ -163,10 +165,6 @@ function revealPanels(doc: Document): void {
     reveal(shown);
     settled.add(shown);
   }
-}
-/** Readies a product page for the generic read (before its strip): its collapsed panels revealed. */
-export function prepareProduct(doc: Document): void {
-  revealPanels(doc);
 }
 
 /** An aside or dialog as a plain div with its attributes and children (the generic strip drops those tags). */

@@ -7,7 +7,7 @@
 import { parseHTML } from 'linkedom';
 import { type El, textOf, linkedText, linkDensity, BLOCK_TAGS } from './extract-dom.ts';
 import { tidy, dropCaptions, dropRepeatedBlocks, dropRedundantAlt, absolutize } from './extract-tidy.ts';
-import { isProductPage, tidyProduct, dropSmallPrint, prepareProduct } from './extract-product.ts';
+import { isProductPage, tidyProduct, dropSmallPrint, revealPanels } from './extract-product.ts';
 import { isForumThread, threadOf } from './extract-forum.ts';
 import { sectionedRegion } from './extract-service.ts';
 import { detectPageType, pageMeta, type PageMeta, type PageTypeResult } from './page-type.ts';
@@ -521,7 +521,7 @@ function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Atte
   const { baseUrl, title } = pageHead(doc, url);
   const description = meta(doc, ['description', 'og:description', 'twitter:description']);
   const lang = doc.documentElement?.getAttribute('lang') ?? '';
-  if (kind === 'product') prepareProduct(doc);
+  if (kind === 'product') revealPanels(doc);
   strip(doc, mainOnly);
   const body = pageRoot(doc);
   if (probe && said) {

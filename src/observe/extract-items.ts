@@ -256,35 +256,22 @@ export function mainRegion(group: ItemGroup, body: El): El {
  * A clone; the page is not changed.
  */
 export function mainRegionContent(group: ItemGroup, body: El): El {
-  const main = mainRegion(group, body);
   const out = body.ownerDocument.createElement('div');
-  // Mark the items so that the clone knows them (the link-list rule below must not take the grid).
-  const marked = [group.container, ...group.items];
-  for (const el of marked) el.setAttribute(MARK, '');
-  out.append(main.cloneNode(true));
-  for (const el of marked) el.removeAttribute(MARK);
-  const isItems = (el: El) => el.hasAttribute(MARK) || !!el.querySelector(`[${MARK}]`) || !!el.closest(`[${MARK}]`);
+  out.append(mainRegion(group, body).cloneNode(true));
   for (const el of [...out.querySelectorAll('header, [role=banner]')]) if (out.contains(el) && !el.querySelector('h1')) el.remove();
   for (const el of [...out.querySelectorAll('[class], [id]')]) if (out.contains(el) && around(el)) el.remove();
-  // Blocks that are lists of links (menus the strip did not name): not content.
-  for (const el of [...out.querySelectorAll('ul, ol, div, section')]) {
-    if (!out.contains(el)) continue;
-    const text = textOf(el).length;
-    if (text > 0 && el.querySelectorAll('a[href]').length >= LINK_LIST_MIN && linkedText(el) >= LINK_LIST_SHARE * text && !isItems(el)) el.remove();
-  }
-  for (const el of [...out.querySelectorAll(`[${MARK}]`)]) el.removeAttribute(MARK);
+  dropLinkLists(out, group);
   dropItemChrome(out, repeatedItemText(group));
   dropThumbnailAlt(out);
   return out;
 }
-const MARK = 'data-sightline-items';
 const LINK_LIST_MIN = 5;
 const LINK_LIST_SHARE = 0.8;
 
 /**
  * Removes the blocks of `root` that are lists of links and hold none of the items (menus and link
- * rails the strip did not name), as the main region read does. An item's own links (its colours,
- * its tags) stay: a block inside an item is kept.
+ * rails the strip did not name), from the generic read and the main region read alike. An item's own
+ * links (its colours, its tags) stay: a block inside an item is kept.
  */
 export function dropLinkLists(root: El, group: ItemGroup): void {
   const keys = group.items.map((i) => textOf(i).replace(/\s+/g, ' ').trim().slice(0, ITEM_KEY)).filter((k) => k.length >= 10);

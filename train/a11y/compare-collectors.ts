@@ -14,7 +14,7 @@ import { loadSplit, loadMarks, measure, rankAll, row, type EvalSplit, type Prima
 import type { A11yPage } from './collect-a11y.ts';
 
 /** The last commit whose train/a11y files came from the old collectors (c314c1f's and bcbaa7c's). */
-export const OLD_REV = '2459351';
+export const OLD_REV = '2459351f4724453e56fc0d9dad8f14cd674b2bcc';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const git = (path: string) => execFileSync('git', ['-C', ROOT, 'show', `${OLD_REV}:train/a11y/${path}`], { maxBuffer: 256 << 20 });
 const json = <T>(path: string) => JSON.parse(git(path).toString()) as T;

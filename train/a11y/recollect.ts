@@ -90,6 +90,13 @@ const fileOf = (split: SplitName) => new URL(`./${split}.json.gz`, import.meta.u
 const load = (split: SplitName) => JSON.parse(gunzipSync(readFileSync(fileOf(split))).toString()) as { splitSeed: string; pages: A11yPage[] };
 const same = (a: CollectedElement, b: CollectedElement) => a.tag === b.tag && a.text === b.text;
 
+// A one-time step: the stored files must be the old collectors' (as of 2459351); run again on re-collected
+// files, the old collector could not reproduce them.
+for (const split of SPLIT_NAMES) {
+  if (!readFileSync(fileOf(split)).equals(execFileSync('git', ['-C', ROOT, 'show', `2459351:train/a11y/${split}.json.gz`], { maxBuffer: 256 << 20 }))) {
+    throw new Error(`${split}.json.gz is not the old collectors' file (2459351): already re-collected`);
+  }
+}
 const firstIds = new Set((JSON.parse(gunzipSync(execFileSync('git', ['-C', ROOT, 'show', `${FIRST_COLLECTION}:train/a11y/tune.json.gz`], { maxBuffer: 256 << 20 })).toString()) as { pages: A11yPage[] }).pages.map((p) => p.id));
 const sources = new Map(wcxbTruths().map((t) => { const s = sourceOf(t); return [s.id, s]; }));
 const bundles = { first: await oldCollector(OLD_FIRST), later: await oldCollector(OLD_LATER) };

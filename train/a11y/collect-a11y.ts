@@ -24,7 +24,8 @@ import { join } from 'node:path';
 import { launch } from '../../test/helpers/browser.ts';
 import { collectPage, inject } from '../../src/playwright/collect-page.ts';
 import { hash } from '../../src/rank/goal.ts';
-import type { CollectedElement } from '../../src/collect/types.ts';
+import type { CollectedElement, CollectResult } from '../../src/collect/types.ts';
+import type { Browser, Page } from 'playwright-core';
 
 const WCXB = process.env.WCXB_DIR ?? '/work/wcxb';
 const PER_TYPE = Number(process.env.PER_TYPE ?? 34);
@@ -46,9 +47,9 @@ export interface A11yPage {
 export const siteOf = (url: string) => new URL(url).hostname.replace(/^www\./, '');
 export const splitOf = (site: string): A11ySplit => ((hash(`${SPLIT_SEED}:${site}`) >>> 0) % 100) < 50 ? 'tune' : 'test';
 
-interface Source { id: string; url: string; type: string; html: string }
-interface Truth { file: string; url: string; type: string; site: string }
-function wcxbTruths(): Truth[] {
+export interface Source { id: string; url: string; type: string; html: string }
+export interface Truth { file: string; url: string; type: string; site: string }
+export function wcxbTruths(): Truth[] {
   const dir = join(WCXB, 'dev');
   const out: Truth[] = [];
   for (const file of readdirSync(join(dir, 'ground-truth')).sort()) {
@@ -58,7 +59,7 @@ function wcxbTruths(): Truth[] {
   }
   return out;
 }
-const sourceOf = (t: Truth): Source => ({ id: `wcxb-${t.file.replace('.json', '')}`, url: t.url, type: t.type,
+export const sourceOf = (t: Truth): Source => ({ id: `wcxb-${t.file.replace('.json', '')}`, url: t.url, type: t.type,
   html: gunzipSync(readFileSync(join(WCXB, 'dev', 'html', t.file.replace('.json', '.html.gz')))).toString('utf8') });
 
 /** The first collection: up to PER_TYPE pages of each type, one page per site, in file order. */
@@ -114,20 +115,12 @@ const LOCATE = `function () {
   return JSON.stringify({ id: id === undefined ? null : id, via, box: { x: r.x, y: r.y, w: r.width, h: r.height } });
 }`;
 
-// `--grow`: render only growthPages() and append them to tune.json.gz; test.json.gz is not written.
-// `--dev2`: render the next growthPages() (not in tune.json.gz; up to DEV2_PER_TYPE per type) into
-// dev2.json.gz; neither tune.json.gz nor test.json.gz is written.
-const dev2 = process.argv.includes('--dev2');
-const grow = process.argv.includes('--grow') || dev2;
-const loadPart = (split: A11ySplit) => (JSON.parse(gunzipSync(readFileSync(new URL(`./${split}.json.gz`, import.meta.url))).toString()) as { pages: A11yPage[] }).pages;
-const kept = grow ? loadPart('tune') : [];
-const sources = dev2 ? growthPages(new Set(kept.map((p) => p.id)), Number(process.env.DEV2_PER_TYPE ?? 100))
-  : grow ? growthPages(new Set(kept.map((p) => p.id))) : wcxbPages();
-mkdirSync(SCRATCH, { recursive: true });
-const browser = await launch();
-const pages: A11yPage[] = [];
-let done = 0;
-for (const s of sources) {
+/** Renders one page as this file collects it (offline, VIEWPORT, every other request aborted), collects it
+ *  with the current collector and reads its visible named controls. `after`, when given, runs in the
+ *  loaded page right after the collection (recollect.ts runs an older collector there, on the same DOM).
+ *  Null when the page failed (its error on stderr, under `label`). */
+export async function renderPage(browser: Browser, s: Source, after?: (page: Page, collected: CollectResult) => Promise<void>, label = s.id): Promise<A11yPage | null> {
+  let out: A11yPage | null = null;
   const context = await browser.newContext({ viewport: VIEWPORT, serviceWorkers: 'block', acceptDownloads: false });
   const page = await context.newPage();
   await page.route('**/*', (route) => route.request().isNavigationRequest() && route.request().url() === new URL(s.url).href
@@ -139,6 +132,7 @@ for (const s of sources) {
     await page.evaluate(() => window.scrollTo(0, 0));
     await inject(page.mainFrame());
     const collected = await collectPage(page);
+    if (after) await after(page, collected);
     const raw = collected.raw_elements; // as a client sends them (class included: the core reads primary hints from it)
     // idOf numbers any element it is asked about: only ids the collector returned count as matched.
     await page.evaluate((ids) => { (window as unknown as { __a11yCollected: Set<number> }).__a11yCollected = new Set(ids); }, raw.map((e) => e.id));
@@ -163,23 +157,44 @@ for (const s of sources) {
     });
     await cdp.detach();
     const site = siteOf(s.url);
-    pages.push({ id: s.id, site, type: s.type, split: splitOf(site), request: { url: page.url(), viewport: collected.viewport, raw_elements: raw }, controls });
+    out = { id: s.id, site, type: s.type, split: splitOf(site), request: { url: page.url(), viewport: collected.viewport, raw_elements: raw }, controls };
   } catch (err) {
-    process.stderr.write(`${s.id}: ${(err as Error).message.split('\n')[0]}\n`);
+    process.stderr.write(`${label}: ${(err as Error).message.split('\n')[0]}\n`);
   }
   await context.close();
-  if (++done % 20 === 0) process.stderr.write(`${done}/${sources.length} pages\n`);
+  return out;
 }
-await browser.close();
-if (grow && pages.some((p) => p.split !== 'tune')) throw new Error('a grown page is not in the tune split');
-for (const split of grow ? ['tune'] as const : ['tune', 'test'] as const) {
-  const part = pages.filter((p) => p.split === split);
-  const file = dev2 ? 'dev2' : split;
-  writeFileSync(new URL(`./${file}.json.gz`, import.meta.url), gzipSync(JSON.stringify({ splitSeed: SPLIT_SEED, pages: [...(split === 'tune' && !dev2 ? kept : []), ...part] })));
-  // Listing for marking primary actions: every named control (visible ones flagged), in page order; of
-  // the new pages only when growing.
-  writeFileSync(new URL(`${dev2 ? 'dev2' : split}${grow && !dev2 ? '-grown' : ''}-controls.txt`, SCRATCH), part.map((p) => `## ${p.id} ${p.type} ${p.request.url}\n` + [...p.controls].sort((a, b) => a.y - b.y)
-    .map((c) => `${c.id ?? '-'} ${c.visible ? 'V' : ' '} y=${c.y} ${c.role} ${JSON.stringify(c.name.slice(0, 70))}`).join('\n')).join('\n\n') + '\n');
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  // `--grow`: render only growthPages() and append them to tune.json.gz; test.json.gz is not written.
+  // `--dev2`: render the next growthPages() (not in tune.json.gz; up to DEV2_PER_TYPE per type) into
+  // dev2.json.gz; neither tune.json.gz nor test.json.gz is written.
+  const dev2 = process.argv.includes('--dev2');
+  const grow = process.argv.includes('--grow') || dev2;
+  const loadPart = (split: A11ySplit) => (JSON.parse(gunzipSync(readFileSync(new URL(`./${split}.json.gz`, import.meta.url))).toString()) as { pages: A11yPage[] }).pages;
+  const kept = grow ? loadPart('tune') : [];
+  const sources = dev2 ? growthPages(new Set(kept.map((p) => p.id)), Number(process.env.DEV2_PER_TYPE ?? 100))
+    : grow ? growthPages(new Set(kept.map((p) => p.id))) : wcxbPages();
+  mkdirSync(SCRATCH, { recursive: true });
+  const browser = await launch();
+  const pages: A11yPage[] = [];
+  let done = 0;
+  for (const s of sources) {
+    const got = await renderPage(browser, s);
+    if (got) pages.push(got);
+    if (++done % 20 === 0) process.stderr.write(`${done}/${sources.length} pages\n`);
+  }
+  await browser.close();
+  if (grow && pages.some((p) => p.split !== 'tune')) throw new Error('a grown page is not in the tune split');
+  for (const split of grow ? ['tune'] as const : ['tune', 'test'] as const) {
+    const part = pages.filter((p) => p.split === split);
+    const file = dev2 ? 'dev2' : split;
+    writeFileSync(new URL(`./${file}.json.gz`, import.meta.url), gzipSync(JSON.stringify({ splitSeed: SPLIT_SEED, pages: [...(split === 'tune' && !dev2 ? kept : []), ...part] })));
+    // Listing for marking primary actions: every named control (visible ones flagged), in page order; of
+    // the new pages only when growing.
+    writeFileSync(new URL(`${dev2 ? 'dev2' : split}${grow && !dev2 ? '-grown' : ''}-controls.txt`, SCRATCH), part.map((p) => `## ${p.id} ${p.type} ${p.request.url}\n` + [...p.controls].sort((a, b) => a.y - b.y)
+      .map((c) => `${c.id ?? '-'} ${c.visible ? 'V' : ' '} y=${c.y} ${c.role} ${JSON.stringify(c.name.slice(0, 70))}`).join('\n')).join('\n\n') + '\n');
+  }
+  const named = pages.reduce((n, p) => n + p.controls.filter((c) => c.visible).length, 0);
+  console.log(`${pages.length} pages (tune ${pages.filter((p) => p.split === 'tune').length}, test ${pages.filter((p) => p.split === 'test').length}), ${named} visible named controls`);
 }
-const named = pages.reduce((n, p) => n + p.controls.filter((c) => c.visible).length, 0);
-console.log(`${pages.length} pages (tune ${pages.filter((p) => p.split === 'tune').length}, test ${pages.filter((p) => p.split === 'test').length}), ${named} visible named controls`);

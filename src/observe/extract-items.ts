@@ -222,8 +222,21 @@ export function listingContent(group: ItemGroup, body: El): El {
   return out;
 }
 
-function precedes(a: El, b: El): boolean {
-  return !!(a.compareDocumentPosition(b) & 4 /* DOCUMENT_POSITION_FOLLOWING */);
+/**
+ * Whether `a` starts before `b` in page order (an ancestor starts before what it holds). Not
+ * compareDocumentPosition: linkedom's compares depths, not positions (a deeper node is "preceding").
+ */
+export function precedes(a: El, b: El): boolean {
+  if (a === b) return false;
+  const chain = (e: El) => { const up: El[] = []; for (let x: El | null = e; x; x = x.parentElement) up.unshift(x); return up; };
+  const ca = chain(a), cb = chain(b);
+  let i = 0;
+  while (i < ca.length && i < cb.length && ca[i] === cb[i]) i++;
+  if (i === ca.length) return true;   // a holds b
+  if (i === cb.length) return false;  // b holds a
+  if (i === 0) return false;          // different trees
+  const siblings = [...ca[i - 1].children];
+  return siblings.indexOf(ca[i]) < siblings.indexOf(cb[i]);
 }
 
 /** Prose paragraphs between the heading and the region: the listing's intro. */
@@ -285,3 +298,4 @@ export function dropLinkLists(root: El, group: ItemGroup): void {
     if (!inItem) el.remove();
   }
 }
+

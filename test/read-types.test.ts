@@ -186,6 +186,15 @@ describe('reading listings and collections', () => {
     assert.ok(precedes(g('grid').parentElement!, g('grid')), 'a block starts before what it holds');
   });
 
+  test("a collection read from its grid alone gets its heading, its intro and the category's description block back, in page order", () => {
+    const md = readPage(fixture('collection-lead.html'), 'https://home.example/c/garden-chairs').content;
+    const at = (s: string) => { const i = md.indexOf(s); assert.ok(i >= 0, `${s} kept`); return i; };
+    const [h1, intro, first, last, description] = [at('# Garden Chairs'), at('Chairs for lawns, decks and balconies'), at('Teak Lounger'), at('Wicker Egg Chair'), at('Choosing a garden chair starts')];
+    assert.ok(h1 < intro && intro < first && last < description, 'heading and intro above the grid, the description below it');
+    for (const junk of ['Add to cart', 'Garden tables', 'Fernhill Home', 'Privacy']) assert.ok(!md.includes(junk), `${junk} left out`);
+    assert.equal(md.split('Chairs for lawns').length, 2, 'the intro once');
+  });
+
   test('an article stays an article: its prose, not its list of related links', () => {
     const md = readPage(fixture('article.html'), 'https://blog.example/2026/tuning-node').content;
     assert.match(md, /^# Tuning Node\.js servers/m);

@@ -299,3 +299,40 @@ export function dropLinkLists(root: El, group: ItemGroup): void {
   }
 }
 
+/**
+ * Class or id words of a block that describes the listing itself: the category's description, intro
+ * or search-engine text (`category-description`, `collection__intro`, `seo-text`, `plp-introduction`).
+ * rs-trafilatura looks for such blocks on collection pages and puts them in front of its read.
+ */
+const DESCRIBES = /^(?:[\w-]*[-_])?(?:categor|collection|catalog|plp|listing|taxonom|term|archive|department|shop|page|list)[\w-]*(?:description|intro)|^(?:[\w-]*[-_])?seo[-_]?(?:text|content|copy|block|description)/i;
+const describes = (el: El) => `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`.split(/\s+/).some((t) => DESCRIBES.test(t));
+/** Fewest words a describing block holds (a label or a one-line tagline is not a description). */
+const DESCRIPTION_MIN_WORDS = 10;
+/** Class words of a heading shown to screen readers only (the page's visible heading is elsewhere). */
+const SCREEN_READER = /(?:^|[-_\s])(?:sr-only|visually-?hidden|screen-?reader[\w-]*|a11y[\w-]*|offscreen|hidden-?text)(?:$|[-_\s])/i;
+
+/**
+ * What introduces the listing, outside its items: the page's main heading and the prose paragraphs
+ * between it and the items (when both come before the items), and the blocks named as the category's
+ * description (above or below the grid). Whichever read a listing page returns (the generic one
+ * often starts at the grid), these are its lead; the caller adds those the read does not hold.
+ * Elements of the page (not copies), in page order; none inside the items' container.
+ */
+export function listingLead(group: ItemGroup, body: El): { before: El[]; after: El[] } {
+  const before: El[] = [], after: El[] = [];
+  const items = group.container;
+  const h1 = body.querySelector('h1');
+  if (h1 && !items.contains(h1) && !h1.contains(items) && precedes(h1, items) && !SCREEN_READER.test(h1.getAttribute('class') ?? '')) {
+    before.push(h1, ...introAfter(h1, items));
+  }
+  for (const el of body.querySelectorAll('[class], [id]')) {
+    if (!describes(el) || items.contains(el) || el.contains(items) || before.some((b) => b.contains(el) || el.contains(b))) continue;
+    // The outermost describing block only.
+    let nested = false;
+    for (let a = el.parentElement; a && a !== body; a = a.parentElement) if (describes(a)) { nested = true; break; }
+    const text = textOf(el);
+    if (nested || text.split(' ').length < DESCRIPTION_MIN_WORDS || linkedText(el) >= 0.5 * text.length) continue;
+    (precedes(el, items) ? before : after).push(el);
+  }
+  return { before, after };
+}

@@ -9,7 +9,7 @@ import { parseHTML } from 'linkedom';
 import { readPage } from '../src/observe/read.ts';
 import { candidateReads } from '../src/observe/extract.ts';
 import { detectPageType, pageMeta } from '../src/observe/page-type.ts';
-import { findItems, dropLinkLists } from '../src/observe/extract-items.ts';
+import { findItems, dropLinkLists, precedes } from '../src/observe/extract-items.ts';
 import { observe, serveSite, type ServedSite, type ServerProcess } from './helpers/server.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/read/${name}`, import.meta.url), 'utf8');
@@ -174,6 +174,25 @@ describe('reading listings and collections', () => {
     const html = fixture('collection-main-region.html').replaceAll('Explore in 3D', '4.5 out of 5');
     const md = readPage(html, 'https://lamps.example/collections/lamps').content;
     assert.equal((md.match(/4\.5 out of 5/g) ?? []).length, 6);
+  });
+
+  test('page order across depths: a shallow heading before a deep grid precedes it, a deep paragraph before a shallow block too', () => {
+    const { document } = parseHTML('<html><body><div><div><p id="deep">intro</p></div></div><h1 id="h">Title</h1><div><div><ul id="grid"><li>item</li></ul></div></div><p id="end">end</p></body></html>');
+    const g = (id: string) => document.getElementById(id) as unknown as Element;
+    assert.ok(precedes(g('h'), g('grid')), 'the heading comes before the deeper grid');
+    assert.ok(!precedes(g('grid'), g('h')));
+    assert.ok(precedes(g('deep'), g('h')), 'a deep paragraph before a shallow heading');
+    assert.ok(precedes(g('grid'), g('end')) && !precedes(g('end'), g('grid')));
+    assert.ok(precedes(g('grid').parentElement!, g('grid')), 'a block starts before what it holds');
+  });
+
+  test("a collection read from its grid alone gets its heading, its intro and the category's description block back, in page order", () => {
+    const md = readPage(fixture('collection-lead.html'), 'https://home.example/c/garden-chairs').content;
+    const at = (s: string) => { const i = md.indexOf(s); assert.ok(i >= 0, `${s} kept`); return i; };
+    const [h1, intro, first, last, description] = [at('# Garden Chairs'), at('Chairs for lawns, decks and balconies'), at('Teak Lounger'), at('Wicker Egg Chair'), at('Choosing a garden chair starts')];
+    assert.ok(h1 < intro && intro < first && last < description, 'heading and intro above the grid, the description below it');
+    for (const junk of ['Add to cart', 'Garden tables', 'Fernhill Home', 'Privacy']) assert.ok(!md.includes(junk), `${junk} left out`);
+    assert.equal(md.split('Chairs for lawns').length, 2, 'the intro once');
   });
 
   test('an article stays an article: its prose, not its list of related links', () => {

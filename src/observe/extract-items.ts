@@ -222,8 +222,21 @@ export function listingContent(group: ItemGroup, body: El): El {
   return out;
 }
 
-function precedes(a: El, b: El): boolean {
-  return !!(a.compareDocumentPosition(b) & 4 /* DOCUMENT_POSITION_FOLLOWING */);
+/**
+ * Whether `a` starts before `b` in page order (an ancestor starts before what it holds). Not
+ * compareDocumentPosition: linkedom's compares depths, not positions (a deeper node is "preceding").
+ */
+export function precedes(a: El, b: El): boolean {
+  if (a === b) return false;
+  const chain = (e: El) => { const up: El[] = []; for (let x: El | null = e; x; x = x.parentElement) up.unshift(x); return up; };
+  const ca = chain(a), cb = chain(b);
+  let i = 0;
+  while (i < ca.length && i < cb.length && ca[i] === cb[i]) i++;
+  if (i === ca.length) return true;   // a holds b
+  if (i === cb.length) return false;  // b holds a
+  if (i === 0) return false;          // different trees
+  const siblings = [...ca[i - 1].children];
+  return siblings.indexOf(ca[i]) < siblings.indexOf(cb[i]);
 }
 
 /** Prose paragraphs between the heading and the region: the listing's intro. */
@@ -284,4 +297,42 @@ export function dropLinkLists(root: El, group: ItemGroup): void {
     for (let a = el.parentElement; a && a !== root; a = a.parentElement) { const n = holds(a); if (n) { inItem = n === 1; break; } }
     if (!inItem) el.remove();
   }
+}
+
+/**
+ * Class or id words of a block that describes the listing itself: the category's description, intro
+ * or search-engine text (`category-description`, `collection__intro`, `seo-text`, `plp-introduction`).
+ * rs-trafilatura looks for such blocks on collection pages and puts them in front of its read.
+ */
+const DESCRIBES = /^(?:[\w-]*[-_])?(?:categor|collection|catalog|plp|listing|taxonom|term|archive|department|shop|page|list)[\w-]*(?:description|intro)|^(?:[\w-]*[-_])?seo[-_]?(?:text|content|copy|block|description)/i;
+const describes = (el: El) => `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`.split(/\s+/).some((t) => DESCRIBES.test(t));
+/** Fewest words a describing block holds (a label or a one-line tagline is not a description). */
+const DESCRIPTION_MIN_WORDS = 10;
+/** Class words of a heading shown to screen readers only (the page's visible heading is elsewhere). */
+const SCREEN_READER = /(?:^|[-_\s])(?:sr-only|visually-?hidden|screen-?reader[\w-]*|a11y[\w-]*|offscreen|hidden-?text)(?:$|[-_\s])/i;
+
+/**
+ * What introduces the listing, outside its items: the page's main heading and the prose paragraphs
+ * between it and the items (when both come before the items), and the blocks named as the category's
+ * description (above or below the grid). Whichever read a listing page returns (the generic one
+ * often starts at the grid), these are its lead; the caller adds those the read does not hold.
+ * Elements of the page (not copies), in page order; none inside the items' container.
+ */
+export function listingLead(group: ItemGroup, body: El): { before: El[]; after: El[] } {
+  const before: El[] = [], after: El[] = [];
+  const items = group.container;
+  const h1 = body.querySelector('h1');
+  if (h1 && !items.contains(h1) && !h1.contains(items) && precedes(h1, items) && !SCREEN_READER.test(h1.getAttribute('class') ?? '')) {
+    before.push(h1, ...introAfter(h1, items));
+  }
+  for (const el of body.querySelectorAll('[class], [id]')) {
+    if (!describes(el) || items.contains(el) || el.contains(items) || before.some((b) => b.contains(el) || el.contains(b))) continue;
+    // The outermost describing block only.
+    let nested = false;
+    for (let a = el.parentElement; a && a !== body; a = a.parentElement) if (describes(a)) { nested = true; break; }
+    const text = textOf(el);
+    if (nested || text.split(' ').length < DESCRIPTION_MIN_WORDS || linkedText(el) >= 0.5 * text.length) continue;
+    (precedes(el, items) ? before : after).push(el);
+  }
+  return { before, after };
 }

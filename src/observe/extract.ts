@@ -11,7 +11,7 @@ import { isProductPage, tidyProduct, dropSmallPrint, revealPanels } from './extr
 import { isForumThread, threadOf } from './extract-forum.ts';
 import { sectionedRegion } from './extract-service.ts';
 import { detectPageType, pageMeta, type PageMeta, type PageTypeResult } from './page-type.ts';
-import { findItems, listingContent, mainRegion, dropLinkLists, mainRegionContent, holdsItems, dropItemChrome, repeatedItemText, dropThumbnailAlt, arePosts, type ItemGroup } from './extract-items.ts';
+import { findItems, listingContent, listingLead, mainRegion, dropLinkLists, mainRegionContent, holdsItems, dropItemChrome, repeatedItemText, dropThumbnailAlt, arePosts, type ItemGroup } from './extract-items.ts';
 
 const DROP = 'script, style, noscript, template, svg, canvas, iframe, object, embed, link, meta, input, button, select, textarea, dialog';
 const HIDDEN = '[hidden], [aria-hidden="true"], [style*="display:none"], [style*="display: none"], [style*="visibility:hidden"], [style*="visibility: hidden"]';
@@ -358,6 +358,8 @@ interface Probe {
   /** Text of the marked main region holding the items (`<main>`), before the generic read strips it. */
   mainText?: string;
   items?: ItemGroup;
+  /** The listing's heading, intro and description blocks, each read alone (listingLead). */
+  lead?: { before: Extracted[]; after: Extracted[] };
 }
 
 /**
@@ -366,6 +368,31 @@ interface Probe {
  * content). When it holds them it stays: it also keeps the prose around them.
  */
 function readListing(html: string, url: string, generic: Found, probe: Probe): Extracted {
+  return withLead(readListingBody(html, url, generic, probe), probe);
+}
+
+/**
+ * The listing's heading, intro and description blocks that the read does not hold, put around it
+ * (before the read what comes before the items on the page, after it the rest). The generic read
+ * often starts at the grid; rs-trafilatura likewise puts a collection's description in front of its read.
+ */
+function withLead(read: Extracted, probe: Probe): Extracted {
+  if (!probe.lead) return read;
+  const key = (t: string) => t.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  const held = key(read.text);
+  const missing = (parts: Extracted[]) => parts.filter((p) => { const k = key(p.text).slice(0, LEAD_KEY); return k && !held.includes(k); });
+  const before = missing(probe.lead.before), after = missing(probe.lead.after);
+  if (!before.length && !after.length) return read;
+  return {
+    ...read,
+    html: [...before.map((p) => p.html), read.html, ...after.map((p) => p.html)].join('\n'),
+    text: [...before.map((p) => p.text), read.text, ...after.map((p) => p.text)].join('\n\n'),
+  };
+}
+/** Characters of a lead part that must appear in the read for it to count as held. */
+const LEAD_KEY = 60;
+
+function readListingBody(html: string, url: string, generic: Found, probe: Probe): Extracted {
   const chosen = chooseListing(generic, probe);
   // Both reads came from outside the page's marked main region (small print, a rail, a blurb around
   // it): the main region is the content, read whole (intro, grid, text below the grid). Trafilatura
@@ -533,6 +560,9 @@ function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Atte
     if (group && listing) {
       probe.items = group;
       probe.listing = finishListing(listingContent(group, body), baseUrl, title);
+      const lead = listingLead(group, body);
+      const own = (el: El) => { const d = doc.createElement('div'); d.append(el.cloneNode(true)); return finishListing(d, baseUrl, title); };
+      probe.lead = { before: lead.before.map(own), after: lead.after.map(own) };
       // Only a marked main region can be told apart from the rest (the body holds every read).
       const main = mainRegion(group, body);
       if (main !== body) probe.mainText = blockText(main);

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { parseHTML } from 'linkedom';
 import { readPage } from '../src/observe/read.ts';
-import { bogusCdata } from '../src/observe/extract.ts';
+import { bogusCdata, extractRead } from '../src/observe/extract.ts';
 import { isProductPage } from '../src/observe/extract-product.ts';
 import { pageMeta } from '../src/observe/page-type.ts';
 import { isForumThread, findPosts } from '../src/observe/extract-forum.ts';
@@ -53,6 +53,21 @@ describe('product pages', () => {
     assert.match(md, /^# Harbor Wool Throw/m);
     for (const kept of ['woven on a narrow loom', 'herringbone weave traps warm air', '100% undyed lambswool', '## Product details', 'tag signed by the weaver']) assert.ok(md.includes(kept), `${kept} kept`);
     for (const junk of ['the cat has claimed it', 'Ten percent off']) assert.ok(!md.includes(junk), `${junk} left out`);
+  });
+
+  test('extractRead names the step a page took; a forced step (the oracle of wcxb-eval --oracle) reads it through that one', () => {
+    const url = 'https://shop.example/p/trailmark-30';
+    const detected = extractRead(PRODUCT, url);
+    assert.equal(detected.as, 'product');
+    assert.equal(detected.read.text, readPage(PRODUCT, url, { format: 'text', contentLimit: 500_000 }).content, 'the same read as readPage');
+    for (const step of ['page', 'forum', 'listing'] as const) {
+      const forced = extractRead(PRODUCT, url, step);
+      assert.equal(forced.as, step);
+      // Without the product step the review count and stock note stay.
+      assert.ok(forced.read.text.includes('Reviews (12)') && forced.read.text.includes('Only 3 left'), `${step}: no product clean-up`);
+    }
+    assert.equal(extractRead(fixture('collection.html'), 'https://shop.example/collections/trail-shoes').as, 'collection');
+    assert.equal(extractRead(fixture('collection.html'), 'https://shop.example/collections/trail-shoes', 'product').as, 'product');
   });
 
   test("a product photo stays without its alternative text", () => {

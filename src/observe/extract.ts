@@ -327,15 +327,30 @@ export function bogusCdata(html: string): string {
 }
 
 export function extract(html: string, url: string, options: { mainContent?: boolean } = {}): Extracted {
+  if (options.mainContent === false) return extractOnce(bogusCdata(html), url, false, ATTEMPTS[0]);
+  return extractRead(html, url).read;
+}
+
+/**
+ * The per-type step a page is read with: the listing step (a page voted listing or collection), the
+ * forum step, the product clean-up, or the generic read alone ('page': articles, docs, services).
+ */
+export type ReadAs = 'listing' | 'collection' | 'forum' | 'product' | 'page';
+
+/**
+ * The main content and the step it was read with. `forced` puts the page through one step whatever
+ * the detectors say: for measuring what perfect detection would give (bench/read/wcxb-eval.ts
+ * --oracle); pages are read with extract().
+ */
+export function extractRead(html: string, url: string, forced?: ReadAs): { read: Extracted; as: ReadAs } {
   html = bogusCdata(html);
-  if (options.mainContent === false) return extractOnce(html, url, false, ATTEMPTS[0]);
-  const probe: Probe = { pageType: { type: 'unknown', signals: [] } };
+  const probe: Probe = { pageType: { type: 'unknown', signals: [] }, forced };
   const generic = extractGeneric(html, url, probe);
   // One strategy per page type; the generic one (prose, then the region) for the rest. Product pages
   // are tidied inside every attempt (tidyKind), so they need no step here.
-  if (probe.pageType.type === 'listing' || probe.pageType.type === 'collection') return readListing(html, url, generic, probe);
-  if (generic.kind === 'forum') return readThread(html, url, generic);
-  return generic;
+  if (probe.pageType.type === 'listing' || probe.pageType.type === 'collection') return { read: readListing(html, url, generic, probe), as: probe.pageType.type };
+  if (generic.kind === 'forum') return { read: readThread(html, url, generic), as: 'forum' };
+  return { read: generic, as: generic.kind === 'product' ? 'product' : 'page' };
 }
 
 /**
@@ -353,6 +368,8 @@ const THREAD_KEEPS = 0.85;
 /** What the first attempt learns about the page beside its content. */
 interface Probe {
   pageType: PageTypeResult;
+  /** Measurement only: the step to read the page with, whatever the detectors say. */
+  forced?: ReadAs;
   /** The listing read from its repeated items, when the page has them. */
   listing?: Extracted;
   /** Text of the marked main region holding the items (`<main>`), before the generic read strips it. */
@@ -509,6 +526,9 @@ function pageKind(said: PageMeta, doc: Document, url: string): PageKind {
   return 'page';
 }
 
+/** The kind a forced step reads the page as. */
+const FORCED_KIND: Record<ReadAs, PageKind> = { listing: 'listing', collection: 'listing', forum: 'forum', product: 'product', page: 'page' };
+
 /** The listing's element made ready like any content: captions out, links absolute, repeats and redundant alt dropped. */
 function finishListing(root: El, baseUrl: string, title: string): Extracted {
   dropCaptions(root);
@@ -544,7 +564,8 @@ function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Atte
   // What the page says about itself (JSON-LD lives in scripts, so before stripping), read once for
   // the kind and the page type.
   const said = probe || (!knownKind && mainOnly) ? pageMeta(doc) : null;
-  let kind = knownKind ?? (mainOnly ? pageKind(said!, doc, url) : 'page');
+  const forced = probe?.forced;
+  let kind = knownKind ?? (forced ? FORCED_KIND[forced] : mainOnly ? pageKind(said!, doc, url) : 'page');
   const { baseUrl, title } = pageHead(doc, url);
   const description = meta(doc, ['description', 'og:description', 'twitter:description']);
   const lang = doc.documentElement?.getAttribute('lang') ?? '';
@@ -554,6 +575,7 @@ function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Atte
   if (probe && said) {
     const group = findItems(body);
     probe.pageType = detectPageType(said, url, group?.items.length ?? 0, doc, !!group && arePosts(group));
+    if (forced) probe.pageType = { type: forced === 'page' ? 'unknown' : forced, signals: ['forced'] };
     const listing = probe.pageType.type === 'listing' || probe.pageType.type === 'collection';
     // One verdict: a page the vote calls a listing of products is not one product's page (nor a thread).
     if (listing) kind = 'listing';

@@ -21,15 +21,17 @@
 import { readFileSync, writeFileSync, mkdirSync, readdirSync } from 'node:fs';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { launch } from '../../test/helpers/browser.ts';
 import { collectPage, inject } from '../../src/playwright/collect-page.ts';
 import { hash } from '../../src/rank/goal.ts';
 import type { CollectedElement } from '../../src/collect/types.ts';
+import type { Browser } from 'playwright-core';
 
 const WCXB = process.env.WCXB_DIR ?? '/work/wcxb';
 const PER_TYPE = Number(process.env.PER_TYPE ?? 34);
 const SPLIT_SEED = 'a11y-importance-2026-11';
-const VIEWPORT = { width: 1280, height: 800 };
+export const VIEWPORT = { width: 1280, height: 800 };
 const SCRATCH = new URL('../../scratch/a11y/', import.meta.url);
 
 export const CONTROL_ROLES = new Set(['button', 'link', 'textbox', 'searchbox', 'combobox', 'listbox', 'checkbox', 'radio', 'switch',
@@ -46,7 +48,7 @@ export interface A11yPage {
 export const siteOf = (url: string) => new URL(url).hostname.replace(/^www\./, '');
 export const splitOf = (site: string): A11ySplit => ((hash(`${SPLIT_SEED}:${site}`) >>> 0) % 100) < 50 ? 'tune' : 'test';
 
-interface Source { id: string; url: string; type: string; html: string }
+export interface Source { id: string; url: string; type: string; html: string }
 interface Truth { file: string; url: string; type: string; site: string }
 function wcxbTruths(): Truth[] {
   const dir = join(WCXB, 'dev');
@@ -114,20 +116,11 @@ const LOCATE = `function () {
   return JSON.stringify({ id: id === undefined ? null : id, via, box: { x: r.x, y: r.y, w: r.width, h: r.height } });
 }`;
 
-// `--grow`: render only growthPages() and append them to tune.json.gz; test.json.gz is not written.
-// `--dev2`: render the next growthPages() (not in tune.json.gz; up to DEV2_PER_TYPE per type) into
-// dev2.json.gz; neither tune.json.gz nor test.json.gz is written.
-const dev2 = process.argv.includes('--dev2');
-const grow = process.argv.includes('--grow') || dev2;
-const loadPart = (split: A11ySplit) => (JSON.parse(gunzipSync(readFileSync(new URL(`./${split}.json.gz`, import.meta.url))).toString()) as { pages: A11yPage[] }).pages;
-const kept = grow ? loadPart('tune') : [];
-const sources = dev2 ? growthPages(new Set(kept.map((p) => p.id)), Number(process.env.DEV2_PER_TYPE ?? 100))
-  : grow ? growthPages(new Set(kept.map((p) => p.id))) : wcxbPages();
-mkdirSync(SCRATCH, { recursive: true });
-const browser = await launch();
-const pages: A11yPage[] = [];
-let done = 0;
-for (const s of sources) {
+/** Renders one page as the evaluation does (its document served at its own URL, every other request
+ *  aborted, 1280x800), collects it, and reads its named controls from Chromium's accessibility tree;
+ *  undefined when the page fails to load. `site` and `split` default to the WCXB sets' rules. */
+export async function renderPage(browser: Browser, s: Source, site = siteOf(s.url), split: A11ySplit = splitOf(site)): Promise<A11yPage | undefined> {
+  let out: A11yPage | undefined;
   const context = await browser.newContext({ viewport: VIEWPORT, serviceWorkers: 'block', acceptDownloads: false });
   const page = await context.newPage();
   await page.route('**/*', (route) => route.request().isNavigationRequest() && route.request().url() === new URL(s.url).href
@@ -162,12 +155,31 @@ for (const s of sources) {
       controls.push({ role: n.role!.value, name: String(n.name!.value).trim().slice(0, 120), visible, id: got.id, via: got.via, y: Math.round(b.y) });
     });
     await cdp.detach();
-    const site = siteOf(s.url);
-    pages.push({ id: s.id, site, type: s.type, split: splitOf(site), request: { url: page.url(), viewport: collected.viewport, raw_elements: raw }, controls });
+    out = { id: s.id, site, type: s.type, split, request: { url: page.url(), viewport: collected.viewport, raw_elements: raw }, controls };
   } catch (err) {
     process.stderr.write(`${s.id}: ${(err as Error).message.split('\n')[0]}\n`);
   }
   await context.close();
+  return out;
+}
+
+// `--grow`: render only growthPages() and append them to tune.json.gz; test.json.gz is not written.
+// `--dev2`: render the next growthPages() (not in tune.json.gz; up to DEV2_PER_TYPE per type) into
+// dev2.json.gz; neither tune.json.gz nor test.json.gz is written.
+async function main() {
+const dev2 = process.argv.includes('--dev2');
+const grow = process.argv.includes('--grow') || dev2;
+const loadPart = (split: A11ySplit) => (JSON.parse(gunzipSync(readFileSync(new URL(`./${split}.json.gz`, import.meta.url))).toString()) as { pages: A11yPage[] }).pages;
+const kept = grow ? loadPart('tune') : [];
+const sources = dev2 ? growthPages(new Set(kept.map((p) => p.id)), Number(process.env.DEV2_PER_TYPE ?? 100))
+  : grow ? growthPages(new Set(kept.map((p) => p.id))) : wcxbPages();
+mkdirSync(SCRATCH, { recursive: true });
+const browser = await launch();
+const pages: A11yPage[] = [];
+let done = 0;
+for (const s of sources) {
+  const got = await renderPage(browser, s);
+  if (got) pages.push(got);
   if (++done % 20 === 0) process.stderr.write(`${done}/${sources.length} pages\n`);
 }
 await browser.close();
@@ -183,3 +195,6 @@ for (const split of grow ? ['tune'] as const : ['tune', 'test'] as const) {
 }
 const named = pages.reduce((n, p) => n + p.controls.filter((c) => c.visible).length, 0);
 console.log(`${pages.length} pages (tune ${pages.filter((p) => p.split === 'tune').length}, test ${pages.filter((p) => p.split === 'test').length}), ${named} visible named controls`);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

@@ -152,6 +152,16 @@ describe('fixture pages', () => {
     assert.deepEqual(again.elements.map((e) => e.id).sort(), r.elements.map((e) => e.id).sort(), 'frame ids are stable too');
   });
 
+  test('quirks mode (no doctype): the viewport is the window, not the whole document', async () => {
+    await open('quirks');
+    assert.equal(await page.evaluate(() => document.compatMode), 'BackCompat');
+    const c = await collectPage(page);
+    assert.deepEqual(c.viewport, { width: 1280, height: 800 });
+    const r = await snapshot(page, { limit: 10 });
+    assert.equal(find(r, (e) => e.text === 'Add to cart', 'bottom button').in_viewport, false);
+    assert.equal(find(r, (e) => e.text === 'Search', 'top button').in_viewport, true);
+  });
+
   test('long page: below the fold is out of the viewport, doc_y holds while scrolling, scrollTo by id', async () => {
     await open('long');
     const r = await snapshot(page, { limit: 100 });

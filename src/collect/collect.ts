@@ -255,8 +255,10 @@ export function collect(options: CollectOptions = {}): CollectResult {
   watchMutations();
   prune();
   const offset = options.offset ?? { x: 0, y: 0 };
-  const width = document.documentElement.clientWidth || window.innerWidth;
-  const height = document.documentElement.clientHeight || window.innerHeight;
+  // In quirks mode (no doctype) the root element's client box is the whole document, not the viewport.
+  const root = document.compatMode === 'BackCompat' ? undefined : document.documentElement;
+  const width = root?.clientWidth || window.innerWidth;
+  const height = root?.clientHeight || window.innerHeight;
   const w: Walk = {
     out: [], frames: [], max: options.maxElements ?? DEFAULT_MAX, truncated: 0, includeStatic: options.includeStatic ?? true,
     idBase: options.idBase ?? 0,

@@ -30,6 +30,9 @@ export function beforeAvailable(): boolean {
 const LATER_CHANGES: { file: string; from: string; to: string }[] = [
   // A label wrapping a text field is no longer listed in the field's place (issue 20, docs/decisions.md).
   { file: 'src/collect/candidates.ts', from: "el.querySelector('input, select, textarea')", to: "el.querySelector('input[type=checkbox], input[type=radio], input[type=file]')" },
+  // The viewport in quirks mode is the window's, not the root element's (the whole document; issue 20, dev3).
+  { file: 'src/collect/collect.ts', from: "const height = document.documentElement.clientHeight || window.innerHeight;",
+    to: "const height = (document.compatMode === 'BackCompat' ? 0 : document.documentElement.clientHeight) || window.innerHeight;" },
 ];
 
 let cached: string | undefined;

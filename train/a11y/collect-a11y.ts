@@ -21,6 +21,7 @@
 import { readFileSync, writeFileSync, mkdirSync, readdirSync } from 'node:fs';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { launch } from '../../test/helpers/browser.ts';
 import { collectPage, inject } from '../../src/playwright/collect-page.ts';
 import { hash } from '../../src/rank/goal.ts';
@@ -30,7 +31,7 @@ import type { Browser, Page } from 'playwright-core';
 const WCXB = process.env.WCXB_DIR ?? '/work/wcxb';
 const PER_TYPE = Number(process.env.PER_TYPE ?? 34);
 const SPLIT_SEED = 'a11y-importance-2026-11';
-const VIEWPORT = { width: 1280, height: 800 };
+export const VIEWPORT = { width: 1280, height: 800 };
 const SCRATCH = new URL('../../scratch/a11y/', import.meta.url);
 
 export const CONTROL_ROLES = new Set(['button', 'link', 'textbox', 'searchbox', 'combobox', 'listbox', 'checkbox', 'radio', 'switch',
@@ -118,8 +119,9 @@ const LOCATE = `function () {
 /** Renders one page as this file collects it (offline, VIEWPORT, every other request aborted), collects it
  *  with the current collector and reads its visible named controls. `after`, when given, runs in the
  *  loaded page right after the collection (recollect.ts runs an older collector there, on the same DOM).
- *  Null when the page failed (its error on stderr, under `label`). */
-export async function renderPage(browser: Browser, s: Source, after?: (page: Page, collected: CollectResult) => Promise<void>, label = s.id): Promise<A11yPage | null> {
+ *  `site` and `split` default to the WCXB sets' rules. Null when the page failed (its error on stderr, under `label`). */
+export async function renderPage(browser: Browser, s: Source, after?: (page: Page, collected: CollectResult) => Promise<void>, label = s.id,
+  site = siteOf(s.url), split: A11ySplit = splitOf(site)): Promise<A11yPage | null> {
   let out: A11yPage | null = null;
   const context = await browser.newContext({ viewport: VIEWPORT, serviceWorkers: 'block', acceptDownloads: false });
   const page = await context.newPage();
@@ -156,8 +158,7 @@ export async function renderPage(browser: Browser, s: Source, after?: (page: Pag
       controls.push({ role: n.role!.value, name: String(n.name!.value).trim().slice(0, 120), visible, id: got.id, via: got.via, y: Math.round(b.y) });
     });
     await cdp.detach();
-    const site = siteOf(s.url);
-    out = { id: s.id, site, type: s.type, split: splitOf(site), request: { url: page.url(), viewport: collected.viewport, raw_elements: raw }, controls };
+    out = { id: s.id, site, type: s.type, split, request: { url: page.url(), viewport: collected.viewport, raw_elements: raw }, controls };
   } catch (err) {
     process.stderr.write(`${label}: ${(err as Error).message.split('\n')[0]}\n`);
   }

@@ -5,10 +5,13 @@
 // in previous.json (the core after issue 20's first round, c314c1f); "now" is this checkout's core. The test split is frozen: its numbers are reported, never tuned on, and its pages
 // are never listed. dev2 (dev2.json.gz, marks in primary-dev2.json) is the blind development set:
 // further tune-side pages whose primary actions were marked from full control listings before any
-// ranking of them was seen. `--fold a|b` keeps one half of the tune split, or of dev2 with `--split
-// dev2`, by site (foldOf); it never applies to the test split: causes are looked for on fold a
+// ranking of them was seen. dev3 (dev3.json.gz, marks in primary-dev3.json) is an independent blind set
+// of real product pages (collect-products.ts), split by shop into dev3 (tune) and dev3-test (frozen:
+// measured once, never listed, and only when asked by `--split dev3-test`). `--fold a|b` keeps one half of the tune split, or of dev2 with `--split
+// dev2|dev3`, by site (foldOf); it never applies to a frozen split (test, dev3-test): causes are looked for on fold a
 // (`--list`), and a change is kept only if fold b's aggregates improve or hold.
-// Run: npm run eval:importance [-- --backend js] [-- --split tune|dev2|test] [-- --fold a|b] [-- --list] (lists tune or dev2 pages only)
+// Run: npm run eval:importance [-- --backend js] [-- --split tune|dev2|dev3|test|dev3-test] [-- --fold a|b] [-- --list]
+// (lists tune, dev2 or dev3 pages only)
 import { readFileSync, existsSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { Ranker } from '../../src/rank/ranker.ts';
@@ -30,18 +33,26 @@ export interface Metrics {
 /** The tune split's halves, by a seeded hash of the site (all pages of one site in one fold). */
 export const foldOf = (site: string): 'a' | 'b' => ((hash(`a11y-fold-2026-11:${site}`) >>> 0) % 2) === 0 ? 'a' : 'b';
 
-/** The evaluation's page sets: the tune and frozen test splits, and the blind development set dev2. */
-export type EvalSplit = A11ySplit | 'dev2';
-export const SPLITS: readonly EvalSplit[] = ['tune', 'dev2', 'test'];
+/** The evaluation's page sets: the WCXB tune and frozen test splits, the blind development set dev2,
+ *  and the product pages of dev3 with their frozen half dev3-test. */
+export type EvalSplit = A11ySplit | 'dev2' | 'dev3' | 'dev3-test';
+/** Ranked by record-before.ts and the parity test. */
+export const SPLITS: readonly EvalSplit[] = ['tune', 'dev2', 'dev3', 'test', 'dev3-test'];
+/** Measured when no split is asked for: dev3-test only by name (it is measured once). */
+const DEFAULT_SPLITS: readonly EvalSplit[] = ['tune', 'dev2', 'dev3', 'test'];
+const FROZEN: readonly EvalSplit[] = ['test', 'dev3-test'];
 
 export function loadSplit(split: EvalSplit): A11yPage[] {
-  return (JSON.parse(gunzipSync(readFileSync(new URL(`./${split}.json.gz`, import.meta.url))).toString()) as { pages: A11yPage[] }).pages;
+  const file = split.startsWith('dev3') ? 'dev3' : split;
+  const pages = (JSON.parse(gunzipSync(readFileSync(new URL(`./${file}.json.gz`, import.meta.url))).toString()) as { pages: A11yPage[] }).pages;
+  return file === 'dev3' ? pages.filter((p) => p.split === (split === 'dev3' ? 'tune' : 'test')) : pages;
 }
-/** Primary-action marks of every page: primary.json (tune and test) and primary-dev2.json (dev2, marked blind). */
+/** Primary-action marks of every page: primary.json (tune and test), primary-dev2.json (dev2) and
+ *  primary-dev3.json (dev3, both halves), the last two marked blind. */
 export function loadMarks(): Record<string, PrimaryMark | null> {
   const read = (file: string) => JSON.parse(readFileSync(new URL(file, import.meta.url), 'utf8')).pages as Record<string, PrimaryMark | null>;
-  const dev2 = new URL('./primary-dev2.json', import.meta.url);
-  return { ...read('./primary.json'), ...(existsSync(dev2) ? read('./primary-dev2.json') : {}) };
+  const blind = ['./primary-dev2.json', './primary-dev3.json'].filter((f) => existsSync(new URL(f, import.meta.url)));
+  return Object.assign(read('./primary.json'), ...blind.map(read));
 }
 
 /** Distinct ids of a page's visible named controls that matched a collected element. */
@@ -112,9 +123,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   if (fold !== undefined && fold !== 'a' && fold !== 'b') throw new Error('--fold takes a or b');
   const asked = process.argv.includes('--split') ? process.argv[process.argv.indexOf('--split') + 1] as EvalSplit : undefined;
   if (asked !== undefined && !SPLITS.includes(asked)) throw new Error(`--split takes ${SPLITS.join(', ')}`);
-  if (fold && asked === 'test') throw new Error('the test split is frozen: it has no folds');
+  if (fold && asked && FROZEN.includes(asked)) throw new Error(`${asked} is frozen: it has no folds`);
   const only = asked ?? (fold ? 'tune' : undefined);
-  for (const split of SPLITS.filter((s) => !only || s === only)) {
+  for (const split of only ? [only] : DEFAULT_SPLITS) {
     const pages = loadSplit(split).filter((p) => !fold || foldOf(p.site) === fold);
     const label = fold ? `${split} fold ${fold}` : split;
     if (before) lines.push(row(`${label}, before`, results[`${split}-before`] = measure(pages, new Map(Object.entries(before)), marks)));
@@ -124,7 +135,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(lines.join('\n'));
   if (process.argv.includes('--list')) {
     // Only a development split's pages are ever listed; never the test split's.
-    const split = only === 'dev2' ? 'dev2' : 'tune';
+    const split = only === 'dev2' || only === 'dev3' ? only : 'tune';
     const t = results[split];
     if (!t) process.exit(0);
     const label = `${split}${fold ? ` fold ${fold}` : ''}`;

@@ -9,6 +9,7 @@ import { parseColor } from './color.ts';
 import { normalizeText, accessibleName, stateKey, isDisabled } from './text.ts';
 import type { CoreBackend } from './backend.ts';
 import { goalTokens, goalCount, writeGoal } from './encode-goal.ts';
+import { namesPurchase, SIGN_IN_WORDS, SEARCH_WORDS, SEARCH_FIELD_WORDS } from './action-words.ts';
 
 export const DEFAULT_LIMIT = 50;
 export const DEFAULT_LIMIT_CAP = 100;
@@ -168,15 +169,6 @@ function zIndex(v: unknown): number {
 }
 
 const PRIMARY_CLASS = /(^|[\s_-])(primary|cta|call-to-action|btn-main|main-action)($|[\s_-])/i;
-/** Own words of a control that name a purchase (add to cart in a few more languages too) or a site-wide
- *  primary action (sign in, search): three kinds the core promotes, each on its own. */
-const PURCHASE_WORDS = /\b(add to (cart|bag|basket|trolley)|buy( now| it)?|purchase|check ?out|order now|book now|ajouter au panier|in den warenkorb|a[ñn]adir al carrito|aggiungi al carrello)\b/i;
-// Sign in: "Sign in", "Sign-In", "Log in", "Login", "Log-in", or a label that is only "Account" / "My account" /
-// "Your account" (the header link that signs a visitor in; "Create an account" and "Account settings" are not).
-const SIGN_IN_WORDS = /\b(sign[ -]?in|log[ -]?in)\b|^\s*(my |your )?account\s*$/i;
-const SEARCH_WORDS = /\b(search|suche|suchen|rechercher|buscar)\b/i;
-/** A text field's own words (or placeholder) that ask for a search query ("What are you looking for?"). */
-const SEARCH_FIELD_WORDS = /\b(search|find|looking for|keywords?|suche|suchen|rechercher|buscar)\b/i;
 /** Section labels of the parts after a page's content: comments, replies, newsletters, footers. */
 const AFTERMATTER_SECTION = /\b(comments?|repl(y|ies)|respond|newsletter|footer|subscribe|leave a)\b/i;
 const NON_SPACE = /\S/;
@@ -281,7 +273,7 @@ export function encode(body: unknown, core: CoreBackend, options: EncodeOptions 
       // "myUCLAhealth" is named "myUCLAhealth Login."). Not search: names such as "Cancel Search" and "Close
       // search" label the search form's own toggles.
       // The name is read only when the text said nothing of signing in (most elements never get there).
-      if (PURCHASE_WORDS.test(text)) flags |= Flag.PURCHASE;
+      if (namesPurchase(text)) flags |= Flag.PURCHASE;
       else if (inputType !== 'search' && (SIGN_IN_WORDS.test(text) || (e.text && SIGN_IN_WORDS.test(accessibleName(a))))) flags |= Flag.SIGN_IN;
       else if (inputType === 'search' || SEARCH_WORDS.test(text) || (tag === 'input' && (inputType === '' || inputType === 'text')
         && (SEARCH_FIELD_WORDS.test(text) || SEARCH_FIELD_WORDS.test((a as { placeholder?: string | null } | undefined)?.placeholder ?? '')))) flags |= Flag.SEARCH;

@@ -1,0 +1,60 @@
+// The words by which a control names one of the three kinds of primary action the core promotes
+// (docs/ranking.md): a purchase, signing in, the site's search. The encoder marks them (Flag.PURCHASE /
+// SIGN_IN / SEARCH); the core decides. Written from general knowledge of shops, never from evaluation pages.
+import { normalise } from './words.ts';
+
+/**
+ * Purchase, in the web-intent lexicon's languages (en de fr es it pt nl pl cs sv ru tr ja zh) and Estonian:
+ * putting the product in the cart (the verb and the cart noun, or the cart noun after "into" where the
+ * language says it so: "In den Warenkorb", "В корзину") or buying it. Written lower case without accents
+ * (matched after words.ts `normalise`); a space matches any run of white space.
+ */
+const CART = '(?:shopping |my |your |the )?(?:cart|bag|basket|trolley)';
+export const PURCHASE_PHRASES: readonly string[] = [
+  // en
+  `add (?:it )?to ${CART}`, 'buy', 'buy now', 'buy it now', 'purchase', 'check(?:out| out)', 'order now', 'book now',
+  // de
+  'in den (?:warenkorb|einkaufswagen)', '(?:zum|in den) warenkorb hinzufugen', '(?:jetzt |sofort )?kaufen',
+  // fr
+  'ajouter (?:au|a mon) (?:panier|sac)', 'acheter(?: maintenant)?',
+  // es
+  '(?:anadir|agregar) (?:al|a la|a mi) (?:carrito|carro|cesta|bolsa)', 'comprar(?: ahora| ya)?',
+  // it
+  'aggiungi (?:al|alla) (?:carrello|borsa|cestino)', '(?:acquista|compra)(?: ora| subito)?',
+  // pt
+  'adicionar (?:ao|a) (?:carrinho|cesto|sacola|saco)', 'comprar agora',
+  // nl
+  '(?:in|toevoegen aan) (?:de |mijn )?(?:winkelwagen|winkelmand|winkelmandje)', '(?:nu )?kopen',
+  // pl
+  '(?:dodaj )?do koszyka', 'kup(?: teraz)?',
+  // cs
+  '(?:pridat |vlozit )?do kosiku', 'koupit',
+  // sv
+  'lagg i (?:varukorgen|kundvagnen)', 'kop(?: nu)?', 'kopa',
+  // ru
+  '(?:добавить )?в корзину', 'купить',
+  // tr
+  'sepete ekle', 'satin al', 'hemen al',
+  // et
+  'lisa ostukorvi', 'osta',
+];
+/** The same in scripts without spaces between words (ja zh): matched anywhere in the label. */
+export const PURCHASE_PHRASES_CJK: readonly string[] = [
+  'カートに入れる', 'カートに追加', '購入', '加入购物车', '加入購物車', '放入购物车', '购买', '購買',
+];
+
+const BOUNDARY_BEFORE = '(?<![\\p{L}\\p{N}])';
+const BOUNDARY_AFTER = '(?![\\p{L}\\p{N}])';
+const PURCHASE = new RegExp(`${BOUNDARY_BEFORE}(?:${PURCHASE_PHRASES.map((p) => p.replace(/ /g, '\\s+')).join('|')})${BOUNDARY_AFTER}`
+  + `|${PURCHASE_PHRASES_CJK.map(normalise).join('|')}`, 'iu');
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/** The label names a purchase. Accents are dropped only when the label has any (most labels are ASCII). */
+export const namesPurchase = (text: string): boolean => PURCHASE.test(NON_ASCII.test(text) ? normalise(text) : text);
+
+// Sign in: "Sign in", "Sign-In", "Log in", "Login", "Log-in", or a label that is only "Account" / "My account" /
+// "Your account" (the header link that signs a visitor in; "Create an account" and "Account settings" are not).
+export const SIGN_IN_WORDS = /\b(sign[ -]?in|log[ -]?in)\b|^\s*(my |your )?account\s*$/i;
+export const SEARCH_WORDS = /\b(search|suche|suchen|rechercher|buscar)\b/i;
+/** A text field's own words (or placeholder) that ask for a search query ("What are you looking for?"). */
+export const SEARCH_FIELD_WORDS = /\b(search|find|looking for|keywords?|suche|suchen|rechercher|buscar)\b/i;

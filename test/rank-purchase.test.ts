@@ -1,0 +1,65 @@
+// Issue 20: a product page's purchase ranks near the top without a goal, in the page's own language.
+// Real Chromium on a localhost fixture shop page, collected by our collector and ranked by the Wasm core
+// through the real HTTP server; the button sits two screens below a header of 17 visible links.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { launch } from './helpers/browser.ts';
+import { serveFixtures, FIXTURES, type FixtureServer } from './helpers/fixtures.ts';
+import { startServer, createKey, removeDataDir, type ServerProcess } from './helpers/server.ts';
+import { snapshot, waitForStable, SightlineApi } from '../src/client/index.ts';
+
+let fx: FixtureServer;
+let browser: Browser;
+let page: Page;
+let server: ServerProcess;
+let api: SightlineApi;
+
+before(async () => {
+  [fx, browser, server] = await Promise.all([serveFixtures(), launch(), startServer(['--rate-limit', '1000', '--rate-burst', '1000'])]);
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  api = new SightlineApi({ baseUrl: server.url, apiKey: await createKey(server.dataDir, 100) });
+});
+after(async () => {
+  await browser.close();
+  await fx.close();
+  await server.stop();
+  removeDataDir(server.dataDir);
+});
+
+/** Rank of the purchase button (0-based) in the goal-less top 50 from the API, and the cart link's. */
+async function ranks(): Promise<{ buy: number; cart: number; label: string }> {
+  await waitForStable(page, { quietMs: 100 });
+  const label = await page.locator('#buy').innerText();
+  const box = await page.locator('#buy').boundingBox();
+  assert.ok(box && box.y > 1600, `the button is two screens down (y ${box?.y})`);
+  const r = await snapshot(page, { limit: 50, api });
+  const ids = r.elements.map((e) => e.text ?? e.name ?? '');
+  return { buy: ids.findIndex((t) => t.trim() === label), cart: ids.findIndex((t) => t.startsWith('Cesta')), label };
+}
+
+test('"Añadir a la cesta" two screens down ranks in the top 10; the header cart link is not promoted', async () => {
+  await page.goto(`${fx.url}/tienda.html`);
+  const { buy, cart } = await ranks();
+  assert.ok(buy >= 0 && buy < 10, `purchase at ${buy + 1}`);
+  assert.ok(cart > buy, `the cart link (${cart + 1}) is a link, not the purchase`);
+});
+
+test('purchase words in other languages are purchases too', async () => {
+  const html = readFileSync(`${FIXTURES}/tienda.html`, 'utf8');
+  for (const label of ['Agregar al carrito', 'In den Warenkorb', 'Ajouter au panier', 'Adicionar ao carrinho', 'Добавить в корзину', 'カートに入れる', '加入购物车', '馬上購買', 'Add to your basket']) {
+    await page.setContent(html.replace('Añadir a la cesta', label));
+    const { buy } = await ranks();
+    assert.ok(buy >= 0 && buy < 10, `${label} at ${buy + 1}`);
+  }
+});
+
+test('a cart noun alone or a word inside a longer one is not a purchase', async () => {
+  const html = readFileSync(`${FIXTURES}/tienda.html`, 'utf8');
+  for (const label of ['Ver cesta', 'Einkaufen', 'Cupones']) {
+    await page.setContent(html.replace('Añadir a la cesta', label));
+    const { buy } = await ranks();
+    assert.ok(buy === -1 || buy >= 10, `${label} at ${buy + 1}: not promoted`);
+  }
+});

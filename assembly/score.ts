@@ -9,7 +9,8 @@
 //   primary action: +600 for a control naming a purchase, sign in or search (Flag.PURCHASE / SIGN_IN /
 //     SEARCH; not tiny; a link or control only with a label of at most 40 chars), among the first three of its
 //     kind by doc_y, those in the viewport first
-//   penalties (multiplied): hidden x0.05, disabled x0.6, occluded x0.5, unnamed x0.6, tiny x0.6 (thinner
+//   penalties (multiplied): hidden x0.05, disabled x0.6 (not for a promoted purchase: a shop's add to cart
+//     stays disabled until a size is chosen), occluded x0.5, unnamed x0.6, tiny x0.6 (thinner
 //     than 4 px, or under 100 px² without a name: an icon button drawn without its icon is still a control)
 //   placement, outside the viewport only: 0.55 / (1 + 0.5 x screens away), x0.7 in the last screen
 //     of a page at least 3 screens tall, x0.6 in a comment / reply / newsletter / footer section;
@@ -176,14 +177,16 @@ export function computeScores(): void {
     if (distinctBackground(bg)) score += BONUS_BACKGROUND;
     if (pointer) score += BONUS_POINTER;
     if ((flags & Flag.HAS_TEXT) != 0) score += BONUS_TEXT;
-    const action = (namesAction(i, flags, Flag.PURCHASE) && docY <= (inView ? purchaseIn : purchaseOut))
+    const purchase = namesAction(i, flags, Flag.PURCHASE) && docY <= (inView ? purchaseIn : purchaseOut);
+    const action = purchase
       || (namesAction(i, flags, Flag.SIGN_IN) && docY <= (inView ? signInIn : signInOut))
       || (namesAction(i, flags, Flag.SEARCH) && docY <= (inView ? searchIn : searchOut));
     if (action) score += BONUS_ACTION;
 
     if ((flags & Flag.HIDDEN) != 0 || w <= 0 || h <= 0) score *= PENALTY_HIDDEN;
     else if (w < TINY_SIDE || h < TINY_SIDE || (area < TINY_AREA && (flags & Flag.HAS_TEXT) == 0)) score *= PENALTY_TINY;
-    if ((flags & Flag.DISABLED) != 0) score *= PENALTY_DISABLED;
+    // A promoted purchase disabled until an option is chosen (add to cart before a size) is still the page's purchase.
+    if ((flags & Flag.DISABLED) != 0 && !purchase) score *= PENALTY_DISABLED;
     if (band >= Band.LINK && (flags & Flag.HAS_TEXT) == 0) score *= PENALTY_UNNAMED;
     if ((out & OutFlag.OCCLUDED) != 0) score *= PENALTY_OCCLUDED;
     if (!inView) score *= placement(i, flags, action, vw, vh, pageBottom);

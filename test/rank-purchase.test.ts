@@ -29,11 +29,11 @@ after(async () => {
 });
 
 /** Rank of the purchase button (0-based) in the goal-less top 50 from the API, and the cart link's. */
-async function ranks(): Promise<{ buy: number; cart: number; label: string }> {
+async function ranks(below = 1600): Promise<{ buy: number; cart: number; label: string }> {
   await waitForStable(page, { quietMs: 100 });
   const label = await page.locator('#buy').innerText();
   const box = await page.locator('#buy').boundingBox();
-  assert.ok(box && box.y > 1600, `the button is two screens down (y ${box?.y})`);
+  assert.ok(box && box.y > below, `the button is below y ${below} (y ${box?.y})`);
   const r = await snapshot(page, { limit: 50, api });
   const ids = r.elements.map((e) => e.text ?? e.name ?? '');
   return { buy: ids.findIndex((t) => t.trim() === label), cart: ids.findIndex((t) => t.startsWith('Cesta')), label };
@@ -62,4 +62,13 @@ test('a cart noun alone or a word inside a longer one is not a purchase', async 
     const { buy } = await ranks();
     assert.ok(buy === -1 || buy >= 10, `${label} at ${buy + 1}: not promoted`);
   }
+});
+
+test('an add-to-cart disabled until a size is chosen is still the page\'s purchase', async () => {
+  // In the first screen, after twelve size radios (form inputs outrank controls among visible elements).
+  const sizes = Array.from({ length: 12 }, (_, k) => `<label><input type="radio" name="talla"> ${34 + k}</label>`).join(' ');
+  const html = readFileSync(`${FIXTURES}/tienda.html`, 'utf8').replace('.gallery{height:1700px', '.gallery{height:100px');
+  await page.setContent(html.replace('<button id="buy">', `<fieldset><legend>Talla</legend>${sizes}</fieldset><button id="buy" disabled>`));
+  const { buy } = await ranks(0);
+  assert.ok(buy >= 0 && buy < 10, `disabled purchase at ${buy + 1}`);
 });

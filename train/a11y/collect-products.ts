@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { launch } from '../../test/helpers/browser.ts';
 import { hash } from '../../src/rank/goal.ts';
-import { renderPage, type A11yPage, type A11ySplit } from './collect-a11y.ts';
+import { renderPage, type A11yPage, type A11ySplit, type Source } from './collect-a11y.ts';
 
 const PEB = process.env.PEB_DIR ?? '/work/pextract';
 export const DEV3_SEED = 'a11y-dev3-products-2026-11';
@@ -36,21 +36,26 @@ export function shopOf(url: string): string {
 }
 export const dev3SplitOf = (shop: string): A11ySplit => ((hash(`${DEV3_SEED}:${shop}`) >>> 0) % 100) < 50 ? 'tune' : 'test';
 
-async function main() {
+/** The benchmark's pages in key order, each with its shop: served at its URL without its fragment (the
+ *  route serves the document only when the request's URL, never carrying a fragment, equals the page's). */
+export function pebSources(): (Source & { shop: string })[] {
   const truth = JSON.parse(readFileSync(join(PEB, 'dataset', 'ground-truth.json'), 'utf8')) as Record<string, { url: string }>;
-  const keys = Object.keys(truth).sort();
+  return Object.keys(truth).sort().map((key) => {
+    const url = truth[key].url.split('#')[0];
+    const html = gunzipSync(readFileSync(join(PEB, 'dataset', 'html', `${key}.html.gz`))).toString('utf8');
+    return { id: `peb-${key.slice(0, 12)}`, url, type: 'product', html, shop: shopOf(url) };
+  });
+}
+
+async function main() {
+  const sources = pebSources();
   mkdirSync(SCRATCH, { recursive: true });
   const browser = await launch();
   const pages: A11yPage[] = [];
-  for (const [k, key] of keys.entries()) {
-    // Without its fragment: the route serves the document only when the request's URL (never carrying
-    // a fragment) equals the page's, and a fragment does not change the document.
-    const url = truth[key].url.split('#')[0];
-    const html = gunzipSync(readFileSync(join(PEB, 'dataset', 'html', `${key}.html.gz`))).toString('utf8');
-    const shop = shopOf(url);
-    const got = await renderPage(browser, { id: `peb-${key.slice(0, 12)}`, url, type: 'product', html }, undefined, undefined, shop, dev3SplitOf(shop));
+  for (const [k, s] of sources.entries()) {
+    const got = await renderPage(browser, s, undefined, undefined, s.shop, dev3SplitOf(s.shop));
     if (got) pages.push(got);
-    if ((k + 1) % 20 === 0) process.stderr.write(`${k + 1}/${keys.length} pages\n`);
+    if ((k + 1) % 20 === 0) process.stderr.write(`${k + 1}/${sources.length} pages\n`);
   }
   await browser.close();
   writeFileSync(new URL('./dev3.json.gz', import.meta.url), gzipSync(JSON.stringify({ splitSeed: DEV3_SEED, pages })));
@@ -58,7 +63,7 @@ async function main() {
   writeFileSync(new URL('dev3-controls.txt', SCRATCH), pages.map((p) => `## ${p.id} ${p.split} ${p.request.url}\n` + [...p.controls].sort((a, b) => a.y - b.y)
     .map((c) => `${c.id ?? '-'} ${c.visible ? 'V' : ' '} y=${c.y} ${c.role} ${JSON.stringify(c.name.slice(0, 70))}`).join('\n')).join('\n\n') + '\n');
   const shops = (split: A11ySplit) => new Set(pages.filter((p) => p.split === split).map((p) => p.site)).size;
-  console.log(`${pages.length} of ${keys.length} pages (dev3 tune ${pages.filter((p) => p.split === 'tune').length} from ${shops('tune')} shops, dev3 test ${pages.filter((p) => p.split === 'test').length} from ${shops('test')} shops)`);
+  console.log(`${pages.length} of ${sources.length} pages (dev3 tune ${pages.filter((p) => p.split === 'tune').length} from ${shops('tune')} shops, dev3 test ${pages.filter((p) => p.split === 'test').length} from ${shops('test')} shops)`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

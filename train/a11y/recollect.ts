@@ -20,75 +20,24 @@
 // Run: nice -n 19 node --import tsx train/a11y/recollect.ts   (WCXB_DIR, default /work/wcxb)
 // Then re-record the rankings on the new payloads (record-before.ts; train/a11y/README.md).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
-import type { Page } from 'playwright-core';
 import { launch } from '../../test/helpers/browser.ts';
-import { renderPage, wcxbTruths, sourceOf, type A11yPage } from './collect-a11y.ts';
+import { wcxbTruths, sourceOf, type A11yPage } from './collect-a11y.ts';
 import type { PrimaryMark } from './evaluate.ts';
-import type { CollectedElement } from '../../src/collect/types.ts';
+import { ROOT, oldCollector, rerender, remapMark, markStat, writeMarks, type IdMap, type MarkStat } from './pair-ids.ts';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** The pages of the first collection (tune and test files as of this commit) were collected by the
  *  collector at c314c1f (src/collect/ unchanged from b4233ac to bcbaa7c); the grown tune pages (cab3be7)
  *  and dev2 (ff9f1ac) by the one at bcbaa7c (unchanged until 882fcb9, the label change). */
 const FIRST_COLLECTION = '6aeb5d6';
 const OLD_FIRST = 'c314c1f6cece0cd3ad30a7c3c1c78b94751ab6d0';
 const OLD_LATER = 'bcbaa7c';
-const OLD_KEY = '__sightlineRegistryOld';
 
-async function oldCollector(commit: string): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'sightline-collector-old-'));
-  try {
-    execFileSync('tar', ['-x', '-C', dir], { input: execFileSync('git', ['-C', ROOT, 'archive', commit, 'src/collect'], { maxBuffer: 64 << 20 }) });
-    const registry = join(dir, 'src/collect/registry.ts');
-    const text = readFileSync(registry, 'utf8');
-    if (!text.includes("const KEY = '__sightlineRegistry';")) throw new Error(`registry.ts at ${commit} has no registry key`);
-    writeFileSync(registry, text.replace("const KEY = '__sightlineRegistry';", `const KEY = '${OLD_KEY}';`));
-    const out = await build({
-      stdin: { contents: "import { collect } from './src/collect/collect.ts';\n(window as any).__sightlineOld = { collect };\n", resolveDir: dir, loader: 'ts', sourcefile: 'old-entry.ts' },
-      bundle: true, format: 'iife', platform: 'browser', target: 'chrome110', write: false, logLevel: 'warning',
-    });
-    return out.outputFiles[0].text;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-/** In the page (a string: tsx would add helpers to a function's source): each old id's element, paired
- *  with its id in the current collector's list. */
-const PAIR = `(arg) => {
-  const N = window.__sightlineRegistry, O = window.${OLD_KEY};
-  const listedNow = new Set(arg.newIds), listedBefore = new Set(arg.oldIds);
-  const out = {};
-  for (const id of arg.oldIds) {
-    const el = O.nodes.get(id) && O.nodes.get(id).deref();
-    if (!el) { out[id] = [null, 'gone']; continue; }
-    const now = N.ids.get(el);
-    if (now !== undefined && listedNow.has(now)) { out[id] = [now, 'self']; continue; }
-    if (el.tagName === 'LABEL') {
-      const fields = [...el.querySelectorAll('input, select, textarea')].filter((f) => listedNow.has(N.ids.get(f)));
-      if (fields.length === 1) {
-        const o = O.ids.get(fields[0]);
-        out[id] = [N.ids.get(fields[0]), o !== undefined && listedBefore.has(o) ? 'label-field (listed before too)' : 'label-field'];
-        continue;
-      }
-    }
-    out[id] = [null, 'not listed now'];
-  }
-  return JSON.stringify(out);
-}`;
-
-type How = 'self' | 'label-field' | 'label-field (listed before too)' | 'gone' | 'not listed now' | 'not reproduced';
 type SplitName = 'tune' | 'dev2' | 'test';
 const SPLIT_NAMES: SplitName[] = ['tune', 'dev2', 'test'];
 const fileOf = (split: SplitName) => new URL(`./${split}.json.gz`, import.meta.url);
 const load = (split: SplitName) => JSON.parse(gunzipSync(readFileSync(fileOf(split))).toString()) as { splitSeed: string; pages: A11yPage[] };
-const same = (a: CollectedElement, b: CollectedElement) => a.tag === b.tag && a.text === b.text;
 
 // A one-time step: the stored files must be the old collectors' (as of 2459351); run again on re-collected
 // files, the old collector could not reproduce them.
@@ -102,7 +51,7 @@ const sources = new Map(wcxbTruths().map((t) => { const s = sourceOf(t); return 
 const bundles = { first: await oldCollector(OLD_FIRST), later: await oldCollector(OLD_LATER) };
 
 const browser = await launch();
-const maps: Record<string, Record<number, [number | null, How]>> = {};
+const maps: Record<string, IdMap> = {};
 interface Stat { pages: number; rendered: number; failed: number; exact: number; reproduced: number; elementsOld: number; elementsNew: number; how: Record<string, number>; controlsSame: number; visibleOld: number; visibleNew: number; matchedOld: number; matchedNew: number }
 const stats = {} as Record<SplitName, Stat>;
 const fresh = {} as Record<SplitName, { splitSeed: string; pages: A11yPage[] }>;
@@ -118,32 +67,14 @@ for (const split of SPLIT_NAMES.filter((s) => !TRY || s !== 'test')) {
     const source = sources.get(old.id);
     if (!source) throw new Error(`${label}: no WCXB dev file`);
     const bundle = split === 'test' || (split === 'tune' && firstIds.has(old.id)) ? bundles.first : bundles.later;
-    let again: CollectedElement[] = [];
-    let pairs: Record<number, [number | null, How]> = {};
-    let now: A11yPage | null = null;
-    for (let attempt = 0; attempt < 2 && !now; attempt++) {
-      now = await renderPage(browser, source, async (page, collected) => {
-        await page.evaluate(bundle);
-        again = JSON.parse(await page.evaluate('JSON.stringify(window.__sightlineOld.collect({}).raw_elements)') as string) as CollectedElement[];
-        pairs = JSON.parse(await page.evaluate(`(${PAIR})(${JSON.stringify({ oldIds: again.map((e) => e.id), newIds: collected.raw_elements.map((e) => e.id) })})`) as string);
-      }, label);
-    }
-    if (!now) { st.failed++; out.push(old); continue; } // kept as it was, and counted
+    const got = await rerender(browser, source, old, bundle, label);
+    if (!got) { st.failed++; out.push(old); continue; } // kept as it was, and counted
+    const { page: now, map } = got;
     st.rendered++;
     out.push(now);
-    // The old collector on the re-rendered page must give the stored payload: an id counts as the same
-    // element only where the stored element and the re-collected one agree (tag and text).
-    const againById = new Map(again.map((e) => [e.id, e]));
-    if (JSON.stringify(again) === JSON.stringify(old.request.raw_elements)) st.exact++;
-    const map: Record<number, [number | null, How]> = {};
-    let all = again.length === old.request.raw_elements.length;
-    for (const e of old.request.raw_elements) {
-      const a = againById.get(e.id);
-      if (!a || !same(a, e)) { all = false; map[e.id] = [null, 'not reproduced']; }
-      else map[e.id] = pairs[e.id] ?? [null, 'gone'];
-      st.how[map[e.id][1]] = (st.how[map[e.id][1]] ?? 0) + 1;
-    }
-    if (all) st.reproduced++;
+    if (got.exact) st.exact++;
+    if (got.reproduced) st.reproduced++;
+    for (const [, how] of Object.values(map)) st.how[how] = (st.how[how] ?? 0) + 1;
     st.elementsOld += old.request.raw_elements.length;
     st.elementsNew += now.request.raw_elements.length;
     const sig = (p: A11yPage) => JSON.stringify(p.controls.map((c) => [c.role, c.name, c.visible, c.y]));
@@ -160,32 +91,19 @@ await browser.close();
 
 if (TRY) { console.log(JSON.stringify(stats, null, 1)); process.exit(0); }
 // The marks, remapped.
-interface MarkStat { marks: number; withIds: number; allMapped: number; someMapped: number; noneMapped: number; ids: number; idsMapped: number; viaLabel: number }
 const markStats = {} as Record<SplitName, MarkStat>;
 const splitOfPage = new Map<string, SplitName>();
 for (const split of SPLIT_NAMES) for (const p of fresh[split].pages) splitOfPage.set(p.id, split);
 for (const file of ['primary.json', 'primary-dev2.json']) {
   const url = new URL(`./${file}`, import.meta.url);
-  const doc = JSON.parse(readFileSync(url, 'utf8')) as { about: string; pages: Record<string, PrimaryMark | null> };
+  const was = readFileSync(url, 'utf8');
+  const doc = JSON.parse(was) as { about: string; pages: Record<string, PrimaryMark | null> };
   for (const [id, mark] of Object.entries(doc.pages)) {
     const split = splitOfPage.get(id);
     if (!split) continue; // a page not in any file (failed in its first collection): its mark is left as it was
-    const ms = markStats[split] ??= { marks: 0, withIds: 0, allMapped: 0, someMapped: 0, noneMapped: 0, ids: 0, idsMapped: 0, viaLabel: 0 };
-    ms.marks++;
-    if (!mark || !mark.ids.length) continue;
-    ms.withIds++;
-    const map = maps[id];
-    const mapped = mark.ids.map((old) => map?.[old]?.[0] ?? null);
-    ms.ids += mark.ids.length;
-    ms.idsMapped += mapped.filter((n) => n !== null).length;
-    ms.viaLabel += mark.ids.filter((old) => map?.[old]?.[1]?.startsWith('label-field')).length;
-    const kept = [...new Set(mapped.filter((n): n is number => n !== null))];
-    if (kept.length === mark.ids.length) ms.allMapped++;
-    else if (kept.length) ms.someMapped++;
-    else ms.noneMapped++;
-    if (map) mark.ids = kept; // a page that failed to render keeps its old payload and its old ids
+    remapMark(mark, maps[id], markStats[split] ??= markStat()); // a page that failed to render keeps its old payload and ids
   }
-  writeFileSync(url, JSON.stringify(doc, null, 1).replace(/\n +/g, '\n') + '\n');
+  writeMarks(url, doc, was);
 }
 
 for (const split of SPLIT_NAMES) writeFileSync(fileOf(split), gzipSync(JSON.stringify(fresh[split])));

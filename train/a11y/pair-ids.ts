@@ -1,0 +1,130 @@
+// Re-rendering a page of the a11y evaluation with the current collector while keeping its marks: the
+// collector that made the stored payload runs on the same DOM right after the current one, and each old
+// id is paired with the current id of the element it came from. Used by recollect.ts (the collectors
+// before the label change) and recollect-quirks.ts (the collector before the quirks-mode viewport fix).
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import type { Browser } from 'playwright-core';
+import { renderPage, type A11yPage, type A11ySplit, type Source } from './collect-a11y.ts';
+import type { PrimaryMark } from './evaluate.ts';
+import type { CollectedElement } from '../../src/collect/types.ts';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const OLD_KEY = '__sightlineRegistryOld';
+
+/** The collector of `commit` (src/collect/ from git), bundled with its id registry under another window
+ *  key, so it and the current collector each number from 1 as they did alone. */
+export async function oldCollector(commit: string): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'sightline-collector-old-'));
+  try {
+    execFileSync('tar', ['-x', '-C', dir], { input: execFileSync('git', ['-C', ROOT, 'archive', commit, 'src/collect'], { maxBuffer: 64 << 20 }) });
+    const registry = join(dir, 'src/collect/registry.ts');
+    const text = readFileSync(registry, 'utf8');
+    if (!text.includes("const KEY = '__sightlineRegistry';")) throw new Error(`registry.ts at ${commit} has no registry key`);
+    writeFileSync(registry, text.replace("const KEY = '__sightlineRegistry';", `const KEY = '${OLD_KEY}';`));
+    const out = await build({
+      stdin: { contents: "import { collect } from './src/collect/collect.ts';\n(window as any).__sightlineOld = { collect };\n", resolveDir: dir, loader: 'ts', sourcefile: 'old-entry.ts' },
+      bundle: true, format: 'iife', platform: 'browser', target: 'chrome110', write: false, logLevel: 'warning',
+    });
+    return out.outputFiles[0].text;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** In the page (a string: tsx would add helpers to a function's source): each old id's element, paired
+ *  with its id in the current collector's list; a label listed before in place of the text field,
+ *  select or textarea it wraps is paired with that field. */
+const PAIR = `(arg) => {
+  const N = window.__sightlineRegistry, O = window.${OLD_KEY};
+  const listedNow = new Set(arg.newIds), listedBefore = new Set(arg.oldIds);
+  const out = {};
+  for (const id of arg.oldIds) {
+    const el = O.nodes.get(id) && O.nodes.get(id).deref();
+    if (!el) { out[id] = [null, 'gone']; continue; }
+    const now = N.ids.get(el);
+    if (now !== undefined && listedNow.has(now)) { out[id] = [now, 'self']; continue; }
+    if (el.tagName === 'LABEL') {
+      const fields = [...el.querySelectorAll('input, select, textarea')].filter((f) => listedNow.has(N.ids.get(f)));
+      if (fields.length === 1) {
+        const o = O.ids.get(fields[0]);
+        out[id] = [N.ids.get(fields[0]), o !== undefined && listedBefore.has(o) ? 'label-field (listed before too)' : 'label-field'];
+        continue;
+      }
+    }
+    out[id] = [null, 'not listed now'];
+  }
+  return JSON.stringify(out);
+}`;
+
+export type How = 'self' | 'label-field' | 'label-field (listed before too)' | 'gone' | 'not listed now' | 'not reproduced';
+export type IdMap = Record<number, [number | null, How]>;
+const same = (a: CollectedElement, b: CollectedElement) => a.tag === b.tag && a.text === b.text;
+
+export interface Rerendered {
+  page: A11yPage;
+  map: IdMap;
+  /** The old collector on the re-rendered DOM gave exactly the stored payload. */
+  exact: boolean;
+  /** Every stored element was reproduced (same id, tag and text). */
+  reproduced: boolean;
+}
+
+/** Renders `source` again (renderPage: the current collector), runs `bundle` (oldCollector) on the same
+ *  DOM and maps the stored payload's ids to the new ones. An id counts as the same element only where
+ *  the stored element and the old collector's output on the new render agree (tag and text). Null when
+ *  the page failed twice. */
+export async function rerender(browser: Browser, source: Source, old: A11yPage, bundle: string, label: string,
+  site?: string, split?: A11ySplit): Promise<Rerendered | null> {
+  let again: CollectedElement[] = [];
+  let pairs: IdMap = {};
+  let now: A11yPage | null = null;
+  for (let attempt = 0; attempt < 2 && !now; attempt++) {
+    now = await renderPage(browser, source, async (page, collected) => {
+      await page.evaluate(bundle);
+      again = JSON.parse(await page.evaluate('JSON.stringify(window.__sightlineOld.collect({}).raw_elements)') as string) as CollectedElement[];
+      pairs = JSON.parse(await page.evaluate(`(${PAIR})(${JSON.stringify({ oldIds: again.map((e) => e.id), newIds: collected.raw_elements.map((e) => e.id) })})`) as string);
+    }, label, site, split);
+  }
+  if (!now) return null;
+  const againById = new Map(again.map((e) => [e.id, e]));
+  const map: IdMap = {};
+  let reproduced = again.length === old.request.raw_elements.length;
+  for (const e of old.request.raw_elements) {
+    const a = againById.get(e.id);
+    if (!a || !same(a, e)) { reproduced = false; map[e.id] = [null, 'not reproduced']; }
+    else map[e.id] = pairs[e.id] ?? [null, 'gone'];
+  }
+  return { page: now, map, exact: JSON.stringify(again) === JSON.stringify(old.request.raw_elements), reproduced };
+}
+
+export interface MarkStat { marks: number; withIds: number; allMapped: number; someMapped: number; noneMapped: number; ids: number; idsMapped: number; viaLabel: number }
+export const markStat = (): MarkStat => ({ marks: 0, withIds: 0, allMapped: 0, someMapped: 0, noneMapped: 0, ids: 0, idsMapped: 0, viaLabel: 0 });
+
+/** Moves one page's mark to the new ids (in place) and counts it. A page without a map (not re-rendered)
+ *  keeps its ids. */
+export function remapMark(mark: PrimaryMark | null, map: IdMap | undefined, st: MarkStat): void {
+  st.marks++;
+  if (!mark || !mark.ids.length) return;
+  st.withIds++;
+  const mapped = mark.ids.map((old) => map?.[old]?.[0] ?? null);
+  st.ids += mark.ids.length;
+  st.idsMapped += mapped.filter((n) => n !== null).length;
+  st.viaLabel += mark.ids.filter((old) => map?.[old]?.[1]?.startsWith('label-field')).length;
+  const kept = [...new Set(mapped.filter((n): n is number => n !== null))];
+  if (kept.length === mark.ids.length) st.allMapped++;
+  else if (kept.length) st.someMapped++;
+  else st.noneMapped++;
+  if (map) mark.ids = kept;
+}
+
+/** A marks file, written back in the form it was read in: one entry per line (primary.json,
+ *  primary-dev2.json) or indented (primary-dev3.json). */
+export function writeMarks(url: URL, doc: unknown, was: string): void {
+  const indented = JSON.stringify(doc, null, 1);
+  writeFileSync(url, was.endsWith('\n') ? indented.replace(/\n +/g, '\n') + '\n' : indented);
+}

@@ -10,6 +10,8 @@ import { isProductPage } from '../src/observe/extract-product.ts';
 import { pageMeta } from '../src/observe/page-type.ts';
 import { isForumThread, findPosts } from '../src/observe/extract-forum.ts';
 import { sectionedRegion } from '../src/observe/extract-service.ts';
+import { blockScores } from '../src/observe/extract-blocks.ts';
+import { PRODUCT_BLOCK_MODEL } from '../src/observe/block-model.ts';
 import { observe, serveSite, type ServedSite, type ServerProcess } from './helpers/server.ts';
 
 /** A document with what it says about itself, as the detectors take them. */
@@ -19,6 +21,10 @@ const fixture = (name: string) => readFileSync(new URL(`./fixtures/read/${name}`
 const PRODUCT = fixture('product.html');
 const FORUM = fixture('forum.html');
 const SERVICE = fixture('service.html');
+const BLOCKS = fixture('product-blocks.html');
+/** The rail of other products on product-blocks.html: no heading names it, the generic read keeps it. */
+const RAIL = ['Pairs well with', 'Burr Hand Grinder', 'Gooseneck Kettle', 'Conical steel burrs', '$48.00', 'Stoneware Mug Pair'];
+const DESCRIPTION = ['# Larkspur Ceramic Pour-Over Set', 'spiral ribs let air escape', 'The carafe holds 600 ml', 'like the sky it is named after'];
 const doc = (html: string) => parseHTML(html).document;
 
 describe('product pages', () => {
@@ -53,6 +59,23 @@ describe('product pages', () => {
     assert.match(md, /^# Harbor Wool Throw/m);
     for (const kept of ['woven on a narrow loom', 'herringbone weave traps warm air', '100% undyed lambswool', '## Product details', 'tag signed by the weaver']) assert.ok(md.includes(kept), `${kept} kept`);
     for (const junk of ['the cat has claimed it', 'Ten percent off']) assert.ok(!md.includes(junk), `${junk} left out`);
+  });
+
+  test('the block model (extract-blocks.ts) drops a rail of other products no heading names; the description stays', () => {
+    const url = 'https://kitchen.example/p/larkspur';
+    const { read, as } = extractRead(BLOCKS, url);
+    assert.equal(as, 'product');
+    // The generic read holds the rail, and the model scores each of its blocks below the threshold …
+    const { document } = parseHTML(`<!doctype html><html><body>${extractRead(BLOCKS, url, 'page').read.html}</body></html>`);
+    const scores = blockScores(document.body as Element, 'product');
+    const rail = scores.filter((s) => RAIL.some((r) => (s.el.textContent ?? '').includes(r)));
+    assert.ok(rail.length >= 6, 'the unpruned read holds the rail');
+    assert.ok(rail.every((s) => s.p < PRODUCT_BLOCK_MODEL.threshold), `rail blocks score below the threshold: ${rail.map((s) => s.p.toFixed(2))}`);
+    // … and the product read does not.
+    const md = readPage(BLOCKS, url).content;
+    for (const kept of DESCRIPTION) assert.ok(md.includes(kept), `${kept} kept`);
+    for (const junk of RAIL) assert.ok(!md.includes(junk), `${junk} left out`);
+    assert.ok(!read.text.includes('Gooseneck Kettle'));
   });
 
   test('extractRead names the step a page took; a forced step (the oracle of wcxb-eval --oracle) reads it through that one', () => {
@@ -144,7 +167,7 @@ describe('through the server read mode', () => {
   let key: string;
   before(async () => {
     served = await serveSite((req, res) => {
-      const body = req.url === '/p/trailmark-30' ? PRODUCT : req.url === '/t/which-first-telescope/42' ? FORUM : null;
+      const body = req.url === '/p/trailmark-30' ? PRODUCT : req.url === '/p/larkspur' ? BLOCKS : req.url === '/t/which-first-telescope/42' ? FORUM : null;
       res.writeHead(body ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
       res.end(body ?? '');
     }, ['--egress-allow', '127.0.0.1/32', '--rate-limit', '1000', '--rate-burst', '1000'], 100);
@@ -159,6 +182,9 @@ describe('through the server read mode', () => {
     assert.equal(product.status, 200, JSON.stringify(product.body));
     assert.equal(product.body.content, readPage(PRODUCT, `${site}/p/trailmark-30`).content);
     assert.ok(!product.body.content.includes('Add to cart') && product.body.content.includes('| Volume | 30 litres |'));
+    const blocks = await observe(server, key, { url: `${site}/p/larkspur` });
+    assert.equal(blocks.status, 200);
+    assert.ok(DESCRIPTION.every((d) => blocks.body.content.includes(d)) && !RAIL.some((r) => blocks.body.content.includes(r)), blocks.body.content);
     const thread = await observe(server, key, { url: `${site}/t/which-first-telescope/42` });
     assert.equal(thread.status, 200);
     assert.match(thread.body.content, /dobson\\_dan · Mar 2, 2026\n\nFor planets at that budget/);

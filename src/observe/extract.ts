@@ -10,6 +10,7 @@ import { tidy, dropCaptions, dropRepeatedBlocks, dropRedundantAlt, absolutize } 
 import { isProductPage, tidyProduct, dropSmallPrint, revealPanels } from './extract-product.ts';
 import { isForumThread, threadOf } from './extract-forum.ts';
 import { sectionedRegion } from './extract-service.ts';
+import { pruneBlocks } from './extract-blocks.ts';
 import { detectPageType, pageMeta, type PageMeta, type PageTypeResult } from './page-type.ts';
 import { findItems, listingContent, listingLead, mainRegion, dropLinkLists, mainRegionContent, holdsItems, dropItemChrome, repeatedItemText, dropThumbnailAlt, arePosts, type ItemGroup } from './extract-items.ts';
 
@@ -350,7 +351,14 @@ export function extractRead(html: string, url: string, forced?: ReadAs): { read:
   // are tidied inside every attempt (tidyKind), so they need no step here.
   if (probe.pageType.type === 'listing' || probe.pageType.type === 'collection') return { read: readListing(html, url, generic, probe), as: probe.pageType.type };
   if (generic.kind === 'forum') return { read: readThread(html, url, generic), as: 'forum' };
-  return { read: generic, as: generic.kind === 'product' ? 'product' : 'page' };
+  if (generic.kind === 'product') return { read: pruneProduct(generic), as: 'product' };
+  return { read: generic, as: 'page' };
+}
+
+/** A product read without the blocks the block model scores as not the product's content (extract-blocks.ts). */
+function pruneProduct(read: Found): Extracted {
+  const root = pruneBlocks(read.html, 'product');
+  return root ? { ...read, html: root.innerHTML, text: blockText(root) } : read;
 }
 
 /**

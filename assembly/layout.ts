@@ -144,6 +144,9 @@ export const MAX_MODALS = 8;
 
 /** Role bands: the tier of an element's importance (SPEC "Importance ranking"). */
 export enum Band { STATIC = 0, LINK = 1, CONTROL = 2, INPUT = 3 }
+/** Chars: a link or control with a longer label is content, not a primary action (the core promotes none;
+ *  the encoder reads no action words in it). */
+export const ACTION_LABEL_MAX = 40;
 
 export enum Flag {
   VIEWPORT_SENT = 1,

@@ -15,7 +15,7 @@
 //   placement, outside the viewport only: 0.55 / (1 + 0.5 x screens away), x0.7 in the last screen
 //     of a page at least 3 screens tall, x0.6 in a comment / reply / newsletter / footer section;
 //     a promoted primary action keeps at least 0.95
-import { F64In, I32In, F64Out, I32Out, Flag, OutFlag, Param, Band } from "./layout";
+import { F64In, I32In, F64Out, I32Out, Flag, OutFlag, Param, Band, ACTION_LABEL_MAX } from "./layout";
 import { count, f64In, i32In, f64Out, i32Out, setI32Out, param } from "./state";
 import { nearestColor, alpha, chroma, MIN_ALPHA, red, green, blue } from "./palette";
 
@@ -47,7 +47,6 @@ const PENALTY_FOOTER: f64 = 0.7;
 const PENALTY_AFTERMATTER: f64 = 0.6;   // comment, reply, newsletter and footer sections
 const ACTION_FLOOR: f64 = 0.95;         // a control naming a primary action keeps at least this
 const ACTION_KEEP = 3;                  // promoted of each kind of primary action: the first three, the viewport's first
-const ACTION_LABEL_MAX: f64 = 40;       // chars: a link or control with a longer label is content, not the action
 
 const TINY_SIDE: f64 = 4;          // px: thinner than this in either direction is tiny
 const TINY_AREA: f64 = 100;        // px²: smaller is tiny only without a name (text or accessible name)
@@ -110,7 +109,7 @@ function namesAction(i: i32, flags: i32, flag: i32): bool {
   // and in the viewport (a header's "Sign in" or "Search" icon button drawn 16×6 because its icon did not load).
   if (w < TINY_SIDE || h < TINY_SIDE) return false;
   if (w * h < TINY_AREA && ((flags & Flag.HAS_TEXT) == 0 || (i32Out(I32Out.FLAGS, i) & OutFlag.IN_VIEWPORT) == 0)) return false;
-  return i32In(I32In.BAND, i) == Band.INPUT || f64(i32In(I32In.TEXT_LEN, i)) <= ACTION_LABEL_MAX;
+  return i32In(I32In.BAND, i) == Band.INPUT || i32In(I32In.TEXT_LEN, i) <= ACTION_LABEL_MAX;
 }
 
 // Promotion cut-offs (doc_y) of one kind of primary action, set by actionCuts.

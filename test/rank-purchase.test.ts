@@ -9,6 +9,7 @@ import { launch } from './helpers/browser.ts';
 import { serveFixtures, FIXTURES, type FixtureServer } from './helpers/fixtures.ts';
 import { startServer, createKey, removeDataDir, type ServerProcess } from './helpers/server.ts';
 import { snapshot, waitForStable, SightlineApi } from '../src/client/index.ts';
+import { namesPurchase, PURCHASE_PHRASES, PURCHASE_PHRASES_CJK, PURCHASE_STEMS } from '../src/rank/action-words.ts';
 
 let fx: FixtureServer;
 let browser: Browser;
@@ -71,4 +72,43 @@ test('an add-to-cart disabled until a size is chosen is still the page\'s purcha
   await page.setContent(html.replace('<button id="buy">', `<fieldset><legend>Talla</legend>${sizes}</fieldset><button id="buy" disabled>`));
   const { buy } = await ranks(0);
   assert.ok(buy >= 0 && buy < 10, `disabled purchase at ${buy + 1}`);
+});
+
+/** Every spelling a phrase allows: its `(?:a|b)` groups, `?` after a group or a letter, literal letters. */
+function spellings(pattern: string): string[] {
+  let at = 0;
+  const seq = (): string[] => {
+    let out = [''];
+    while (at < pattern.length && pattern[at] !== '|' && pattern[at] !== ')') {
+      let part: string[];
+      if (pattern.startsWith('(?:', at)) {
+        at += 3;
+        part = seq();
+        while (pattern[at] === '|') { at++; part = [...part, ...seq()]; }
+        assert.equal(pattern[at++], ')', `unclosed group in ${pattern}`);
+      } else part = [pattern[at++]];
+      if (pattern[at] === '?') { at++; part = [...part, '']; }
+      out = out.flatMap((a) => part.map((b) => a + b));
+    }
+    return out;
+  };
+  const all = seq();
+  assert.equal(at, pattern.length, `unexpected ${pattern[at]} in ${pattern}`);
+  return all;
+}
+
+test('every spelling of every purchase phrase holds a stem (the scan that skips the full pattern misses none)', () => {
+  let checked = 0;
+  for (const phrase of PURCHASE_PHRASES) {
+    for (const s of spellings(phrase)) {
+      assert.ok(PURCHASE_STEMS.some((stem) => s.includes(stem)), `"${s}" (${phrase}) holds no stem`);
+      assert.ok(namesPurchase(s), `"${s}" is a purchase`);
+      checked++;
+    }
+  }
+  for (const phrase of PURCHASE_PHRASES_CJK) assert.ok(namesPurchase(phrase), phrase);
+  assert.ok(checked >= 150, `${checked} spellings`);
+  // Labels the scan sees: upper case, accents, a long label the encoder skips is still a purchase by its words.
+  for (const label of ['ADD TO CART', 'Añadir a la cesta', 'KÖP NU', 'Přidat do košíku', 'Satın al']) assert.ok(namesPurchase(label), label);
+  for (const label of ['Read our cart policy', 'Bookmarks', 'Checklist']) assert.ok(!namesPurchase(label), label);
 });

@@ -1,7 +1,7 @@
 // The column encoder: validates a snapshot request, flattens frames, interns strings to ints and writes
 // numeric columns straight into the core's buffers. No per-element objects cross into the core.
 import { Compile } from 'typebox/compile';
-import { Buf, F64In, I32In, F64Prev, I32Prev, Param, Flag } from '../../assembly/layout.ts';
+import { Buf, F64In, I32In, F64Prev, I32Prev, Param, Flag, Band, ACTION_LABEL_MAX } from '../../assembly/layout.ts';
 import { SnapshotRequest, RawElement, type PreviousElement } from '../schema/snapshot.ts';
 import { badRequest, SNAPSHOT_MESSAGES } from '../schema/errors.ts';
 import { ROLES, resolveRole, roleCode } from './roles.ts';
@@ -268,7 +268,9 @@ export function encode(body: unknown, core: CoreBackend, options: EncodeOptions 
     const text = e.text || accessibleName(a);
     if (NON_SPACE.test(text)) flags |= Flag.HAS_TEXT; // no trim(): it would copy every string
     if (role === HEADING_ROLE) flags |= Flag.HEADING;
-    if (band > 0) {
+    // Action words: only in a label the core can promote (namesAction in score.ts: a field, or a link or control
+    // named in at most ACTION_LABEL_MAX chars), which spares the phrase patterns a page's long container texts.
+    if (band > 0 && (band === Band.INPUT || text.length <= ACTION_LABEL_MAX)) {
       // Sign in also by the accessible name when the page gives one besides the text (a header link showing
       // "myUCLAhealth" is named "myUCLAhealth Login."). Not search: names such as "Cancel Search" and "Close
       // search" label the search form's own toggles.

@@ -4,7 +4,6 @@
 // (shop chrome, prices of other offers, size pickers, other products' cards) are removed. MinerU-HTML
 // likewise classifies blocks rather than choosing one container. Listing and collection reads were
 // tried too and are not pruned: no model held across sites there.
-import { parseHTML } from 'linkedom';
 import { type El } from './extract-dom.ts';
 import { readBlocks, blockFeatures, centerFeatures, FEATURE_NAMES, type Step } from './block-features.ts';
 import { PRODUCT_BLOCK_MODEL } from './block-model.ts';
@@ -13,17 +12,24 @@ import { PRODUCT_BLOCK_MODEL } from './block-model.ts';
  *  probability below which a block goes. */
 export interface BlockModel { threshold: number; bias: number; stumps: [string, number, number, number][] }
 
-const INDEX = new Map(FEATURE_NAMES.map((n, j) => [n, j]));
+/** A model's stumps over the columns it uses (only those are computed), made once per model. */
+const COMPILED = new WeakMap<BlockModel, { names: string[]; stumps: (readonly [number, number, number, number])[] }>();
+function compiled(model: BlockModel) {
+  let c = COMPILED.get(model);
+  if (!c) {
+    const names = [...new Set(model.stumps.map(([name]) => name))];
+    for (const n of names) if (!FEATURE_NAMES.includes(n)) throw new Error(`block model: unknown feature ${n}`);
+    c = { names, stumps: model.stumps.map(([name, cut, below, above]) => [names.indexOf(name), cut, below, above] as const) };
+    COMPILED.set(model, c);
+  }
+  return c;
+}
 
 /** Probability that each block of `root` is content, by the model. */
 export function blockScores(root: El, step: Step, model: BlockModel = PRODUCT_BLOCK_MODEL): { el: El; p: number }[] {
+  const { names, stumps } = compiled(model);
   const blocks = readBlocks(root);
-  const X = centerFeatures(blockFeatures(root, blocks, step), blocks);
-  const stumps = model.stumps.map(([name, cut, below, above]) => {
-    const j = INDEX.get(name);
-    if (j === undefined) throw new Error(`block model: unknown feature ${name}`);
-    return [j, cut, below, above] as const;
-  });
+  const X = centerFeatures(blockFeatures(root, blocks, step, names), blocks, names);
   return blocks.map((b, i) => {
     let z = model.bias;
     for (const [j, cut, below, above] of stumps) z += X[i][j] < cut ? below : above;
@@ -31,13 +37,10 @@ export function blockScores(root: El, step: Step, model: BlockModel = PRODUCT_BL
   });
 }
 
-/** The read's HTML as a body without the blocks the model scores below its threshold; null when none goes. */
-export function pruneBlocks(html: string, step: Step, model: BlockModel = PRODUCT_BLOCK_MODEL): El | null {
-  if (!model.stumps.length) return null;
-  const { document } = parseHTML(`<!doctype html><html><body>${html}</body></html>`);
-  const root = document.body as El;
+/** Removes from the read's element the blocks the model scores below its threshold; whether any went. */
+export function pruneBlocks(root: El, step: Step, model: BlockModel = PRODUCT_BLOCK_MODEL): boolean {
+  if (!model.stumps.length) return false;
   const low = blockScores(root, step, model).filter((s) => s.p < model.threshold);
-  if (!low.length) return null;
   for (const { el } of low) el.remove();
-  return root;
+  return low.length > 0;
 }

@@ -357,9 +357,12 @@ export function extractRead(html: string, url: string, forced?: ReadAs): { read:
 
 /** A product read without the blocks the block model scores as not the product's content (extract-blocks.ts). */
 function pruneProduct(read: Found): Extracted {
-  const root = pruneBlocks(read.html, 'product');
-  return root ? { ...read, html: root.innerHTML, text: blockText(root) } : read;
+  const root = ROOTS.get(read)!;
+  return pruneBlocks(root, 'product') ? { ...read, html: root.innerHTML, text: blockText(root) } : read;
 }
+
+/** Each read's content element, kept beside it (not in it: reads cross threads) so the block step works on it unparsed. */
+const ROOTS = new WeakMap<Found, El>();
 
 /**
  * A thread rebuilt from its posts replaces the generic result when it keeps most of that text (it
@@ -614,7 +617,9 @@ function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Atte
   }
   absolutize(root, baseUrl);
   if (mainOnly) { dropRepeatedBlocks(root); dropRedundantAlt(root, title); }
-  return { title, description, html: root.innerHTML, text: blockText(root), lang, kind, thread: !!thread, commentText, articleBody: commentText > 0 && inArticleBody(root), regionText };
+  const found: Found = { title, description, html: root.innerHTML, text: blockText(root), lang, kind, thread: !!thread, commentText, articleBody: commentText > 0 && inArticleBody(root), regionText };
+  ROOTS.set(found, root);
+  return found;
 }
 
 /** One candidate read of a page, for measuring the choice between reads (bench/read/candidates.ts). */

@@ -52,9 +52,84 @@ const NON_ASCII = /[^\x00-\x7f]/;
 /** The label names a purchase. Accents are dropped only when the label has any (most labels are ASCII). */
 export const namesPurchase = (text: string): boolean => PURCHASE.test(NON_ASCII.test(text) ? normalise(text) : text);
 
-// Sign in: "Sign in", "Sign-In", "Log in", "Login", "Log-in", or a label that is only "Account" / "My account" /
-// "Your account" (the header link that signs a visitor in; "Create an account" and "Account settings" are not).
-export const SIGN_IN_WORDS = /\b(sign[ -]?in|log[ -]?in)\b|^\s*(my |your )?account\s*$/i;
-export const SEARCH_WORDS = /\b(search|suche|suchen|rechercher|buscar)\b/i;
-/** A text field's own words (or placeholder) that ask for a search query ("What are you looking for?"). */
-export const SEARCH_FIELD_WORDS = /\b(search|find|looking for|keywords?|suche|suchen|rechercher|buscar)\b/i;
+/** A matcher over phrases written in plain text (lower case; accents and the Cyrillic breve are dropped here by
+ *  `normalise`, as they are from the label): a space matches any run of white space. */
+const alternation = (list: readonly string[]): string => list.map((p) => normalise(p).replace(/ /g, '\\s+')).join('|');
+// A letter, digit or "_" on either side means the word is part of another one or of an identifier (a field
+// named "label_id__search_form" is not a search box; the English-only lists' ASCII \b treated "_" so too).
+const WORD_BEFORE = '(?<![\\p{L}\\p{N}_])';
+const WORD_AFTER = '(?![\\p{L}\\p{N}_])';
+// Words that are also ordinary words (Turkish "ara", Spanish "cerca" = near, German "anmelden" a newsletter)
+// count only as a whole label or a whole part of one between "/" or "|" ("Anmelden / Registrieren").
+const SEGMENT_BEFORE = '(?:^[^\\p{L}\\p{N}_]*|[/|]\\s*)';
+const SEGMENT_AFTER = '(?=\\s*[/|]|[^\\p{L}\\p{N}_]*$)';
+// Account nouns: the whole label, as the English rule was ("Account +" opens a footer section).
+const WHOLE_BEFORE = '^\\s*';
+const WHOLE_AFTER = '\\s*$';
+/** A matcher: phrases between letter boundaries, short labels as a segment, account nouns as the whole label,
+ *  CJK phrases anywhere. The label's accents are dropped only when it has any (most labels are ASCII). */
+function matcher(words: { phrases: readonly string[]; segments?: readonly string[]; whole?: readonly string[]; cjk?: readonly string[] }):
+  (text: string) => boolean {
+  const parts = [`${WORD_BEFORE}(?:${alternation(words.phrases)})${WORD_AFTER}`];
+  if (words.segments) parts.push(`${SEGMENT_BEFORE}(?:${alternation(words.segments)})${SEGMENT_AFTER}`);
+  if (words.whole) parts.push(`${WHOLE_BEFORE}(?:${alternation(words.whole)})${WHOLE_AFTER}`);
+  if (words.cjk) parts.push(alternation(words.cjk));
+  const re = new RegExp(parts.join('|'), 'iu');
+  return (text) => re.test(NON_ASCII.test(text) ? normalise(text) : text);
+}
+
+/**
+ * Sign in, in the same languages: the verb ("Sign in", "Anmelden", "Se connecter", "Iniciar sesión", "Accedi",
+ * "Inloggen", "Zaloguj się", "Přihlásit", "Logga in", "Войти", "Giriş yap", "ログイン", "登录") or a label that is
+ * only the visitor's account ("Account", "Mein Konto", "Mon compte", "Mi cuenta", "Mina sidor": the header
+ * link that signs a visitor in; "Create an account" and "Account settings" are not).
+ */
+export const SIGN_IN_PHRASES: readonly string[] = [
+  'sign[ -]?in', 'log[ -]?in', // en, and "login" / "log in" in most of the others
+  'einloggen', 'se connecter', 'connectez-vous', 'connexion', 's\'identifier', 'identifiez-vous', // de fr
+  'iniciar sesion', 'inicia sesion', 'identificate', 'accedi', 'iniciar sessao', 'inicie sessao', 'fazer login', // es it pt
+  'inloggen', 'zaloguj(?: sie)?', 'logowanie', 'prihlasit(?: se)?', 'prihlaseni', 'logga in', // nl pl cs sv
+  'войти', 'личный кабинет', 'giriş yap', 'oturum aç', 'üye girişi', 'logi sisse', // ru tr et
+];
+/** Sign-in words that are also ordinary words or sign-ups ("Newsletter anmelden", "Acceder al contenido"). */
+export const SIGN_IN_SEGMENTS: readonly string[] = [
+  'anmelden', 'aanmelden', 'acceder', 'ingresar', 'entrar', 'entra', 'accesso', 'acessar', 'aceder', 'вход', 'giriş',
+];
+export const ACCOUNT_LABELS: readonly string[] = [
+  '(?:my |your )?account', '(?:mein |dein )?konto', 'kundenkonto', '(?:mon )?compte', 'espace client', '(?:mi )?cuenta',
+  '(?:il )?mio account', '(?:minha )?conta', 'mijn account', 'moje konto', '(?:muj )?účet', 'mitt konto', 'mina sidor',
+  '(?:мой )?аккаунт', 'hesab[iı]m', 'minu konto',
+];
+export const SIGN_IN_PHRASES_CJK: readonly string[] = [
+  'ログイン', 'サインイン', 'マイページ', '(?<!退出)登录', '(?<!退出)登入', '(?<!退出)登錄', '我的账户', '我的帳戶',
+];
+/** The label names signing in. */
+export const namesSignIn = matcher({ phrases: SIGN_IN_PHRASES, segments: SIGN_IN_SEGMENTS, whole: ACCOUNT_LABELS, cjk: SIGN_IN_PHRASES_CJK });
+
+/** The site's search, on a link or control: "Search", "Suchen", "Rechercher", "Buscar", "Pesquisar", "Zoeken",
+ *  "Szukaj", "Hledat", "Поиск", "検索", "搜索"; nouns and short verbs that are also ordinary words ("Cerca",
+ *  "Ara", "Sök", "Recherche") only as a whole label or part. */
+export const SEARCH_PHRASES: readonly string[] = [
+  'search', 'suche', 'suchen', 'durchsuchen', 'rechercher', 'buscar', 'pesquisar', 'procurar', 'zoeken', 'zoek',
+  'szukaj', 'wyszukaj', 'hledat', 'vyhledat', 'vyhledavani', 'поиск', 'искать', 'otsi',
+];
+export const SEARCH_SEGMENTS: readonly string[] = [
+  'recherche', 'busqueda', 'busca', 'cerca', 'ricerca', 'pesquisa', 'wyszukiwanie', 'hledani', 'sök', 'найти', 'ara',
+  'arama', 'otsing',
+];
+export const SEARCH_PHRASES_CJK: readonly string[] = ['検索', '搜索', '搜尋', '搜寻'];
+/** The label names the site's search. */
+export const namesSearch = matcher({ phrases: SEARCH_PHRASES, segments: SEARCH_SEGMENTS, cjk: SEARCH_PHRASES_CJK });
+
+/** A text field's own words (or placeholder) that ask for a search query ("What are you looking for?",
+ *  "Was suchen Sie?", "¿Qué estás buscando?", "Czego szukasz?", "Что вы ищете?"). In a field the ordinary
+ *  words above are a query too ("Cerca", "Ara"), so they match anywhere. */
+export const QUERY_FIELD_PHRASES: readonly string[] = [
+  ...SEARCH_PHRASES, ...SEARCH_SEGMENTS,
+  'find', 'looking for', 'keywords?', 'suchbegriff', 'stichwort', 'recherchez', 'mots?[ -]cles?', 'buscando', 'busque',
+  'parole chiave', 'parola chiave', 'cosa cerchi', 'palavras?[ -]chave', 'procurando', 'zoekterm', 'szukasz',
+  'hledate', 'hledany vyraz', 'söka', 'sökord', 'ищете', 'ar[iı]yorsunuz', 'anahtar kelime',
+];
+export const QUERY_FIELD_PHRASES_CJK: readonly string[] = [...SEARCH_PHRASES_CJK, 'キーワード', '关键词', '关键字', '關鍵字'];
+/** A text field's words or placeholder ask for a search query. */
+export const asksForQuery = matcher({ phrases: QUERY_FIELD_PHRASES, cjk: QUERY_FIELD_PHRASES_CJK });

@@ -67,13 +67,14 @@ const SEGMENT_AFTER = '(?=\\s*[/|]|[^\\p{L}\\p{N}_]*$)';
 const WHOLE_BEFORE = '^\\s*';
 const WHOLE_AFTER = '\\s*$';
 /** A matcher: phrases between letter boundaries, short labels as a segment, account nouns as the whole label,
- *  CJK phrases anywhere. The label's accents are dropped only when it has any (most labels are ASCII). */
-function matcher(words: { phrases: readonly string[]; segments?: readonly string[]; whole?: readonly string[]; cjk?: readonly string[] }):
-  (text: string) => boolean {
+ *  CJK phrases anywhere, or (`cjkEnds`) where they end the label or a part of it: a CJK label names the action
+ *  with the word last ("ウェブ検索", "站内搜索", "一键登录"), while "検索データ" (search data) is a compound. The label's accents are dropped only when it has any (most labels are ASCII). */
+function matcher(words: { phrases: readonly string[]; segments?: readonly string[]; whole?: readonly string[]; cjk?: readonly string[];
+  cjkEnds?: boolean }): (text: string) => boolean {
   const parts = [`${WORD_BEFORE}(?:${alternation(words.phrases)})${WORD_AFTER}`];
   if (words.segments) parts.push(`${SEGMENT_BEFORE}(?:${alternation(words.segments)})${SEGMENT_AFTER}`);
   if (words.whole) parts.push(`${WHOLE_BEFORE}(?:${alternation(words.whole)})${WHOLE_AFTER}`);
-  if (words.cjk) parts.push(alternation(words.cjk));
+  if (words.cjk) parts.push(`(?:${alternation(words.cjk)})${words.cjkEnds ? SEGMENT_AFTER : ''}`);
   const re = new RegExp(parts.join('|'), 'iu');
   return (text) => re.test(NON_ASCII.test(text) ? normalise(text) : text);
 }
@@ -101,10 +102,10 @@ export const ACCOUNT_LABELS: readonly string[] = [
   '(?:мой )?аккаунт', 'hesab[iı]m', 'minu konto',
 ];
 export const SIGN_IN_PHRASES_CJK: readonly string[] = [
-  'ログイン', 'サインイン', 'マイページ', '(?<!退出)登录', '(?<!退出)登入', '(?<!退出)登錄', '我的账户', '我的帳戶',
+  'ログイン', 'ログインする', 'サインイン', 'マイページ', '(?<!退出)登录', '(?<!退出)登入', '(?<!退出)登錄', '我的账户', '我的帳戶',
 ];
 /** The label names signing in. */
-export const namesSignIn = matcher({ phrases: SIGN_IN_PHRASES, segments: SIGN_IN_SEGMENTS, whole: ACCOUNT_LABELS, cjk: SIGN_IN_PHRASES_CJK });
+export const namesSignIn = matcher({ phrases: SIGN_IN_PHRASES, segments: SIGN_IN_SEGMENTS, whole: ACCOUNT_LABELS, cjk: SIGN_IN_PHRASES_CJK, cjkEnds: true });
 
 /** The site's search, on a link or control: "Search", "Suchen", "Rechercher", "Buscar", "Pesquisar", "Zoeken",
  *  "Szukaj", "Hledat", "Поиск", "検索", "搜索"; nouns and short verbs that are also ordinary words ("Cerca",
@@ -117,9 +118,9 @@ export const SEARCH_SEGMENTS: readonly string[] = [
   'recherche', 'busqueda', 'busca', 'cerca', 'ricerca', 'pesquisa', 'wyszukiwanie', 'hledani', 'sök', 'найти', 'ara',
   'arama', 'otsing',
 ];
-export const SEARCH_PHRASES_CJK: readonly string[] = ['検索', '搜索', '搜尋', '搜寻'];
+export const SEARCH_PHRASES_CJK: readonly string[] = ['検索', '検索する', '搜索', '搜尋', '搜寻'];
 /** The label names the site's search. */
-export const namesSearch = matcher({ phrases: SEARCH_PHRASES, segments: SEARCH_SEGMENTS, cjk: SEARCH_PHRASES_CJK });
+export const namesSearch = matcher({ phrases: SEARCH_PHRASES, segments: SEARCH_SEGMENTS, cjk: SEARCH_PHRASES_CJK, cjkEnds: true });
 
 /** A text field's own words (or placeholder) that ask for a search query ("What are you looking for?",
  *  "Was suchen Sie?", "¿Qué estás buscando?", "Czego szukasz?", "Что вы ищете?"). In a field the ordinary

@@ -66,8 +66,9 @@ test('search placeholders in other languages ask for a query', async () => {
 });
 
 test('ordinary words that share a sign-in or search word are not promoted', async () => {
-  // A newsletter sign-up, a skip link, a person named Ara, Spanish "cerca" (near), and signing out.
-  for (const label of ['Zum Newsletter anmelden', 'Acceder al contenido', 'Ara Güler', 'Cerca de ti', '退出登录']) {
+  // A newsletter sign-up, a skip link, a person named Ara, Spanish "cerca" (near), signing out, and a CJK
+  // compound that only contains the word ("search history").
+  for (const label of ['Zum Newsletter anmelden', 'Acceder al contenido', 'Ara Güler', 'Cerca de ti', '退出登录', '検索履歴']) {
     await page.setContent(html().replace('>Anmelden<', `>${label}<`));
     const at = await rankOf(label);
     assert.ok(at === -1 || at >= 10, `${label} at ${at + 1}: not promoted`);

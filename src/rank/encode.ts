@@ -9,7 +9,7 @@ import { parseColor } from './color.ts';
 import { normalizeText, accessibleName, stateKey, isDisabled } from './text.ts';
 import type { CoreBackend } from './backend.ts';
 import { goalTokens, goalCount, writeGoal } from './encode-goal.ts';
-import { namesPurchase, namesSignIn, namesSearch, asksForQuery } from './action-words.ts';
+import { namesPurchase, SIGN_IN_WORDS, SEARCH_WORDS, SEARCH_FIELD_WORDS } from './action-words.ts';
 
 export const DEFAULT_LIMIT = 50;
 export const DEFAULT_LIMIT_CAP = 100;
@@ -274,9 +274,9 @@ export function encode(body: unknown, core: CoreBackend, options: EncodeOptions 
       // search" label the search form's own toggles.
       // The name is read only when the text said nothing of signing in (most elements never get there).
       if (namesPurchase(text)) flags |= Flag.PURCHASE;
-      else if (inputType !== 'search' && (namesSignIn(text) || (e.text && namesSignIn(accessibleName(a))))) flags |= Flag.SIGN_IN;
-      else if (inputType === 'search' || namesSearch(text) || (tag === 'input' && (inputType === '' || inputType === 'text')
-        && (asksForQuery(text) || asksForQuery((a as { placeholder?: string | null } | undefined)?.placeholder ?? '')))) flags |= Flag.SEARCH;
+      else if (inputType !== 'search' && (SIGN_IN_WORDS.test(text) || (e.text && SIGN_IN_WORDS.test(accessibleName(a))))) flags |= Flag.SIGN_IN;
+      else if (inputType === 'search' || SEARCH_WORDS.test(text) || (tag === 'input' && (inputType === '' || inputType === 'text')
+        && (SEARCH_FIELD_WORDS.test(text) || SEARCH_FIELD_WORDS.test((a as { placeholder?: string | null } | undefined)?.placeholder ?? '')))) flags |= Flag.SEARCH;
     }
     if (band > 0 && a?.section && AFTERMATTER_SECTION.test(a.section)) flags |= Flag.AFTERMATTER;
     if (e.group_key) {

@@ -357,7 +357,8 @@ export function extractRead(html: string, url: string, forced?: ReadAs): { read:
 
 /** A product read without the blocks the block model scores as not the product's content (extract-blocks.ts). */
 function pruneProduct(read: Found): Extracted {
-  const root = ROOTS.get(read)!;
+  const root = ROOTS.get(read);
+  if (!root) return read; // every read comes from extractOnce today; a copy made elsewhere is left unpruned, not failed
   return pruneBlocks(root, 'product') ? { ...read, html: root.innerHTML, text: blockText(root) } : read;
 }
 

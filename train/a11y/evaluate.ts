@@ -62,7 +62,7 @@ export function visibleIds(p: A11yPage): number[] {
 }
 
 /** An element's box intersects the viewport (page coordinates at scroll 0, as collected). */
-function inView(p: A11yPage, id: number, byId: Map<number, A11yPage['request']['raw_elements'][number]>): boolean {
+export function inView(p: A11yPage, id: number, byId: Map<number, A11yPage['request']['raw_elements'][number]>): boolean {
   const e = byId.get(id);
   if (!e) return false;
   const { width, height } = p.request.viewport;

@@ -18,7 +18,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { launch } from '../../test/helpers/browser.ts';
 import { wcxbTruths, sourceOf, VIEWPORT, type A11yPage, type Source } from './collect-a11y.ts';
 import { pebSources } from './collect-products.ts';
-import type { PrimaryMark } from './evaluate.ts';
+import { inView, type PrimaryMark } from './evaluate.ts';
 import { oldCollector, rerender, remapMark, markStat, writeMarks, type IdMap, type MarkStat } from './pair-ids.ts';
 
 const OLD = '882fcb9';
@@ -38,8 +38,8 @@ const maps: Record<string, IdMap> = {};
 interface Stat { pages: number; quirks: number; rendered: number; failed: number; fixed: number; exact: number; reproduced: number; how: Record<string, number>; visibleOld: number; visibleNew: number; matchedOld: number; matchedNew: number; inViewOld: number; inViewNew: number; elements: number }
 const stats: Record<string, Stat> = {};
 const inViewShare = (p: A11yPage) => {
-  const { width, height } = p.request.viewport;
-  return p.request.raw_elements.filter((e) => e.rect.width > 0 && e.rect.height > 0 && e.rect.x < width && e.rect.x + e.rect.width > 0 && e.rect.y < height && e.rect.y + e.rect.height > 0).length;
+  const byId = new Map(p.request.raw_elements.map((e) => [e.id, e]));
+  return p.request.raw_elements.filter((e) => inView(p, e.id, byId)).length;
 };
 for (const f of FILES) {
   const doc = JSON.parse(gunzipSync(readFileSync(fileOf(f))).toString()) as { splitSeed: string; pages: A11yPage[] };

@@ -49,7 +49,9 @@ test('"Añadir a la cesta" two screens down ranks in the top 10; the header cart
 
 test('purchase words in other languages are purchases too', async () => {
   const html = readFileSync(`${FIXTURES}/tienda.html`, 'utf8');
-  for (const label of ['Agregar al carrito', 'In den Warenkorb', 'Ajouter au panier', 'Adicionar ao carrinho', 'Добавить в корзину', 'カートに入れる', '加入购物车', '馬上購買', 'Add to your basket']) {
+  for (const label of ['Agregar al carrito', 'In den Warenkorb', 'Ajouter au panier', 'Adicionar ao carrinho', 'Добавить в корзину', 'カートに入れる', '加入购物车', '馬上購買', 'Add to your basket',
+    // Eighth round, from dev3 fold b's pages: Slovak, Croatian, Korean.
+    'Do košíka', 'Kupi', '바로구매']) {
     await page.setContent(html.replace('Añadir a la cesta', label));
     const { buy } = await ranks();
     assert.ok(buy >= 0 && buy < 10, `${label} at ${buy + 1}`);
@@ -58,7 +60,7 @@ test('purchase words in other languages are purchases too', async () => {
 
 test('a cart noun alone or a word inside a longer one is not a purchase', async () => {
   const html = readFileSync(`${FIXTURES}/tienda.html`, 'utf8');
-  for (const label of ['Ver cesta', 'Einkaufen', 'Cupones']) {
+  for (const label of ['Ver cesta', 'Einkaufen', 'Cupones', '장바구니']) {
     await page.setContent(html.replace('Añadir a la cesta', label));
     const { buy } = await ranks();
     assert.ok(buy === -1 || buy >= 10, `${label} at ${buy + 1}: not promoted`);

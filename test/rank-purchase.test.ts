@@ -76,6 +76,17 @@ test('an add-to-cart disabled until a size is chosen is still the page\'s purcha
   assert.ok(buy >= 0 && buy < 10, `disabled purchase at ${buy + 1}`);
 });
 
+test('text fields named after a shop whose name holds "buy" do not take the purchase\'s place', async () => {
+  // Three fields in the first screen whose words hold "Buy" (the shop's name): read as purchases, they were the
+  // first three of the kind and the add to cart below them was not promoted (dev3 fold b, eighth round).
+  const fields = ['Search Buy &amp; Go', 'Buy &amp; Go gift card number', 'Email for Buy &amp; Go offers']
+    .map((name) => `<input type="text" aria-label="${name}" placeholder="${name}">`).join(' ');
+  const html = readFileSync(`${FIXTURES}/tienda.html`, 'utf8');
+  await page.setContent(html.replace('<nav>', `<form>${fields}</form><nav>`));
+  const { buy } = await ranks();
+  assert.ok(buy >= 0 && buy < 10, `purchase at ${buy + 1}`);
+});
+
 /** Every spelling a phrase allows: its `(?:a|b)` groups, `?` after a group or a letter, literal letters. */
 function spellings(pattern: string): string[] {
   let at = 0;

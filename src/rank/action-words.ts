@@ -71,10 +71,20 @@ export const PURCHASE_STEMS: readonly string[] = [
 ];
 const STEM = new RegExp(PURCHASE_STEMS.join('|'), 'i');
 
+/** Going to the cart, where a language puts the cart after "into" as it does for adding to it ("Przejdź do
+ *  koszyka", "Перейти в корзину"): the cart link, not a purchase. */
+const GO_TO_CART = /(?:przejdz|prejit|prejst|переити)\s+(?:do|в)\s/iu;
+const PURCHASE_LEAD = new RegExp(`^\\s*(?:${PURCHASE_PHRASES.map((p) => p.replace(/ /g, '\\s+')).join('|')})${BOUNDARY_AFTER}`, 'iu');
+/** A long label begins with purchase words (its first ACTION_LABEL_MAX chars are passed). */
+export function leadsWithPurchase(text: string): boolean {
+  const t = NON_ASCII.test(text) ? normalise(text) : text;
+  return STEM.test(t) && PURCHASE_LEAD.test(t) && !GO_TO_CART.test(t);
+}
+
 /** The label names a purchase. Accents are dropped only when the label has any (most labels are ASCII). */
 export function namesPurchase(text: string): boolean {
   const t = NON_ASCII.test(text) ? normalise(text) : text;
-  return STEM.test(t) && PURCHASE.test(t);
+  return STEM.test(t) && PURCHASE.test(t) && !GO_TO_CART.test(t);
 }
 
 // Sign in: "Sign in", "Sign-In", "Log in", "Login", "Log-in", or a label that is only "Account" / "My account" /

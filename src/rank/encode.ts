@@ -9,7 +9,7 @@ import { parseColor } from './color.ts';
 import { normalizeText, accessibleName, stateKey, isDisabled } from './text.ts';
 import type { CoreBackend } from './backend.ts';
 import { goalTokens, goalCount, writeGoal } from './encode-goal.ts';
-import { namesPurchase, SIGN_IN_WORDS, SEARCH_WORDS, SEARCH_FIELD_WORDS } from './action-words.ts';
+import { namesPurchase, leadsWithPurchase, SIGN_IN_WORDS, SEARCH_WORDS, SEARCH_FIELD_WORDS } from './action-words.ts';
 
 export const DEFAULT_LIMIT = 50;
 export const DEFAULT_LIMIT_CAP = 100;
@@ -282,6 +282,9 @@ export function encode(body: unknown, core: CoreBackend, options: EncodeOptions 
       else if (inputType === 'search' || SEARCH_WORDS.test(text) || (tag === 'input' && (inputType === '' || inputType === 'text')
         && (SEARCH_FIELD_WORDS.test(text) || SEARCH_FIELD_WORDS.test((a as { placeholder?: string | null } | undefined)?.placeholder ?? '')))) flags |= Flag.SEARCH;
     }
+    // A longer link or control label that begins with the purchase words: an add to cart holding its own stock
+    // messages ("Dodaj do koszyka Sprawdź dostępność w sklepie Produkt niedostępny"); only its first chars are read.
+    else if ((band === Band.LINK || band === Band.CONTROL) && leadsWithPurchase(text.slice(0, ACTION_LABEL_MAX))) flags |= Flag.PURCHASE | Flag.PURCHASE_LEAD;
     if (band > 0 && a?.section && AFTERMATTER_SECTION.test(a.section)) flags |= Flag.AFTERMATTER;
     if (e.group_key) {
       flags |= Flag.GROUP_SENT;

@@ -10,13 +10,13 @@
 //     SEARCH; not tiny; a link or control only with a label of at most 40 chars), among the first three of its
 //     kind by doc_y, those in the viewport first
 //   penalties (multiplied): hidden x0.05, disabled x0.6 (not for a promoted purchase: a shop's add to cart
-//     stays disabled until a size is chosen), occluded x0.5, unnamed x0.6, tiny x0.6 (thinner
+//     stays disabled until a size is chosen), occluded x0.7 (x0.5 when a modal blocks the page), unnamed x0.6, tiny x0.6 (thinner
 //     than 4 px, or under 100 px² without a name: an icon button drawn without its icon is still a control)
 //   placement, outside the viewport only: 0.55 / (1 + 0.5 x screens away), x0.7 in the last screen
 //     of a page at least 3 screens tall, x0.6 in a comment / reply / newsletter / footer section;
 //     a promoted primary action keeps at least 0.95
-import { F64In, I32In, F64Out, I32Out, Flag, OutFlag, Param, Band, ACTION_LABEL_MAX } from "./layout";
-import { count, f64In, i32In, f64Out, i32Out, setI32Out, param } from "./state";
+import { F64In, I32In, F64Out, I32Out, Flag, OutFlag, Param, Band, ACTION_LABEL_MAX, ModalField } from "./layout";
+import { count, f64In, i32In, f64Out, i32Out, setI32Out, param, modals } from "./state";
 import { nearestColor, alpha, chroma, MIN_ALPHA, red, green, blue } from "./palette";
 
 const TIER_INPUT: f64 = 750;
@@ -35,7 +35,8 @@ const BONUS_ACTION: f64 = 600;     // names a primary action (Flag.PURCHASE / SI
 
 const PENALTY_HIDDEN: f64 = 0.05;
 const PENALTY_DISABLED: f64 = 0.6;
-const PENALTY_OCCLUDED: f64 = 0.5;
+const PENALTY_OCCLUDED: f64 = 0.7;  // still seen (a card's title under the card's transparent link): above an unnamed control (0.6)
+const PENALTY_BLOCKED: f64 = 0.5;   // occluded on a page a modal blocks: behind it, below what the modal offers
 const PENALTY_TINY: f64 = 0.6;
 const PENALTY_UNNAMED: f64 = 0.6;   // a link, control or input with no text or accessible name: kept above static text in view (docs/ranking.md)
 // Outside the viewport (placement): tuned on the tune split of train/a11y (docs/ranking.md).
@@ -139,8 +140,16 @@ function actionCuts(flag: i32): void {
   cutOut = left <= 0 ? -Infinity : (left == 1 ? d : (left == 2 ? e : g));
 }
 
+/** A modal covers the page and hides at least one control (occlusion.ts): what is occluded is behind it. */
+function modalBlocks(): bool {
+  const n = i32(param(Param.OUT_MODALS));
+  for (let k = 0; k < n; k++) if (unchecked(modals[k * ModalField.COUNT + ModalField.BLOCKS]) != 0) return true;
+  return false;
+}
+
 export function computeScores(): void {
   const vw = param(Param.OUT_VIEWPORT_W), vh = param(Param.OUT_VIEWPORT_H);
+  const occludedFactor = modalBlocks() ? PENALTY_BLOCKED : PENALTY_OCCLUDED;
   const pageBottom = pageBottomOf(vh);
   actionCuts(Flag.PURCHASE);
   const purchaseIn = cutIn, purchaseOut = cutOut;
@@ -187,7 +196,7 @@ export function computeScores(): void {
     // A promoted purchase disabled until an option is chosen (add to cart before a size) is still the page's purchase.
     if ((flags & Flag.DISABLED) != 0 && !purchase) score *= PENALTY_DISABLED;
     if (band >= Band.LINK && (flags & Flag.HAS_TEXT) == 0) score *= PENALTY_UNNAMED;
-    if ((out & OutFlag.OCCLUDED) != 0) score *= PENALTY_OCCLUDED;
+    if ((out & OutFlag.OCCLUDED) != 0) score *= occludedFactor;
     if (!inView) score *= placement(i, flags, action, vw, vh, pageBottom);
     const rounded = i32(Math.floor(score + 0.5));
     setI32Out(I32Out.IMPORTANCE, i, rounded < 0 ? 0 : (rounded > 1000 ? 1000 : rounded));

@@ -117,27 +117,30 @@ function namesAction(i: i32, flags: i32, flag: i32): bool {
 let cutIn: f64 = 0, cutOut: f64 = 0;
 
 /**
- * Of one kind of primary action (purchase, sign in, search), the first ACTION_KEEP elements by doc_y,
- * those in the viewport first, are promoted: an element in the viewport whose doc_y is at most cutIn,
- * outside it at most cutOut. A page repeats its actions (a search form in the header and again in a
- * menu, "Add to cart" under 40 products): the first few say what the page offers, the rest would
- * crowd out everything else.
+ * Of one kind of primary action (purchase, sign in, search) among the bands minBand..maxBand, the first
+ * `keep` (at most ACTION_KEEP) elements by doc_y, those in the viewport first, are promoted: an element in
+ * the viewport whose doc_y is at most cutIn, outside it at most cutOut. Returns how many that is. A page
+ * repeats its actions (a search form in the header and again in a menu, "Add to cart" under 40
+ * products): the first few say what the page offers, the rest would crowd out everything else.
  */
-function actionCuts(flag: i32): void {
+function actionCuts(flag: i32, minBand: i32, maxBand: i32, keep: i32): i32 {
   // The three smallest doc_y inside (a <= b <= c) and outside (d <= e <= g) the viewport.
   let a: f64 = Infinity, b: f64 = Infinity, c: f64 = Infinity;
   let d: f64 = Infinity, e: f64 = Infinity, g: f64 = Infinity;
   for (let i = 0; i < count; i++) {
-    if (!namesAction(i, i32In(I32In.FLAGS, i), flag)) continue;
+    const band = i32In(I32In.BAND, i);
+    if (band < minBand || band > maxBand || !namesAction(i, i32In(I32In.FLAGS, i), flag)) continue;
     const y = f64Out(F64Out.DOC_Y, i);
     if ((i32Out(I32Out.FLAGS, i) & OutFlag.IN_VIEWPORT) != 0) {
       if (y < a) { c = b; b = a; a = y; } else if (y < b) { c = b; b = y; } else if (y < c) c = y;
     } else if (y < d) { g = e; e = d; d = y; } else if (y < e) { g = e; e = y; } else if (y < g) g = y;
   }
-  const inside = c < Infinity ? 3 : (b < Infinity ? 2 : (a < Infinity ? 1 : 0));
-  const left = ACTION_KEEP - inside;   // promotions left for elements outside the viewport
-  cutIn = c;
+  const inside = min(c < Infinity ? 3 : (b < Infinity ? 2 : (a < Infinity ? 1 : 0)), keep);
+  const left = keep - inside;   // promotions left for elements outside the viewport
+  cutIn = keep <= 0 ? -Infinity : (keep == 1 ? a : (keep == 2 ? b : c));
   cutOut = left <= 0 ? -Infinity : (left == 1 ? d : (left == 2 ? e : g));
+  const outside = d == Infinity ? 0 : (e == Infinity ? 1 : (g == Infinity ? 2 : 3));
+  return inside + min(outside, left);
 }
 
 /** A modal covers the page and hides at least one control (occlusion.ts): what is occluded is behind it. */
@@ -151,11 +154,15 @@ export function computeScores(): void {
   const vw = param(Param.OUT_VIEWPORT_W), vh = param(Param.OUT_VIEWPORT_H);
   const occludedFactor = modalBlocks() ? PENALTY_BLOCKED : PENALTY_OCCLUDED;
   const pageBottom = pageBottomOf(vh);
-  actionCuts(Flag.PURCHASE);
+  // A purchase is done by a control: buttons and fields naming one take the promotions first, links naming
+  // one ("Buy New Gear" in a menu) only those left.
+  const purchaseControls = actionCuts(Flag.PURCHASE, Band.CONTROL, Band.INPUT, ACTION_KEEP);
   const purchaseIn = cutIn, purchaseOut = cutOut;
-  actionCuts(Flag.SIGN_IN);
+  actionCuts(Flag.PURCHASE, Band.LINK, Band.LINK, ACTION_KEEP - purchaseControls);
+  const purchaseLinkIn = cutIn, purchaseLinkOut = cutOut;
+  actionCuts(Flag.SIGN_IN, Band.LINK, Band.INPUT, ACTION_KEEP);
   const signInIn = cutIn, signInOut = cutOut;
-  actionCuts(Flag.SEARCH);
+  actionCuts(Flag.SEARCH, Band.LINK, Band.INPUT, ACTION_KEEP);
   const searchIn = cutIn, searchOut = cutOut;
   for (let i = 0; i < count; i++) {
     const flags = i32In(I32In.FLAGS, i);
@@ -185,7 +192,8 @@ export function computeScores(): void {
     if (distinctBackground(bg)) score += BONUS_BACKGROUND;
     if (pointer) score += BONUS_POINTER;
     if ((flags & Flag.HAS_TEXT) != 0) score += BONUS_TEXT;
-    const purchase = namesAction(i, flags, Flag.PURCHASE) && docY <= (inView ? purchaseIn : purchaseOut);
+    const purchase = namesAction(i, flags, Flag.PURCHASE)
+      && docY <= (band == Band.LINK ? (inView ? purchaseLinkIn : purchaseLinkOut) : (inView ? purchaseIn : purchaseOut));
     const action = purchase
       || (namesAction(i, flags, Flag.SIGN_IN) && docY <= (inView ? signInIn : signInOut))
       || (namesAction(i, flags, Flag.SEARCH) && docY <= (inView ? searchIn : searchOut));

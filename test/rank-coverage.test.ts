@@ -40,3 +40,30 @@ test('a card title under its card\'s transparent link overlay stays in the top 5
   const firstSwatch = Math.min(...swatches.map((e) => r.elements.indexOf(e)));
   assert.ok(lastTitle < firstSwatch, `every title (last at ${lastTitle + 1}) above every unnamed swatch (first at ${firstSwatch + 1})`);
 });
+
+/** The purchase's rank (0-based) in the goal-less top 50, and the menu's "Buy …" links' ranks. */
+async function purchaseRanks(): Promise<{ buy: number; menu: number[] }> {
+  await waitForStable(page, { quietMs: 100 });
+  const box = await page.locator('#buy').boundingBox();
+  assert.ok(box && box.y > 1600, `the purchase is two screens down (y ${box?.y})`);
+  const r = await snapshot(page, { limit: 50, api });
+  const texts = r.elements.map((e) => e.text ?? '');
+  return { buy: texts.indexOf('Add to cart'), menu: texts.flatMap((t, k) => /^Buy /.test(t) ? [k] : []) };
+}
+
+test('the add-to-cart button outranks menu links that start with "Buy"', async () => {
+  await page.goto(`${fx.url}/gear-shop.html`);
+  const { buy, menu } = await purchaseRanks();
+  assert.ok(buy >= 0 && buy < 10, `purchase at ${buy + 1}`);
+  assert.ok(menu.length === 3 && menu.some((k) => k > buy), `menu "Buy" links at ${menu.map((k) => k + 1)}: not all above the purchase`);
+});
+
+test('a page whose only purchase is a link keeps it promoted', async () => {
+  await page.goto(`${fx.url}/gear-shop.html`);
+  await page.evaluate(() => {
+    document.querySelector('#buy')!.outerHTML = '<a id="buy" href="/cart/add/65">Add to cart</a>';
+    for (const a of document.querySelectorAll('nav a')) a.textContent = a.textContent!.replace(/^Buy /, 'Shop ');
+  });
+  const { buy } = await purchaseRanks();
+  assert.ok(buy >= 0 && buy < 10, `purchase link at ${buy + 1}`);
+});

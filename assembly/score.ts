@@ -12,7 +12,7 @@
 //   penalties (multiplied): hidden x0.05, disabled x0.6 (not for a promoted purchase: a shop's add to cart
 //     stays disabled until a size is chosen), occluded x0.7 (x0.5 when a modal blocks the page), unnamed x0.6, tiny x0.6 (thinner
 //     than 4 px, or under 100 px² without a name: an icon button drawn without its icon is still a control)
-//   placement, outside the viewport only: 0.55 / (1 + 0.5 x screens away), x0.7 in the last screen
+//   placement, outside the viewport only: 0.4 / (1 + 0.5 x screens away), x0.7 in the last screen
 //     of a page at least 3 screens tall, x0.6 in a comment / reply / newsletter / footer section;
 //     a promoted primary action keeps at least 0.95
 import { F64In, I32In, F64Out, I32Out, Flag, OutFlag, Param, Band, ACTION_LABEL_MAX, ModalField } from "./layout";
@@ -40,7 +40,8 @@ const PENALTY_BLOCKED: f64 = 0.5;   // occluded on a page a modal blocks: behind
 const PENALTY_TINY: f64 = 0.6;
 const PENALTY_UNNAMED: f64 = 0.6;   // a link, control or input with no text or accessible name: kept above static text in view (docs/ranking.md)
 // Outside the viewport (placement): tuned on the tune split of train/a11y (docs/ranking.md).
-const OFFSCREEN_NEAR: f64 = 0.55;       // factor just outside the viewport
+const OFFSCREEN_NEAR: f64 = 0.4;        // factor just outside the viewport: the strongest field there that names no action
+                                        // (885 x 0.4 = 354) stays below the weakest named link in view (>= 375)
 const OFFSCREEN_DECAY: f64 = 0.5;       // per screen further away
 const FOOTER_MIN_SCREENS: f64 = 3;      // pages at least this many screens tall have a footer zone
 const FOOTER_SCREENS: f64 = 1;          // the footer zone: the page's last screen

@@ -67,3 +67,18 @@ test('a page whose only purchase is a link keeps it promoted', async () => {
   const { buy } = await purchaseRanks();
   assert.ok(buy >= 0 && buy < 10, `purchase link at ${buy + 1}`);
 });
+
+test('the first screen\'s named links rank above form fields just below the fold', async () => {
+  await page.goto(`${fx.url}/fold-form.html`);
+  await waitForStable(page, { quietMs: 100 });
+  const top = await page.locator('form input').first().boundingBox();
+  assert.ok(top && top.y > 800 && top.y < 1000, `the form starts just below the fold (y ${top?.y})`);
+  const r = await snapshot(page, { limit: 50, api });
+  const links = r.elements.filter((e) => e.role === 'link' && e.in_viewport);
+  const fields = r.elements.filter((e) => e.role === 'textbox' && !e.in_viewport);
+  assert.equal(links.length, 9, 'the nine visible links are ranked');
+  assert.ok(fields.length >= 4, `fields below the fold ranked: ${fields.length}`);
+  const lastLink = Math.max(...links.map((e) => r.elements.indexOf(e)));
+  const firstField = Math.min(...fields.map((e) => r.elements.indexOf(e)));
+  assert.ok(lastLink < firstField, `every visible link (last at ${lastLink + 1}) above the fields below the fold (first at ${firstField + 1})`);
+});

@@ -10,13 +10,13 @@
 //     SEARCH; not tiny; a link or control only with a label of at most 40 chars), among the first three of its
 //     kind by doc_y, those in the viewport first
 //   penalties (multiplied): hidden x0.05, disabled x0.6 (not for a promoted purchase: a shop's add to cart
-//     stays disabled until a size is chosen), occluded x0.5, unnamed x0.6, tiny x0.6 (thinner
+//     stays disabled until a size is chosen), occluded x0.7 (x0.5 when a modal blocks the page), unnamed x0.6, tiny x0.6 (thinner
 //     than 4 px, or under 100 px² without a name: an icon button drawn without its icon is still a control)
-//   placement, outside the viewport only: 0.55 / (1 + 0.5 x screens away), x0.7 in the last screen
+//   placement, outside the viewport only: 0.4 / (1 + 0.5 x screens away), x0.7 in the last screen
 //     of a page at least 3 screens tall, x0.6 in a comment / reply / newsletter / footer section;
 //     a promoted primary action keeps at least 0.95
-import { F64In, I32In, F64Out, I32Out, Flag, OutFlag, Param, Band, ACTION_LABEL_MAX } from "./layout";
-import { count, f64In, i32In, f64Out, i32Out, setI32Out, param } from "./state";
+import { F64In, I32In, F64Out, I32Out, Flag, OutFlag, Param, Band, ACTION_LABEL_MAX, ModalField } from "./layout";
+import { count, f64In, i32In, f64Out, i32Out, setI32Out, param, modals } from "./state";
 import { nearestColor, alpha, chroma, MIN_ALPHA, red, green, blue } from "./palette";
 
 const TIER_INPUT: f64 = 750;
@@ -35,11 +35,13 @@ const BONUS_ACTION: f64 = 600;     // names a primary action (Flag.PURCHASE / SI
 
 const PENALTY_HIDDEN: f64 = 0.05;
 const PENALTY_DISABLED: f64 = 0.6;
-const PENALTY_OCCLUDED: f64 = 0.5;
+const PENALTY_OCCLUDED: f64 = 0.7;  // still seen (a card's title under the card's transparent link): above an unnamed control (0.6)
+const PENALTY_BLOCKED: f64 = 0.5;   // occluded on a page a modal blocks: behind it, below what the modal offers
 const PENALTY_TINY: f64 = 0.6;
 const PENALTY_UNNAMED: f64 = 0.6;   // a link, control or input with no text or accessible name: kept above static text in view (docs/ranking.md)
 // Outside the viewport (placement): tuned on the tune split of train/a11y (docs/ranking.md).
-const OFFSCREEN_NEAR: f64 = 0.55;       // factor just outside the viewport
+const OFFSCREEN_NEAR: f64 = 0.4;        // factor just outside the viewport: the strongest field there that names no action
+                                        // (885 x 0.4 = 354) stays below the weakest named link in view (>= 375)
 const OFFSCREEN_DECAY: f64 = 0.5;       // per screen further away
 const FOOTER_MIN_SCREENS: f64 = 3;      // pages at least this many screens tall have a footer zone
 const FOOTER_SCREENS: f64 = 1;          // the footer zone: the page's last screen
@@ -119,37 +121,52 @@ function namesAction(i: i32, flags: i32, flag: i32): bool {
 let cutIn: f64 = 0, cutOut: f64 = 0;
 
 /**
- * Of one kind of primary action (purchase, sign in, search), the first ACTION_KEEP elements by doc_y,
- * those in the viewport first, are promoted: an element in the viewport whose doc_y is at most cutIn,
- * outside it at most cutOut. A page repeats its actions (a search form in the header and again in a
- * menu, "Add to cart" under 40 products): the first few say what the page offers, the rest would
- * crowd out everything else.
+ * Of one kind of primary action (purchase, sign in, search) among the bands minBand..maxBand, the first
+ * `keep` (at most ACTION_KEEP) elements by doc_y, those in the viewport first, are promoted: an element in
+ * the viewport whose doc_y is at most cutIn, outside it at most cutOut. Returns how many that is. A page
+ * repeats its actions (a search form in the header and again in a menu, "Add to cart" under 40
+ * products): the first few say what the page offers, the rest would crowd out everything else.
  */
-function actionCuts(flag: i32): void {
+function actionCuts(flag: i32, minBand: i32, maxBand: i32, keep: i32): i32 {
   // The three smallest doc_y inside (a <= b <= c) and outside (d <= e <= g) the viewport.
   let a: f64 = Infinity, b: f64 = Infinity, c: f64 = Infinity;
   let d: f64 = Infinity, e: f64 = Infinity, g: f64 = Infinity;
   for (let i = 0; i < count; i++) {
-    if (!namesAction(i, i32In(I32In.FLAGS, i), flag)) continue;
+    const band = i32In(I32In.BAND, i);
+    if (band < minBand || band > maxBand || !namesAction(i, i32In(I32In.FLAGS, i), flag)) continue;
     const y = f64Out(F64Out.DOC_Y, i);
     if ((i32Out(I32Out.FLAGS, i) & OutFlag.IN_VIEWPORT) != 0) {
       if (y < a) { c = b; b = a; a = y; } else if (y < b) { c = b; b = y; } else if (y < c) c = y;
     } else if (y < d) { g = e; e = d; d = y; } else if (y < e) { g = e; e = y; } else if (y < g) g = y;
   }
-  const inside = c < Infinity ? 3 : (b < Infinity ? 2 : (a < Infinity ? 1 : 0));
-  const left = ACTION_KEEP - inside;   // promotions left for elements outside the viewport
-  cutIn = c;
+  const inside = min(c < Infinity ? 3 : (b < Infinity ? 2 : (a < Infinity ? 1 : 0)), keep);
+  const left = keep - inside;   // promotions left for elements outside the viewport
+  cutIn = keep <= 0 ? -Infinity : (keep == 1 ? a : (keep == 2 ? b : c));
   cutOut = left <= 0 ? -Infinity : (left == 1 ? d : (left == 2 ? e : g));
+  const outside = d == Infinity ? 0 : (e == Infinity ? 1 : (g == Infinity ? 2 : 3));
+  return inside + min(outside, left);
+}
+
+/** A modal covers the page and hides at least one control (occlusion.ts): what is occluded is behind it. */
+function modalBlocks(): bool {
+  const n = i32(param(Param.OUT_MODALS));
+  for (let k = 0; k < n; k++) if (unchecked(modals[k * ModalField.COUNT + ModalField.BLOCKS]) != 0) return true;
+  return false;
 }
 
 export function computeScores(): void {
   const vw = param(Param.OUT_VIEWPORT_W), vh = param(Param.OUT_VIEWPORT_H);
+  const occludedFactor = modalBlocks() ? PENALTY_BLOCKED : PENALTY_OCCLUDED;
   const pageBottom = pageBottomOf(vh);
-  actionCuts(Flag.PURCHASE);
+  // A purchase is done by a control: buttons and fields naming one take the promotions first, links naming
+  // one ("Buy New Gear" in a menu) only those left.
+  const purchaseControls = actionCuts(Flag.PURCHASE, Band.CONTROL, Band.INPUT, ACTION_KEEP);
   const purchaseIn = cutIn, purchaseOut = cutOut;
-  actionCuts(Flag.SIGN_IN);
+  actionCuts(Flag.PURCHASE, Band.LINK, Band.LINK, ACTION_KEEP - purchaseControls);
+  const purchaseLinkIn = cutIn, purchaseLinkOut = cutOut;
+  actionCuts(Flag.SIGN_IN, Band.LINK, Band.INPUT, ACTION_KEEP);
   const signInIn = cutIn, signInOut = cutOut;
-  actionCuts(Flag.SEARCH);
+  actionCuts(Flag.SEARCH, Band.LINK, Band.INPUT, ACTION_KEEP);
   const searchIn = cutIn, searchOut = cutOut;
   for (let i = 0; i < count; i++) {
     const flags = i32In(I32In.FLAGS, i);
@@ -179,7 +196,8 @@ export function computeScores(): void {
     if (distinctBackground(bg)) score += BONUS_BACKGROUND;
     if (pointer) score += BONUS_POINTER;
     if ((flags & Flag.HAS_TEXT) != 0) score += BONUS_TEXT;
-    const purchase = namesAction(i, flags, Flag.PURCHASE) && docY <= (inView ? purchaseIn : purchaseOut);
+    const purchase = namesAction(i, flags, Flag.PURCHASE)
+      && docY <= (band == Band.LINK ? (inView ? purchaseLinkIn : purchaseLinkOut) : (inView ? purchaseIn : purchaseOut));
     const action = purchase
       || (namesAction(i, flags, Flag.SIGN_IN) && docY <= (inView ? signInIn : signInOut))
       || (namesAction(i, flags, Flag.SEARCH) && docY <= (inView ? searchIn : searchOut));
@@ -190,7 +208,7 @@ export function computeScores(): void {
     // A promoted purchase disabled until an option is chosen (add to cart before a size) is still the page's purchase.
     if ((flags & Flag.DISABLED) != 0 && !purchase) score *= PENALTY_DISABLED;
     if (band >= Band.LINK && (flags & Flag.HAS_TEXT) == 0) score *= PENALTY_UNNAMED;
-    if ((out & OutFlag.OCCLUDED) != 0) score *= PENALTY_OCCLUDED;
+    if ((out & OutFlag.OCCLUDED) != 0) score *= occludedFactor;
     if (!inView) score *= placement(i, flags, action, vw, vh, pageBottom);
     const rounded = i32(Math.floor(score + 0.5));
     setI32Out(I32Out.IMPORTANCE, i, rounded < 0 ? 0 : (rounded > 1000 ? 1000 : rounded));

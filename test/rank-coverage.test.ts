@@ -1,0 +1,84 @@
+// Issue 20, eighth round: what a person sees in the first screen stays in the goal-less top 50 (WCXB
+// remaining misses, docs/ranking.md). Real Chromium on localhost fixture pages, collected by our collector
+// and ranked by the Wasm core through the real HTTP server.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser, Page } from 'playwright-core';
+import { launch } from './helpers/browser.ts';
+import { serveFixtures, type FixtureServer } from './helpers/fixtures.ts';
+import { startServer, createKey, removeDataDir, type ServerProcess } from './helpers/server.ts';
+import { snapshot, waitForStable, SightlineApi } from '../src/client/index.ts';
+
+let fx: FixtureServer;
+let browser: Browser;
+let page: Page;
+let server: ServerProcess;
+let api: SightlineApi;
+
+before(async () => {
+  [fx, browser, server] = await Promise.all([serveFixtures(), launch(), startServer(['--rate-limit', '1000', '--rate-burst', '1000'])]);
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  api = new SightlineApi({ baseUrl: server.url, apiKey: await createKey(server.dataDir, 100) });
+});
+after(async () => {
+  await browser.close();
+  await fx.close();
+  await server.stop();
+  removeDataDir(server.dataDir);
+});
+
+test('a card title under its card\'s transparent link overlay stays in the top 50, above unnamed swatches', async () => {
+  await page.goto(`${fx.url}/cards.html`);
+  await waitForStable(page, { quietMs: 100 });
+  const r = await snapshot(page, { limit: 50, api });
+  const titles = r.elements.filter((e) => /^Runner \d road shoe$/.test(e.text ?? ''));
+  assert.equal(titles.length, 8, `card titles in the top 50: ${titles.length} of 8`);
+  assert.ok(titles.every((e) => e.is_occluded && e.in_viewport), 'the titles are in the viewport and occluded by the overlays');
+  const swatches = r.elements.filter((e) => e.role === 'link' && !(e.text ?? '').trim() && !e.name && e.in_viewport);
+  assert.ok(swatches.length > 0, 'unnamed swatch links are ranked too');
+  const lastTitle = Math.max(...titles.map((e) => r.elements.indexOf(e)));
+  const firstSwatch = Math.min(...swatches.map((e) => r.elements.indexOf(e)));
+  assert.ok(lastTitle < firstSwatch, `every title (last at ${lastTitle + 1}) above every unnamed swatch (first at ${firstSwatch + 1})`);
+});
+
+/** The purchase's rank (0-based) in the goal-less top 50, and the menu's "Buy …" links' ranks. */
+async function purchaseRanks(): Promise<{ buy: number; menu: number[] }> {
+  await waitForStable(page, { quietMs: 100 });
+  const box = await page.locator('#buy').boundingBox();
+  assert.ok(box && box.y > 1600, `the purchase is two screens down (y ${box?.y})`);
+  const r = await snapshot(page, { limit: 50, api });
+  const texts = r.elements.map((e) => e.text ?? '');
+  return { buy: texts.indexOf('Add to cart'), menu: texts.flatMap((t, k) => /^Buy /.test(t) ? [k] : []) };
+}
+
+test('the add-to-cart button outranks menu links that start with "Buy"', async () => {
+  await page.goto(`${fx.url}/gear-shop.html`);
+  const { buy, menu } = await purchaseRanks();
+  assert.ok(buy >= 0 && buy < 10, `purchase at ${buy + 1}`);
+  assert.ok(menu.length === 3 && menu.some((k) => k > buy), `menu "Buy" links at ${menu.map((k) => k + 1)}: not all above the purchase`);
+});
+
+test('a page whose only purchase is a link keeps it promoted', async () => {
+  await page.goto(`${fx.url}/gear-shop.html`);
+  await page.evaluate(() => {
+    document.querySelector('#buy')!.outerHTML = '<a id="buy" href="/cart/add/65">Add to cart</a>';
+    for (const a of document.querySelectorAll('nav a')) a.textContent = a.textContent!.replace(/^Buy /, 'Shop ');
+  });
+  const { buy } = await purchaseRanks();
+  assert.ok(buy >= 0 && buy < 10, `purchase link at ${buy + 1}`);
+});
+
+test('the first screen\'s named links rank above form fields just below the fold', async () => {
+  await page.goto(`${fx.url}/fold-form.html`);
+  await waitForStable(page, { quietMs: 100 });
+  const top = await page.locator('form input').first().boundingBox();
+  assert.ok(top && top.y > 800 && top.y < 1000, `the form starts just below the fold (y ${top?.y})`);
+  const r = await snapshot(page, { limit: 50, api });
+  const links = r.elements.filter((e) => e.role === 'link' && e.in_viewport);
+  const fields = r.elements.filter((e) => e.role === 'textbox' && !e.in_viewport);
+  assert.equal(links.length, 9, 'the nine visible links are ranked');
+  assert.ok(fields.length >= 4, `fields below the fold ranked: ${fields.length}`);
+  const lastLink = Math.max(...links.map((e) => r.elements.indexOf(e)));
+  const firstField = Math.min(...fields.map((e) => r.elements.indexOf(e)));
+  assert.ok(lastLink < firstField, `every visible link (last at ${lastLink + 1}) above the fields below the fold (first at ${firstField + 1})`);
+});

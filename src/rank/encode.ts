@@ -6,7 +6,7 @@ import { SnapshotRequest, RawElement, type PreviousElement } from '../schema/sna
 import { badRequest, SNAPSHOT_MESSAGES } from '../schema/errors.ts';
 import { ROLES, resolveRole, roleCode } from './roles.ts';
 import { parseColor } from './color.ts';
-import { normalizeText, accessibleName, stateKey, isDisabled } from './text.ts';
+import { normalizeText, accessibleName, stateKey, isDisabled, hasNonSpace } from './text.ts';
 import type { CoreBackend } from './backend.ts';
 import { goalTokens, goalCount, writeGoal } from './encode-goal.ts';
 import { namesPurchase, SIGN_IN_WORDS, SEARCH_WORDS, SEARCH_FIELD_WORDS } from './action-words.ts';
@@ -172,15 +172,14 @@ function zIndex(v: unknown): number {
 const PRIMARY_CLASS = /(^|[\s_-])(primary|cta|call-to-action|btn-main|main-action)($|[\s_-])/i;
 /** Section labels of the parts after a page's content: comments, replies, newsletters, footers. */
 const AFTERMATTER_SECTION = /\b(comments?|repl(y|ies)|respond|newsletter|footer|subscribe|leave a)\b/i;
-const NON_SPACE = /\S/;
 const HEADING_ROLE = roleCode('heading');
 
 const DIGIT_0 = 48, DIGIT_9 = 57, MINUS = 45, X = 120, H = 104;
 /** Index after an integer of 1 to 9 digits, optionally negative, that starts at `from`; -1 when there is none. */
 function intEnd(key: string, from: number): number {
-  const start = key.charCodeAt(from) === MINUS ? from + 1 : from;
-  let k = start;
-  while (k - start < 10 && key.charCodeAt(k) >= DIGIT_0 && key.charCodeAt(k) <= DIGIT_9) k++;
+  const start = from < key.length && key.charCodeAt(from) === MINUS ? from + 1 : from;
+  let k = start; // bounds checked before each read: a read past the end (NaN) slows the compiled loop
+  while (k < key.length && k - start < 10 && key.charCodeAt(k) >= DIGIT_0 && key.charCodeAt(k) <= DIGIT_9) k++;
   return k === start || k - start > 9 ? -1 : k;
 }
 function intOf(key: string, from: number, end: number): number {
@@ -196,9 +195,9 @@ function intOf(key: string, from: number, end: number): number {
  * Read by hand: every element of a page has a key, and the regex's match and strings cost about 6% of rank().
  */
 export function readGroupKey(key: string, out: Int32Array, a: number, b: number): boolean {
-  if (key.charCodeAt(0) !== X) return false;
+  if (key.length < 5 || key.charCodeAt(0) !== X) return false;
   const endA = intEnd(key, 1);
-  if (endA < 0 || key.charCodeAt(endA) !== MINUS || key.charCodeAt(endA + 1) !== H) return false;
+  if (endA < 0 || endA + 2 >= key.length || key.charCodeAt(endA) !== MINUS || key.charCodeAt(endA + 1) !== H) return false;
   const endB = intEnd(key, endA + 2);
   if (endB !== key.length) return false;
   out[a] = intOf(key, 1, endA);
@@ -297,7 +296,7 @@ export function encode(body: unknown, core: CoreBackend, options: EncodeOptions 
     if (tag === 'input' && inputType === 'hidden') flags |= Flag.HIDDEN;
     if (band > 0 && (inputType === 'submit' || (a?.class && PRIMARY_CLASS.test(a.class)))) flags |= Flag.PRIMARY_HINT;
     const text = e.text || accessibleName(a);
-    if (NON_SPACE.test(text)) flags |= Flag.HAS_TEXT; // no trim(): it would copy every string
+    if (hasNonSpace(text)) flags |= Flag.HAS_TEXT;
     if (role === HEADING_ROLE) flags |= Flag.HEADING;
     // Action words: only in a label the core can promote (namesAction in score.ts: a field, or a link or control
     // named in at most ACTION_LABEL_MAX chars), which spares the phrase patterns a page's long container texts.

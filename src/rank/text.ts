@@ -11,6 +11,19 @@ export function normalizeText(text: string | null | undefined): string {
   return clean.length > MAX_TEXT ? clean.slice(0, MAX_TEXT - 1) + '…' : clean;
 }
 
+/** JavaScript's white space (regex \s): tab to carriage return, the space separators, U+2028/9, U+FEFF. */
+function isSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13) || (c >= 0x80 && (c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a)
+    || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff));
+}
+
+/** The text holds something besides white space (/\S/.test(text), without the regex call and without the
+ *  copy trim() makes): asked of every element. */
+export function hasNonSpace(text: string): boolean {
+  for (let k = 0; k < text.length; k++) if (!isSpace(text.charCodeAt(k))) return true;
+  return false;
+}
+
 /** Accessible name: aria-label, then the name the collector computed, then an inferred label. */
 export function accessibleName(a: RawElement['attributes']): string {
   return a?.aria_label || a?.name || a?.inferred_label || '';

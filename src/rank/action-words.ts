@@ -62,15 +62,17 @@ export const PURCHASE_STEMS: readonly string[] = [
   ...PURCHASE_PHRASES_CJK.map(normalise),
 ];
 const STEM = new RegExp(PURCHASE_STEMS.join('|'), 'i');
-/** STEM as a one-pass table over ASCII labels (most labels): a third of the pattern's cost (bench/README.md). */
+/** STEM as a one-pass table over the normalised label (most labels normalise to ASCII): a third of the
+ *  pattern's cost, and no normalise() copy of a label without a stem (bench/README.md). */
 const STEM_SCAN = asciiScanner(PURCHASE_STEMS);
+const NON_ASCII = /[^\x00-\x7f]/;
 
 /** The label names a purchase. Accents are dropped only when the label has any (most labels are ASCII). */
 export function namesPurchase(text: string): boolean {
-  let t = text, found = STEM_SCAN.scan(t);
-  if (found === Scan.NOT_ASCII) { t = normalise(text); found = STEM_SCAN.scan(t); }
-  if (found === Scan.NOT_ASCII) return STEM.test(t) && PURCHASE.test(t);
-  return found === Scan.FOUND && PURCHASE.test(t);
+  const found = STEM_SCAN.scan(text);
+  if (found === Scan.NONE) return false;
+  const t = NON_ASCII.test(text) ? normalise(text) : text;
+  return (found === Scan.FOUND || STEM.test(t)) && PURCHASE.test(t);
 }
 
 // Sign in: "Sign in", "Sign-In", "Log in", "Login", "Log-in", or a label that is only "Account" / "My account" /

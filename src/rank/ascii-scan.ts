@@ -1,15 +1,17 @@
 // One pass over a label for any of a list of words, as a case-blind regex alternation (/w1|w2|.../i) would
-// find them, but with a table instead of the regex: an automaton (Aho-Corasick) over ASCII, which the
-// encoder runs on every control's label (action-words.ts). Only ASCII labels are scanned; the caller
-// takes another way for the others.
+// find them in the label's normalise() (words.ts: lower case, accents dropped), but with a table instead of
+// the regex and without normalise()'s copies: an automaton (Aho-Corasick) over ASCII, fed the label unit
+// by unit (words.ts unitKind), which the encoder runs on every control's label (action-words.ts). When the
+// normalised label is not all ASCII, the scan cannot tell, and the caller takes another way.
+import { Unit, UNIT_KIND, UNIT_ONE, UNIT_MANY, unitKind } from './words.ts';
 
-/** What `scan` found: a word, none, or a non-ASCII character (the automaton cannot tell). */
+/** What `scan` found in the label's normalise(): a word, none, or it cannot tell (not all ASCII). */
 export enum Scan { NONE = 0, FOUND = 1, NOT_ASCII = 2 }
 
 const fold = (c: number) => (c >= 65 && c <= 90 ? c + 32 : c);
 
 export interface AsciiScanner {
-  /** Scans `text` for a word, in one pass. */
+  /** Scans normalise(text) for a word, in one pass over `text`. */
   scan(text: string): Scan;
 }
 
@@ -57,14 +59,30 @@ export function asciiScanner(words: readonly string[]): AsciiScanner {
   const delta = new Int32Array(next.length * classes);
   next.forEach((row, s) => row.forEach((t, k) => { delta[s * classes + k] = t; }));
   const accept = Uint8Array.from(accepts, (a) => (a ? 1 : 0));
+  const step = (s: number, c: number) => delta[s * classes + classOf[c]];
   return {
     scan(text: string): Scan {
       let found = false;
       for (let i = 0, s = 0; i < text.length; i++) {
-        const c = text.charCodeAt(i);
-        if (c >= 128) return Scan.NOT_ASCII;
-        s = delta[s * classes + classOf[c]];
-        if (accept[s] === 1) found = true; // read on: a non-ASCII character later changes the answer
+        let c = text.charCodeAt(i);
+        if (c >= 128) {
+          const kind = UNIT_KIND[c] || unitKind(c);
+          if (kind === Unit.NONE) continue;
+          if (kind === Unit.ONE) c = UNIT_ONE[c];
+          else if (kind === Unit.MANY) {
+            const many = UNIT_MANY.get(c)!;
+            for (let k = 0; k < many.length; k++) {
+              const d = many.charCodeAt(k);
+              if (d >= 128) return Scan.NOT_ASCII;
+              s = step(s, d);
+              if (accept[s] === 1) found = true;
+            }
+            continue;
+          } else return Scan.NOT_ASCII;
+          if (c >= 128) return Scan.NOT_ASCII;
+        }
+        s = step(s, c);
+        if (accept[s] === 1) found = true; // read on: a unit later may leave the scan unable to tell
       }
       return found ? Scan.FOUND : Scan.NONE;
     },

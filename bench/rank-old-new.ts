@@ -3,23 +3,26 @@
 // process so the machine's load hits both: 20 rounds, each side timed in 60 ms slices, medians. Timed by
 // the process's CPU time (process.cpuUsage), not the clock: on a shared machine a slice's wall time also
 // counts the time the process waited for a core, which lands on whichever side was running.
-//   node --import tsx bench/rank-old-new.ts <checkout of the previous commit, built> [rounds]
+// `--wall` times by the clock instead, as bench:check does.
+//   node --import tsx bench/rank-old-new.ts <checkout of the previous commit, built> [rounds] [--wall]
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Ranker } from '../src/rank/ranker.ts';
 import { loadWasmCore } from '../src/rank/load-node.ts';
 import { payload } from './payloads.ts';
 
-const oldDir = process.argv[2];
+const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const wall = process.argv.includes('--wall');
+const oldDir = args[0];
 if (!oldDir) throw new Error('usage: node --import tsx bench/rank-old-new.ts <previous checkout, built> [rounds]');
-const rounds = Number(process.argv[3] ?? 20);
+const rounds = Number(args[1] ?? 20);
 const at = (path: string) => import(pathToFileURL(resolve(oldDir, path)).href);
 const oldRanker: Ranker = new (await at('src/rank/ranker.ts')).Ranker(await (await at('src/rank/load-node.ts')).loadWasmCore());
 const newRanker = new Ranker(await loadWasmCore());
 const p1k = payload(1000), t1k = JSON.stringify(p1k);
 
 const SLICE_MS = 60;
-const cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+const cpuMs = wall ? () => performance.now() : () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
 function timeSlice(fn: () => unknown): number {
   let calls = 0;
   const t0 = cpuMs();
@@ -42,5 +45,5 @@ for (let r = 0; r < rounds; r++) {
     ms[side].push(rank);
   }
 }
-for (const side of ['old', 'new'] as const) console.log(`${side}: rank-vs-parse-1k ${median(ratios[side]).toFixed(3)}x, rank() ${median(ms[side]).toFixed(3)} ms of CPU (median of ${rounds} rounds)`);
+for (const side of ['old', 'new'] as const) console.log(`${side}: rank-vs-parse-1k ${median(ratios[side]).toFixed(3)}x, rank() ${median(ms[side]).toFixed(3)} ms${wall ? '' : ' of CPU'} (median of ${rounds} rounds)`);
 console.log(`new/old rank() time: ${(median(ms.new) / median(ms.old)).toFixed(3)}`);

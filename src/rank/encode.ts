@@ -174,35 +174,13 @@ const PRIMARY_CLASS = /(^|[\s_-])(primary|cta|call-to-action|btn-main|main-actio
 const AFTERMATTER_SECTION = /\b(comments?|repl(y|ies)|respond|newsletter|footer|subscribe|leave a)\b/i;
 const HEADING_ROLE = roleCode('heading');
 
-const DIGIT_0 = 48, DIGIT_9 = 57, MINUS = 45, X = 120, H = 104;
-/** Index after an integer of 1 to 9 digits, optionally negative, that starts at `from`; -1 when there is none. */
-function intEnd(key: string, from: number): number {
-  const start = from < key.length && key.charCodeAt(from) === MINUS ? from + 1 : from;
-  let k = start; // bounds checked before each read: a read past the end (NaN) slows the compiled loop
-  while (k < key.length && k - start < 10 && key.charCodeAt(k) >= DIGIT_0 && key.charCodeAt(k) <= DIGIT_9) k++;
-  return k === start || k - start > 9 ? -1 : k;
-}
-function intOf(key: string, from: number, end: number): number {
-  const negative = key.charCodeAt(from) === MINUS;
-  let v = 0;
-  for (let k = negative ? from + 1 : from; k < end; k++) v = v * 10 + key.charCodeAt(k) - DIGIT_0;
-  return negative ? -v : v;
-}
-
-/**
- * The collector's group key "x<int>-h<int>" (ints of 1 to 9 digits, optionally negative: /^x(-?\d{1,9})-h(-?\d{1,9})$/)
- * as its two numbers, written to out[a] and out[b]; false (nothing written) for any other key, which is then opaque.
- * Read by hand: every element of a page has a key, and the regex's match and strings cost about 6% of rank().
- */
-export function readGroupKey(key: string, out: Int32Array, a: number, b: number): boolean {
-  if (key.length < 5 || key.charCodeAt(0) !== X) return false;
-  const endA = intEnd(key, 1);
-  if (endA < 0 || endA + 2 >= key.length || key.charCodeAt(endA) !== MINUS || key.charCodeAt(endA + 1) !== H) return false;
-  const endB = intEnd(key, endA + 2);
-  if (endB !== key.length) return false;
-  out[a] = intOf(key, 1, endA);
-  out[b] = intOf(key, endA + 2, endB);
-  return true;
+const GROUP_KEY = /^x(-?\d{1,9})-h(-?\d{1,9})$/;
+/** The collector's group key "x<int>-h<int>" as its two numbers, written to out[a] and out[b]; false (nothing
+ *  written) for any other key, which is then opaque. */
+function readGroupKey(key: string, out: Int32Array, a: number, b: number): boolean {
+  const m = GROUP_KEY.exec(key);
+  if (m) { out[a] = Number(m[1]); out[b] = Number(m[2]); }
+  return m !== null;
 }
 
 /** Interns strings to small ints (0 is the empty string / absent). */

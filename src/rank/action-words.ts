@@ -65,6 +65,8 @@ const STEM = new RegExp(PURCHASE_STEMS.join('|'), 'i');
 /** STEM as a one-pass table over the normalised label (most labels normalise to ASCII): a third of the
  *  pattern's cost, and no normalise() copy of a label without a stem (bench/README.md). */
 const STEM_SCAN = asciiScanner(PURCHASE_STEMS);
+// The scan reads each stem as the literal word STEM's alternation makes of it: a stem must be plain text.
+for (const s of PURCHASE_STEMS) if (/[\\^$.|?*+()[\]{}]/.test(s)) throw new Error(`PURCHASE_STEMS: "${s}" is a pattern, not a word`);
 const NON_ASCII = /[^\x00-\x7f]/;
 
 /** The label names a purchase. Accents are dropped only when the label has any (most labels are ASCII). */

@@ -167,6 +167,7 @@ export enum Flag {
   AFTERMATTER = 32768,  // in a comment, reply, newsletter or footer section (by its section label)
   PURCHASE = 65536,     // a control whose own words name a purchase (add to cart, buy, check out, order / book now)
   SIGN_IN = 131072,     // a control whose own words name signing in (sign in, log in)
+  PURCHASE_LEAD = 262144, // with PURCHASE: a longer label that begins with the purchase words ("Add to cart Out of stock")
 }
 
 export enum OutFlag {

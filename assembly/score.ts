@@ -109,7 +109,10 @@ function namesAction(i: i32, flags: i32, flag: i32): bool {
   // and in the viewport (a header's "Sign in" or "Search" icon button drawn 16×6 because its icon did not load).
   if (w < TINY_SIDE || h < TINY_SIDE) return false;
   if (w * h < TINY_AREA && ((flags & Flag.HAS_TEXT) == 0 || (i32Out(I32Out.FLAGS, i) & OutFlag.IN_VIEWPORT) == 0)) return false;
-  return i32In(I32In.BAND, i) == Band.INPUT || i32In(I32In.TEXT_LEN, i) <= ACTION_LABEL_MAX;
+  // A purchase may have a longer label when it begins with the purchase words (Flag.PURCHASE_LEAD: the words
+  // name what it does, the rest is, say, its hidden stock messages); words later in a long label still do not count.
+  return i32In(I32In.BAND, i) == Band.INPUT || i32In(I32In.TEXT_LEN, i) <= ACTION_LABEL_MAX
+    || (flag == Flag.PURCHASE && (flags & Flag.PURCHASE_LEAD) != 0);
 }
 
 // Promotion cut-offs (doc_y) of one kind of primary action, set by actionCuts.

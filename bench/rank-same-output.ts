@@ -2,7 +2,8 @@
 // development splits (tune, dev2, dev3's tune half; never test nor dev3-test) and the bench payloads,
 // goal-less and with a few goals, with this checkout's ranker and with another checkout's (the commit
 // before the change), and asserts byte-identical results (the timestamp aside) and identical input
-// columns (what the encoder wrote into the core's buffers); and the same namesPurchase answer on every label.
+// columns (what the encoder wrote into the core's buffers); and the same action-word
+// matcher answers (namesPurchase, leadsWithPurchase) on every label.
 //   git worktree add --detach /tmp/rank-old <commit> && ln -s "$PWD/node_modules" /tmp/rank-old/
 //   (cd /tmp/rank-old && npm run build)
 //   node --import tsx bench/rank-same-output.ts /tmp/rank-old
@@ -14,7 +15,6 @@ import { loadWasmCore } from '../src/rank/load-node.ts';
 import { Buf } from '../assembly/layout.ts';
 import { loadSplit } from '../train/a11y/evaluate.ts';
 import { payload } from './payloads.ts';
-import { namesPurchase } from '../src/rank/action-words.ts';
 import type { SnapshotRequest } from '../src/schema/snapshot.ts';
 
 const oldDir = process.argv[2];
@@ -47,18 +47,23 @@ for (const [name, requests] of sets) {
   }
   console.log(`${name}: ${requests.length} requests x ${GOALS.length} goals`);
 }
-// The action-word matchers alone, on every label the pages hold (text, accessible name), any length.
+// The action-word matchers alone, on every label the pages hold (text, aria-label, name, inferred label), any
+// length: each matcher both checkouts export.
 const oldWords = await at('src/rank/action-words.ts');
-let labels = 0, labelsDiffer = 0;
-for (const [, requests] of sets) for (const request of requests) for (const e of request.raw_elements) {
-  for (const label of [e.text, e.attributes?.aria_label, e.attributes?.name, e.attributes?.inferred_label]) {
-    if (!label) continue;
-    labels++;
-    if (oldWords.namesPurchase(label) !== namesPurchase(label)) { labelsDiffer++; if (labelsDiffer <= 5) console.error('namesPurchase differs on a label'); }
+const newWords: Record<string, unknown> = await import('../src/rank/action-words.ts');
+for (const name of ['namesPurchase', 'leadsWithPurchase'].filter((f) => typeof oldWords[f] === 'function' && typeof newWords[f] === 'function')) {
+  const before = oldWords[name] as (t: string) => boolean, after = newWords[name] as (t: string) => boolean;
+  let labels = 0, labelsDiffer = 0;
+  for (const [, requests] of sets) for (const request of requests) for (const e of request.raw_elements) {
+    for (const label of [e.text, e.attributes?.aria_label, e.attributes?.name, e.attributes?.inferred_label]) {
+      if (!label) continue;
+      labels++;
+      if (before(label) !== after(label)) { labelsDiffer++; if (labelsDiffer <= 5) console.error(`${name} differs on a label`); }
+    }
   }
+  console.log(`${name} on ${labels} labels: ${labels - labelsDiffer} the same, ${labelsDiffer} differ`);
+  differ += labelsDiffer ? 1 : 0;
+  compared++;
 }
-console.log(`namesPurchase on ${labels} labels: ${labels - labelsDiffer} the same, ${labelsDiffer} differ`);
-differ += labelsDiffer ? 1 : 0;
-compared++;
 console.log(`${compared - differ} passed, ${differ} failed`);
 if (differ) process.exit(1);

@@ -1,7 +1,7 @@
 // The column encoder: validates a snapshot request, flattens frames, interns strings to ints and writes
 // numeric columns straight into the core's buffers. No per-element objects cross into the core.
 import { Compile } from 'typebox/compile';
-import { Buf, F64In, I32In, F64Prev, I32Prev, Param, Flag, Band, ACTION_LABEL_MAX } from '../../assembly/layout.ts';
+import { Buf, F64In, I32In, F64Prev, I32Prev, Param, Flag, Band, Kind, ACTION_LABEL_MAX } from '../../assembly/layout.ts';
 import { SnapshotRequest, RawElement, type PreviousElement } from '../schema/snapshot.ts';
 import { badRequest, SNAPSHOT_MESSAGES } from '../schema/errors.ts';
 import { ROLES, resolveRole, roleCode } from './roles.ts';
@@ -9,7 +9,7 @@ import { parseColor } from './color.ts';
 import { normalizeText, accessibleName, stateKey, isDisabled, hasNonSpace } from './text.ts';
 import type { CoreBackend } from './backend.ts';
 import { goalTokens, goalCount, writeGoal } from './encode-goal.ts';
-import { namesPurchase, SIGN_IN_WORDS, SEARCH_WORDS, SEARCH_FIELD_WORDS } from './action-words.ts';
+import { namesPurchase, leadsWithPurchase, SIGN_IN_WORDS, SEARCH_WORDS, SEARCH_FIELD_WORDS } from './action-words.ts';
 
 export const DEFAULT_LIMIT = 50;
 export const DEFAULT_LIMIT_CAP = 100;
@@ -286,11 +286,16 @@ export function encode(body: unknown, core: CoreBackend, options: EncodeOptions 
       // "myUCLAhealth" is named "myUCLAhealth Login."). Not search: names such as "Cancel Search" and "Close
       // search" label the search form's own toggles.
       // The name is read only when the text said nothing of signing in (most elements never get there).
-      if (namesPurchase(text)) flags |= Flag.PURCHASE;
+      // A text field's words say what to type, not what it does: a search box named after a shop whose name
+      // holds "buy" is the search, not a purchase (dev3 fold b, eighth round).
+      if (ROLES[role].kind !== Kind.TEXT_INPUT && namesPurchase(text)) flags |= Flag.PURCHASE;
       else if (inputType !== 'search' && (SIGN_IN_WORDS.test(text) || (e.text && SIGN_IN_WORDS.test(accessibleName(a))))) flags |= Flag.SIGN_IN;
       else if (inputType === 'search' || SEARCH_WORDS.test(text) || (tag === 'input' && (inputType === '' || inputType === 'text')
         && (SEARCH_FIELD_WORDS.test(text) || SEARCH_FIELD_WORDS.test((a as { placeholder?: string | null } | undefined)?.placeholder ?? '')))) flags |= Flag.SEARCH;
     }
+    // A longer link or control label that begins with the purchase words: an add to cart holding its own stock
+    // messages ("Dodaj do koszyka Sprawdź dostępność w sklepie Produkt niedostępny"); only its first chars are read.
+    else if ((band === Band.LINK || band === Band.CONTROL) && leadsWithPurchase(text.slice(0, ACTION_LABEL_MAX))) flags |= Flag.PURCHASE | Flag.PURCHASE_LEAD;
     if (band > 0 && a?.section && AFTERMATTER_SECTION.test(a.section)) flags |= Flag.AFTERMATTER;
     if (e.group_key) {
       flags |= Flag.GROUP_SENT;

@@ -132,8 +132,10 @@ function actionCuts(flag: i32, minBand: i32, maxBand: i32, keep: i32): i32 {
   let a: f64 = Infinity, b: f64 = Infinity, c: f64 = Infinity;
   let d: f64 = Infinity, e: f64 = Infinity, g: f64 = Infinity;
   for (let i = 0; i < count; i++) {
+    const flags = i32In(I32In.FLAGS, i);
+    if ((flags & flag) == 0) continue; // the flag first: most elements have none
     const band = i32In(I32In.BAND, i);
-    if (band < minBand || band > maxBand || !namesAction(i, i32In(I32In.FLAGS, i), flag)) continue;
+    if (band < minBand || band > maxBand || !namesAction(i, flags, flag)) continue;
     const y = f64Out(F64Out.DOC_Y, i);
     if ((i32Out(I32Out.FLAGS, i) & OutFlag.IN_VIEWPORT) != 0) {
       if (y < a) { c = b; b = a; a = y; } else if (y < b) { c = b; b = y; } else if (y < c) c = y;
@@ -196,11 +198,12 @@ export function computeScores(): void {
     if (distinctBackground(bg)) score += BONUS_BACKGROUND;
     if (pointer) score += BONUS_POINTER;
     if ((flags & Flag.HAS_TEXT) != 0) score += BONUS_TEXT;
-    const purchase = namesAction(i, flags, Flag.PURCHASE)
+    // Each flag tested before the call: most elements name no action.
+    const purchase = (flags & Flag.PURCHASE) != 0 && namesAction(i, flags, Flag.PURCHASE)
       && docY <= (band == Band.LINK ? (inView ? purchaseLinkIn : purchaseLinkOut) : (inView ? purchaseIn : purchaseOut));
     const action = purchase
-      || (namesAction(i, flags, Flag.SIGN_IN) && docY <= (inView ? signInIn : signInOut))
-      || (namesAction(i, flags, Flag.SEARCH) && docY <= (inView ? searchIn : searchOut));
+      || ((flags & Flag.SIGN_IN) != 0 && namesAction(i, flags, Flag.SIGN_IN) && docY <= (inView ? signInIn : signInOut))
+      || ((flags & Flag.SEARCH) != 0 && namesAction(i, flags, Flag.SEARCH) && docY <= (inView ? searchIn : searchOut));
     if (action) score += BONUS_ACTION;
 
     if ((flags & Flag.HIDDEN) != 0 || w <= 0 || h <= 0) score *= PENALTY_HIDDEN;

@@ -4,6 +4,7 @@
 // page of dev3's fold a showed it (sixth round), Slovak, Croatian and Korean after pages of its fold b did
 // (eighth round: docs/ranking.md).
 import { normalise } from './words.ts';
+import { asciiScanner, Scan } from './ascii-scan.ts';
 
 /**
  * Purchase, in the web-intent lexicon's languages (en de fr es it pt nl pl cs sv ru tr ja zh), Estonian,
@@ -55,7 +56,6 @@ const BOUNDARY_BEFORE = '(?<![\\p{L}\\p{N}])';
 const BOUNDARY_AFTER = '(?![\\p{L}\\p{N}])';
 const PURCHASE = new RegExp(`${BOUNDARY_BEFORE}(?:${PURCHASE_PHRASES.map((p) => p.replace(/ /g, '\\s+')).join('|')})${BOUNDARY_AFTER}`
   + `|${PURCHASE_PHRASES_CJK.map(normalise).join('|')}`, 'iu');
-const NON_ASCII = /[^\x00-\x7f]/;
 /**
  * A stem that every purchase phrase above holds in every spelling it allows (test/rank-purchase.test.ts
  * expands the phrases and checks). Most labels hold none, and a plain scan for them costs a tenth of the
@@ -70,21 +70,36 @@ export const PURCHASE_STEMS: readonly string[] = [
   ...PURCHASE_PHRASES_CJK.map(normalise),
 ];
 const STEM = new RegExp(PURCHASE_STEMS.join('|'), 'i');
+/** STEM as a one-pass table over the normalised label (most labels normalise to ASCII): a third of the
+ *  pattern's cost, and no normalise() copy of a label without a stem (bench/README.md). */
+const STEM_SCAN = asciiScanner(PURCHASE_STEMS);
+// The scan reads each stem as the literal word STEM's alternation makes of it: a stem must be plain text.
+for (const s of PURCHASE_STEMS) if (/[\\^$.|?*+()[\]{}]/.test(s)) throw new Error(`PURCHASE_STEMS: "${s}" is a pattern, not a word`);
+const NON_ASCII = /[^\x00-\x7f]/;
 
 /** Going to the cart, where a language puts the cart after "into" as it does for adding to it ("Przejdź do
  *  koszyka", "Перейти в корзину"): the cart link, not a purchase. */
 const GO_TO_CART = /(?:przejdz|prejit|prejst|переити)\s+(?:do|в)\s/iu;
 const PURCHASE_LEAD = new RegExp(`^\\s*(?:${PURCHASE_PHRASES.map((p) => p.replace(/ /g, '\\s+')).join('|')})${BOUNDARY_AFTER}`, 'iu');
-/** A long label begins with purchase words (its first ACTION_LABEL_MAX chars are passed). */
-export function leadsWithPurchase(text: string): boolean {
+/** The label as the phrase patterns read it (accents dropped when it has any), or null when it holds no stem
+ *  (most labels: the scan tells them without a copy). */
+function withStem(text: string): string | null {
+  const found = STEM_SCAN.scan(text);
+  if (found === Scan.NONE) return null;
   const t = NON_ASCII.test(text) ? normalise(text) : text;
-  return STEM.test(t) && PURCHASE_LEAD.test(t) && !GO_TO_CART.test(t);
+  return found === Scan.FOUND || STEM.test(t) ? t : null;
 }
 
-/** The label names a purchase. Accents are dropped only when the label has any (most labels are ASCII). */
+/** A long label begins with purchase words (its first ACTION_LABEL_MAX chars are passed). */
+export function leadsWithPurchase(text: string): boolean {
+  const t = withStem(text);
+  return t !== null && PURCHASE_LEAD.test(t) && !GO_TO_CART.test(t);
+}
+
+/** The label names a purchase. */
 export function namesPurchase(text: string): boolean {
-  const t = NON_ASCII.test(text) ? normalise(text) : text;
-  return STEM.test(t) && PURCHASE.test(t) && !GO_TO_CART.test(t);
+  const t = withStem(text);
+  return t !== null && PURCHASE.test(t) && !GO_TO_CART.test(t);
 }
 
 // Sign in: "Sign in", "Sign-In", "Log in", "Login", "Log-in", or a label that is only "Account" / "My account" /

@@ -6,7 +6,7 @@ import { SnapshotRequest, RawElement, type PreviousElement } from '../schema/sna
 import { badRequest, SNAPSHOT_MESSAGES } from '../schema/errors.ts';
 import { ROLES, resolveRole, roleCode } from './roles.ts';
 import { parseColor } from './color.ts';
-import { normalizeText, accessibleName, stateKey, isDisabled } from './text.ts';
+import { normalizeText, accessibleName, stateKey, isDisabled, hasNonSpace } from './text.ts';
 import type { CoreBackend } from './backend.ts';
 import { goalTokens, goalCount, writeGoal } from './encode-goal.ts';
 import { namesPurchase, leadsWithPurchase, SIGN_IN_WORDS, SEARCH_WORDS, SEARCH_FIELD_WORDS } from './action-words.ts';
@@ -164,6 +164,7 @@ const size = (v: number) => clamp(v, 0, COORD_LIMIT);
 const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
 function zIndex(v: unknown): number {
+  if (v === 'auto') return 0; // most elements' computed z-index: spares parseInt its NaN
   const n = typeof v === 'number' ? v : typeof v === 'string' ? parseInt(v, 10) : NaN;
   return Number.isFinite(n) ? Math.trunc(clamp(n, -Z_LIMIT, Z_LIMIT)) : 0;
 }
@@ -171,9 +172,16 @@ function zIndex(v: unknown): number {
 const PRIMARY_CLASS = /(^|[\s_-])(primary|cta|call-to-action|btn-main|main-action)($|[\s_-])/i;
 /** Section labels of the parts after a page's content: comments, replies, newsletters, footers. */
 const AFTERMATTER_SECTION = /\b(comments?|repl(y|ies)|respond|newsletter|footer|subscribe|leave a)\b/i;
-const NON_SPACE = /\S/;
-const GROUP_KEY = /^x(-?\d{1,9})-h(-?\d{1,9})$/;
 const HEADING_ROLE = roleCode('heading');
+
+const GROUP_KEY = /^x(-?\d{1,9})-h(-?\d{1,9})$/;
+/** The collector's group key "x<int>-h<int>" as its two numbers, written to out[a] and out[b]; false (nothing
+ *  written) for any other key, which is then opaque. */
+function readGroupKey(key: string, out: Int32Array, a: number, b: number): boolean {
+  const m = GROUP_KEY.exec(key);
+  if (m) { out[a] = Number(m[1]); out[b] = Number(m[2]); }
+  return m !== null;
+}
 
 /** Interns strings to small ints (0 is the empty string / absent). */
 class Interner {
@@ -223,6 +231,9 @@ export function encode(body: unknown, core: CoreBackend, options: EncodeOptions 
   const idOf = (id: number) => { let v = ids.get(id); if (v === undefined) { v = ids.size; ids.set(id, v); } return v; };
   const keys = new Interner();
   const groupKeys = new Interner();
+  // Each distinct group key is read once: the first element that holds it, or -1 when it is opaque (a page's
+  // elements share few keys: 84 in the bench's 1,000 elements).
+  const keyFirst = new Map<string, number>();
   const colors = new Map<string, number>();
   const roles = new Int32Array(n);
   const prevRoles = new Int32Array(nPrev);
@@ -266,7 +277,7 @@ export function encode(body: unknown, core: CoreBackend, options: EncodeOptions 
     if (tag === 'input' && inputType === 'hidden') flags |= Flag.HIDDEN;
     if (band > 0 && (inputType === 'submit' || (a?.class && PRIMARY_CLASS.test(a.class)))) flags |= Flag.PRIMARY_HINT;
     const text = e.text || accessibleName(a);
-    if (NON_SPACE.test(text)) flags |= Flag.HAS_TEXT; // no trim(): it would copy every string
+    if (hasNonSpace(text)) flags |= Flag.HAS_TEXT;
     if (role === HEADING_ROLE) flags |= Flag.HEADING;
     // Action words: only in a label the core can promote (namesAction in score.ts: a field, or a link or control
     // named in at most ACTION_LABEL_MAX chars), which spares the phrase patterns a page's long container texts.
@@ -288,9 +299,11 @@ export function encode(body: unknown, core: CoreBackend, options: EncodeOptions 
     if (band > 0 && a?.section && AFTERMATTER_SECTION.test(a.section)) flags |= Flag.AFTERMATTER;
     if (e.group_key) {
       flags |= Flag.GROUP_SENT;
-      const m = GROUP_KEY.exec(e.group_key);
-      if (m) { c[I32In.GROUP_A * n + i] = Number(m[1]); c[I32In.GROUP_B * n + i] = Number(m[2]); }
-      else { flags |= Flag.GROUP_OPAQUE; c[I32In.GROUP_A * n + i] = groupKeys.id(e.group_key); }
+      const key = e.group_key;
+      let first = keyFirst.get(key);
+      if (first === undefined) { first = readGroupKey(key, c, I32In.GROUP_A * n + i, I32In.GROUP_B * n + i) ? i : -1; keyFirst.set(key, first); }
+      else if (first >= 0) { c[I32In.GROUP_A * n + i] = c[I32In.GROUP_A * n + first]; c[I32In.GROUP_B * n + i] = c[I32In.GROUP_B * n + first]; }
+      if (first < 0) { flags |= Flag.GROUP_OPAQUE; c[I32In.GROUP_A * n + i] = groupKeys.id(key); }
     }
 
     c[I32In.ROLE * n + i] = role;

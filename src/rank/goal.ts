@@ -3,7 +3,7 @@
 // the goal asks for: the kind of control (intent verbs) and a position ("the second result"). Text
 // work stays here; the core compares hashes and scores.
 import { Intent } from '../../assembly/layout.ts';
-import { STOP, hash, stem, normalise, HashFilter, type HashSet } from './words.ts';
+import { STOP, hash, stem, normalise, HashFilter, type HashSet, Unit, UNIT_KIND, UNIT_ONE, UNIT_MANY, unitKind } from './words.ts';
 import { phraseKey, MAX_PHRASE } from './concepts.ts';
 
 export { hash, stem, normalise, HashFilter };
@@ -142,7 +142,7 @@ export function startText(): void {
 /** Reads `text` (after what the scans since startText() read, a space between): see Scan. */
 export function scanText(text: string, s: Scan): void {
   if (!text || wordsRead >= TEXT_WORDS) return;
-  // Non-ASCII units are normalised one by one (CHAR_KIND), which gives what normalise() gives the whole
+  // Non-ASCII units are normalised one by one (words.ts unitKind), which gives what normalise() gives the whole
   // text, until one needs the whole text (a mark that stays, a capital sigma): then the rest is read
   // from normalise(text), at the unit reached (the part read is the same in both).
   let source = text;
@@ -159,10 +159,10 @@ export function scanText(text: string, s: Scan): void {
       else if (i < length) {
         c = source.charCodeAt(i);
         if (c >= 128) {
-          const kind = CHAR_KIND[c] || charKind(c);
-          if (kind === ONE) c = CHAR_ONE[c];
-          else if (kind === NONE) continue;
-          else if (kind === MANY) { pending = CHAR_MANY.get(c)!; p = 1; c = pending.charCodeAt(0); }
+          const kind = UNIT_KIND[c] || unitKind(c);
+          if (kind === Unit.ONE) c = UNIT_ONE[c];
+          else if (kind === Unit.NONE) continue;
+          else if (kind === Unit.MANY) { pending = UNIT_MANY.get(c)!; p = 1; c = pending.charCodeAt(0); }
           else { source = normalise(text); length = source.length; mapping = false; i = read - 1; continue; }
         }
       } else c = 32;
@@ -193,31 +193,6 @@ export function scanText(text: string, s: Scan): void {
   }
 }
 
-// What normalise() makes of one UTF-16 unit (>= 128) alone, when it makes the same of it in any text:
-// NFKD decomposes each character on its own and only reorders runs of combining marks, the marks it
-// drops (U+0300-036F) vanish in any order, and lower case depends on context only for a capital sigma.
-// So a unit whose result holds no mark (every reordered character is a mark) and no sigma maps alone.
-const UNKNOWN = 0, NONE = 1, ONE = 2, MANY = 3, WHOLE = 4;
-const CHAR_KIND = new Uint8Array(65536); // UNKNOWN, NONE (dropped), ONE (CHAR_ONE), MANY (CHAR_MANY), WHOLE
-const CHAR_ONE = new Uint16Array(65536);
-const CHAR_MANY = new Map<number, string>();
-const MARK = /\p{M}/u;
-
-function charKind(c: number): number {
-  let kind = WHOLE;
-  if (c < 0xd800 || c > 0xdfff) { // a surrogate's character is known only with its pair
-    const alone = String.fromCharCode(c);
-    const out = normalise(alone);
-    if (!alone.normalize('NFKD').includes('\u03a3') && !MARK.test(out)) {
-      if (out.length === 0) kind = NONE;
-      else if (out.length === 1) { kind = ONE; CHAR_ONE[c] = out.charCodeAt(0); }
-      else { kind = MANY; CHAR_MANY.set(c, out); }
-    }
-  }
-  CHAR_KIND[c] = kind;
-  return kind;
-}
-void UNKNOWN;
 
 /** Every trigram read since startText(), kept or not: counted only when some were kept. */
 const trigramsRead = new Int32Array(TRIGRAM_WORDS * (WORD_MAX + 1));

@@ -67,6 +67,11 @@ const TAG_ROLES = new Map<string, RoleName>(Object.entries({
   li: 'listitem', label: 'label', p: 'paragraph', iframe: 'iframe', frame: 'iframe',
 } as Record<string, RoleName>));
 
+// The same tables as role codes: one map lookup per element instead of two.
+const codesOf = (roles: Map<string, RoleName>) => new Map([...roles].map(([k, role]) => [k, CODE.get(role)!]));
+const INPUT_CODES = codesOf(INPUT_ROLES), TAG_CODES = codesOf(TAG_ROLES);
+const TEXTBOX = CODE.get('textbox')!, LINK = CODE.get('link')!;
+
 /**
  * Role code of an element.
  * @param tag lower-case tag name
@@ -83,13 +88,13 @@ export function resolveRole(tag: string, inputType: string, explicitRole: string
       if (code !== undefined) return code;
     }
   }
-  let native: RoleName | undefined;
+  let native: number | undefined;
   if (tag === 'input') {
     const type = inputType.toLowerCase();
-    native = INPUT_ROLES.get(type) ?? (type === 'hidden' ? 'generic' : 'textbox');
-  } else if (tag === 'a' || tag === 'area') native = hasHref ? 'link' : undefined;
-  else native = TAG_ROLES.get(tag);
-  if (native) return CODE.get(native)!;
+    native = INPUT_CODES.get(type) ?? (type === 'hidden' ? GENERIC : TEXTBOX);
+  } else if (tag === 'a' || tag === 'area') native = hasHref ? LINK : undefined;
+  else native = TAG_CODES.get(tag);
+  if (native !== undefined) return native;
   if (inferredRole) {
     const code = CODE.get(inferredRole.toLowerCase());
     if (code !== undefined) return code;

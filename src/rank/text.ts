@@ -7,8 +7,34 @@ export const MAX_TEXT = 300;
 
 export function normalizeText(text: string | null | undefined): string {
   if (!text) return '';
-  const clean = text.replace(/\s+/g, ' ').trim();
+  const clean = isClean(text) ? text : text.replace(/\s+/g, ' ').trim();
   return clean.length > MAX_TEXT ? clean.slice(0, MAX_TEXT - 1) + '…' : clean;
+}
+
+/** JavaScript's white space (regex \s): tab to carriage return, the space separators, U+2028/9, U+FEFF. */
+function isSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13) || (c >= 0x80 && (c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a)
+    || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff));
+}
+
+/** Collapsing white space and trimming would leave the text as it is (most labels): every white space
+ *  unit is a lone plain space between two other units. */
+function isClean(text: string): boolean {
+  const last = text.length - 1;
+  for (let k = 0, prevSpace = true; k <= last; k++) {
+    const c = text.charCodeAt(k);
+    if (c === 32 && !prevSpace && k < last) { prevSpace = true; continue; }
+    if (isSpace(c)) return false;
+    prevSpace = false;
+  }
+  return true;
+}
+
+/** The text holds something besides white space (/\S/.test(text), without the regex call and without the
+ *  copy trim() makes): asked of every element. */
+export function hasNonSpace(text: string): boolean {
+  for (let k = 0; k < text.length; k++) if (!isSpace(text.charCodeAt(k))) return true;
+  return false;
 }
 
 /** Accessible name: aria-label, then the name the collector computed, then an inferred label. */

@@ -28,6 +28,34 @@ export function normalise(text: string): string {
   return text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
 }
 
+// What normalise() makes of one UTF-16 unit (>= 128) alone, when it makes the same of it in any text:
+// NFKD decomposes each character on its own and only reorders runs of combining marks, the marks it
+// drops (U+0300-036F) vanish in any order, and lower case depends on context only for a capital sigma.
+// So a unit whose result holds no mark (every reordered character is a mark) and no sigma maps alone:
+// a text of such units (and ASCII, lower-cased) normalises unit by unit, without normalise()'s copies.
+// The goal's tokeniser (goal.ts) and the action words' scan (action-words.ts) read text so.
+export enum Unit { UNKNOWN = 0, NONE = 1, ONE = 2, MANY = 3, WHOLE = 4 }
+/** Each unit's Unit once met (unitKind fills it): NONE (dropped), ONE (UNIT_ONE), MANY (UNIT_MANY), WHOLE
+ *  (normalise the whole text). */
+export const UNIT_KIND = new Uint8Array(65536);
+export const UNIT_ONE = new Uint16Array(65536);
+export const UNIT_MANY = new Map<number, string>();
+const MARK = /\p{M}/u;
+
+export function unitKind(c: number): number {
+  let kind = Unit.WHOLE;
+  if (c < 0xd800 || c > 0xdfff) { // a surrogate's character is known only with its pair
+    const alone = String.fromCharCode(c);
+    const out = normalise(alone);
+    if (!alone.normalize('NFKD').includes('\u03a3') && !MARK.test(out)) {
+      if (out.length === 0) kind = Unit.NONE;
+      else if (out.length === 1) { kind = Unit.ONE; UNIT_ONE[c] = out.charCodeAt(0); }
+      else { kind = Unit.MANY; UNIT_MANY.set(c, out); }
+    }
+  }
+  UNIT_KIND[c] = kind;
+  return kind;
+}
 
 /** Membership of i32 hashes: a HashFilter, or a Set. */
 export interface HashSet { has(h: number): boolean }

@@ -7,7 +7,7 @@
 import { parseHTML } from 'linkedom';
 import { type El, textOf, linkedText, linkDensity, BLOCK_TAGS } from './extract-dom.ts';
 import { tidy, dropCaptions, dropRepeatedBlocks, dropRedundantAlt, absolutize } from './extract-tidy.ts';
-import { isProductPage, tidyProduct, dropSmallPrint, revealPanels } from './extract-product.ts';
+import { isProductPage, tidyProduct, dropSmallPrint, revealPanels, dropScriptText } from './extract-product.ts';
 import { isForumThread, threadOf } from './extract-forum.ts';
 import { sectionedRegion } from './extract-service.ts';
 import { pruneBlocks } from './extract-blocks.ts';
@@ -359,7 +359,8 @@ export function extractRead(html: string, url: string, forced?: ReadAs): { read:
 function pruneProduct(read: Found): Extracted {
   const root = ROOTS.get(read);
   if (!root) return read; // every read comes from extractOnce today; a copy made elsewhere is left unpruned, not failed
-  return pruneBlocks(root, 'product') ? { ...read, html: root.innerHTML, text: blockText(root) } : read;
+  const pruned = pruneBlocks(root, 'product');
+  return dropScriptText(root) || pruned ? { ...read, html: root.innerHTML, text: blockText(root) } : read;
 }
 
 /** Each read's content element, kept beside it (not in it: reads cross threads) so the block step works on it unparsed. */

@@ -83,6 +83,10 @@ describe('product pages', () => {
     for (const kept of DESCRIPTION) assert.ok(md.includes(kept), `${kept} kept`);
     for (const junk of RAIL) assert.ok(!md.includes(junk), `${junk} left out`);
     assert.ok(!read.text.includes('Gooseneck Kettle'));
+    // The read as the block step gets it (the trainer's reads) still holds the rail.
+    const unpruned = extractRead(BLOCKS, url, undefined, true);
+    assert.equal(unpruned.as, 'product');
+    assert.ok(unpruned.read.text.includes('Gooseneck Kettle') && DESCRIPTION.slice(1).every((d) => unpruned.read.text.includes(d)));
   });
 
   test('extractRead names the step a page took; a forced step (the oracle of wcxb-eval --oracle) reads it through that one', () => {

@@ -339,11 +339,12 @@ export function extract(html: string, url: string, options: { mainContent?: bool
 export type ReadAs = 'listing' | 'collection' | 'forum' | 'product' | 'page';
 
 /**
- * The main content and the step it was read with. `forced` puts the page through one step whatever
+ * The main content and the step it was read with. `unpruned` returns a product read as the block model
+ * gets it (for its trainer, train/read/blocks.ts). `forced` puts the page through one step whatever
  * the detectors say: for measuring what perfect detection would give (bench/read/wcxb-eval.ts
  * --oracle); pages are read with extract().
  */
-export function extractRead(html: string, url: string, forced?: ReadAs): { read: Extracted; as: ReadAs } {
+export function extractRead(html: string, url: string, forced?: ReadAs, unpruned = false): { read: Extracted; as: ReadAs } {
   html = bogusCdata(html);
   const probe: Probe = { pageType: { type: 'unknown', signals: [] }, forced };
   const generic = extractGeneric(html, url, probe);
@@ -351,7 +352,7 @@ export function extractRead(html: string, url: string, forced?: ReadAs): { read:
   // are tidied inside every attempt (tidyKind), so they need no step here.
   if (probe.pageType.type === 'listing' || probe.pageType.type === 'collection') return { read: readListing(html, url, generic, probe), as: probe.pageType.type };
   if (generic.kind === 'forum') return { read: readThread(html, url, generic), as: 'forum' };
-  if (generic.kind === 'product') return { read: pruneProduct(generic), as: 'product' };
+  if (generic.kind === 'product') return { read: unpruned ? generic : pruneProduct(generic), as: 'product' };
   return { read: generic, as: 'page' };
 }
 

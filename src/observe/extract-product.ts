@@ -41,9 +41,10 @@ const CONTROL = /^(?:add to (?:cart|bag|basket|wish ?list|favou?rites)|buy (?:it
 /**
  * What the page's scripts left as text, never written for a reader: a template's unfilled slots
  * ("${cardName} unavailable"), a JSON blob, an internal field name as a label ("retail_price_tier1:"),
- * and the messages a script shows when a request fails or waits ("Please try again.", "Loading...").
+ * and the messages a script shows when a request fails or waits ("Please try again.", "Sorry, there was
+ * a problem.", "Checking payment options...").
  */
-const SCRIPT_TEXT = /\$\{\w+\}|\{\{\s*[\w.]+\s*\}\}|^\[?\{"|^[a-z][a-z0-9]*(?:_[a-z0-9]+)+\s*:|\btry again\b|^(?:loading|please wait)\s*(?:\.\.\.|…)$/i;
+const SCRIPT_TEXT = /\$\{\w+\}|\{\{\s*[\w.]+\s*\}\}|^\[?\{"|^[a-z][a-z0-9]*(?:_[a-z0-9]+)+\s*:|\btry again\b|\bsomething went wrong\b|\bthere was (?:a problem|an error)\b|^(?:please wait|\w+ing\b[^.…]{0,40})\s*(?:\.\.\.|…)$/i;
 /** Characters of a block that can be such a message (a longer block that says "try again" is prose). */
 const SCRIPT_TEXT_MAX = 160;
 

@@ -223,18 +223,19 @@ if (values['by-tag']) {
   const cvProbs = probsByPage((page) => cvWeights[groupOf(reads[page].id)]);
   const pruned = foldA.filter((i) => cvProbs.has(i));
   const score = (ts: number[]) => mean(pruned.map((i) => prunedF1(reads[i], cvProbs.get(i)!, ts)));
-  byTag = GROUPS.map(() => chosen);
-  let best = score(byTag);
+  let found: number[] = GROUPS.map(() => chosen);
+  let best = score(found);
   for (let pass = 0; pass < 2; pass++) {
     for (let g = 0; g < GROUPS.length; g++) {
       for (const t of [0, ...THRESHOLDS, 0.6]) {
-        const ts = byTag.slice(); ts[g] = t;
+        const ts: number[] = found.slice(); ts[g] = t;
         const f = score(ts);
-        if (f > best + 1e-9) { best = f; byTag = ts; }
+        if (f > best + 1e-9) { best = f; found = ts; }
       }
     }
   }
-  console.log(`fold a CV by block group: ${GROUPS.map((g, k) => `${g} ${byTag![k]}`).join(', ')}; mean F1 of the pruned pages ${score(GROUPS.map(() => chosen)).toFixed(3)} -> ${best.toFixed(3)}`);
+  byTag = found;
+  console.log(`fold a CV by block group: ${GROUPS.map((g, k) => `${g} ${found[k]}`).join(', ')}; mean F1 of the pruned pages ${score(GROUPS.map(() => chosen)).toFixed(3)} -> ${best.toFixed(3)}`);
 }
 
 // 6. The model trained on fold a (or both), fold b's aggregates at the chosen threshold.

@@ -22,6 +22,7 @@ const PRODUCT = fixture('product.html');
 const FORUM = fixture('forum.html');
 const SERVICE = fixture('service.html');
 const BLOCKS = fixture('product-blocks.html');
+const SCRIPT_TEXT = fixture('product-script-text.html');
 /** The rail of other products on product-blocks.html: no heading names it, the generic read keeps it. */
 const RAIL = ['Pairs well with', 'Burr Hand Grinder', 'Gooseneck Kettle', 'Conical steel burrs', '$48.00', 'Stoneware Mug Pair'];
 const DESCRIPTION = ['# Larkspur Ceramic Pour-Over Set', 'spiral ribs let air escape', 'The carafe holds 600 ml', 'like the sky it is named after'];
@@ -61,6 +62,12 @@ describe('product pages', () => {
     for (const junk of ['the cat has claimed it', 'Ten percent off']) assert.ok(!md.includes(junk), `${junk} left out`);
   });
 
+  test("the scripts' text goes: template slots, error and loading messages, internal field names with their values, JSON", () => {
+    const md = readPage(SCRIPT_TEXT, 'https://kestrel.example/products/tidewater-tote').content;
+    for (const kept of ['# Tidewater Canvas Tote', 'waxed cotton canvas that sheds a light rain', '## Specifications', 'Waxed cotton canvas, 18 oz', '42 x 36 x 14 cm', 'rewax once a year']) assert.ok(md.includes(kept), `${kept} kept`);
+    for (const junk of ['${', 'maxQuantity', 'try again', 'Loading', 'there was a problem', 'Checking delivery', 'retail\\_price', '1-9 items', 'swatch', 'ochre-12', 'buybox', 'displayPrice']) assert.ok(!md.includes(junk), `${junk} left out`);
+  });
+
   test('the block model (extract-blocks.ts) drops a rail of other products no heading names; the description stays', () => {
     const url = 'https://kitchen.example/p/larkspur';
     const { read, as } = extractRead(BLOCKS, url);
@@ -76,6 +83,10 @@ describe('product pages', () => {
     for (const kept of DESCRIPTION) assert.ok(md.includes(kept), `${kept} kept`);
     for (const junk of RAIL) assert.ok(!md.includes(junk), `${junk} left out`);
     assert.ok(!read.text.includes('Gooseneck Kettle'));
+    // The read as the block step gets it (the trainer's reads) still holds the rail.
+    const unpruned = extractRead(BLOCKS, url, undefined, true);
+    assert.equal(unpruned.as, 'product');
+    assert.ok(unpruned.read.text.includes('Gooseneck Kettle') && DESCRIPTION.slice(1).every((d) => unpruned.read.text.includes(d)));
   });
 
   test('extractRead names the step a page took; a forced step (the oracle of wcxb-eval --oracle) reads it through that one', () => {
@@ -167,7 +178,7 @@ describe('through the server read mode', () => {
   let key: string;
   before(async () => {
     served = await serveSite((req, res) => {
-      const body = req.url === '/p/trailmark-30' ? PRODUCT : req.url === '/p/larkspur' ? BLOCKS : req.url === '/t/which-first-telescope/42' ? FORUM : null;
+      const body = req.url === '/p/trailmark-30' ? PRODUCT : req.url === '/p/larkspur' ? BLOCKS : req.url === '/p/tidewater-tote' ? SCRIPT_TEXT : req.url === '/t/which-first-telescope/42' ? FORUM : null;
       res.writeHead(body ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
       res.end(body ?? '');
     }, ['--egress-allow', '127.0.0.1/32', '--rate-limit', '1000', '--rate-burst', '1000'], 100);
@@ -185,6 +196,9 @@ describe('through the server read mode', () => {
     const blocks = await observe(server, key, { url: `${site}/p/larkspur` });
     assert.equal(blocks.status, 200);
     assert.ok(DESCRIPTION.every((d) => blocks.body.content.includes(d)) && !RAIL.some((r) => blocks.body.content.includes(r)), blocks.body.content);
+    const tote = await observe(server, key, { url: `${site}/p/tidewater-tote` });
+    assert.equal(tote.status, 200);
+    assert.ok(tote.body.content.includes('riveted through the canvas') && !/try again|maxQuantity|retail\\_price|displayPrice/.test(tote.body.content), tote.body.content);
     const thread = await observe(server, key, { url: `${site}/t/which-first-telescope/42` });
     assert.equal(thread.status, 200);
     assert.match(thread.body.content, /dobson\\_dan · Mar 2, 2026\n\nFor planets at that budget/);

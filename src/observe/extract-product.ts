@@ -38,6 +38,16 @@ const RAIL_HEADING_WORDS = 7;
 /** Short blocks that are cart and page controls, stock notes and loaders. */
 const CONTROL = /^(?:add to (?:cart|bag|basket|wish ?list|favou?rites)|buy (?:it )?now|quantity|qty|loading|share|save|compare|in stock|out of stock|sold out|notify me|(?:low in stock|only \d+ left).*|select (?:a )?(?:size|colou?r|option).*|size (?:guide|chart)|find your size|write a review|see all reviews|show (?:more|less)|read more|view (?:all|more|details)|\d+(?:\.\d)? out of 5 stars?.*|\(?\d[\d,]*\)? (?:reviews?|ratings?)|free (?:shipping|delivery|returns).*|klarna.*|pay in \d+ .*|afterpay.*)$/i;
 
+/**
+ * What the page's scripts left as text, never written for a reader: a template's unfilled slots
+ * ("${cardName} unavailable"), a JSON blob, an internal field name as a label ("retail_price_tier1:"),
+ * and the messages a script shows when a request fails or waits ("Please try again.", "Sorry, there was
+ * a problem.", "Checking payment options...").
+ */
+const SCRIPT_TEXT = /\$\{\w+\}|\{\{\s*[\w.]+\s*\}\}|^\[?\{"|^[a-z][a-z0-9]*(?:_[a-z0-9]+)+\s*:|\btry again\b|\bsomething went wrong\b|\bthere was (?:a problem|an error)\b|^(?:please wait|\w+ing\b[^.…]{0,40})\s*(?:\.\.\.|…)$/i;
+/** Characters of a block that can be such a message (a longer block that says "try again" is prose). */
+const SCRIPT_TEXT_MAX = 160;
+
 /** A legal footnote ("* Image simulated", "¹ Battery life varies"). */
 const FOOTNOTE = /^(?:\*|†|‡|§|¹|²|³|⁴|\(\d\)\s)/;
 
@@ -206,4 +216,23 @@ export function tidyProduct(root: El): void {
     if (seen.has(t)) h.remove();
     else seen.add(t);
   }
+}
+
+/**
+ * Removes the script's text (SCRIPT_TEXT) from a product read; whether any went. It runs after the
+ * block model, on the blocks it kept, so the model scores the reads it was trained on.
+ */
+export function dropScriptText(root: El): boolean {
+  let dropped = false;
+  for (const el of leaves(root, 'p, li, div, span, dt, dd, td, th, h2, h3, h4, h5, h6')) {
+    if (!el.isConnected) continue;
+    const text = textOf(el);
+    if (!SCRIPT_TEXT.test(text) || (text.length > SCRIPT_TEXT_MAX && !/^\[?\{"/.test(text))) continue;
+    // An internal field's term takes its value with it.
+    const value = el.tagName === 'DT' ? el.nextElementSibling : null;
+    if (value?.tagName === 'DD') value.remove();
+    el.remove();
+    dropped = true;
+  }
+  return dropped;
 }

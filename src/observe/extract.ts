@@ -7,7 +7,7 @@
 import { parseHTML } from 'linkedom';
 import { type El, textOf, linkedText, linkDensity, BLOCK_TAGS } from './extract-dom.ts';
 import { tidy, dropCaptions, dropRepeatedBlocks, dropRedundantAlt, absolutize } from './extract-tidy.ts';
-import { isProductPage, tidyProduct, dropSmallPrint, revealPanels } from './extract-product.ts';
+import { isProductPage, tidyProduct, dropSmallPrint, revealPanels, dropScriptText } from './extract-product.ts';
 import { isForumThread, threadOf } from './extract-forum.ts';
 import { sectionedRegion } from './extract-service.ts';
 import { pruneBlocks } from './extract-blocks.ts';
@@ -339,11 +339,12 @@ export function extract(html: string, url: string, options: { mainContent?: bool
 export type ReadAs = 'listing' | 'collection' | 'forum' | 'product' | 'page';
 
 /**
- * The main content and the step it was read with. `forced` puts the page through one step whatever
+ * The main content and the step it was read with. `unpruned` returns a product read as the block model
+ * gets it (for its trainer, train/read/blocks.ts). `forced` puts the page through one step whatever
  * the detectors say: for measuring what perfect detection would give (bench/read/wcxb-eval.ts
  * --oracle); pages are read with extract().
  */
-export function extractRead(html: string, url: string, forced?: ReadAs): { read: Extracted; as: ReadAs } {
+export function extractRead(html: string, url: string, forced?: ReadAs, unpruned = false): { read: Extracted; as: ReadAs } {
   html = bogusCdata(html);
   const probe: Probe = { pageType: { type: 'unknown', signals: [] }, forced };
   const generic = extractGeneric(html, url, probe);
@@ -351,7 +352,7 @@ export function extractRead(html: string, url: string, forced?: ReadAs): { read:
   // are tidied inside every attempt (tidyKind), so they need no step here.
   if (probe.pageType.type === 'listing' || probe.pageType.type === 'collection') return { read: readListing(html, url, generic, probe), as: probe.pageType.type };
   if (generic.kind === 'forum') return { read: readThread(html, url, generic), as: 'forum' };
-  if (generic.kind === 'product') return { read: pruneProduct(generic), as: 'product' };
+  if (generic.kind === 'product') return { read: unpruned ? generic : pruneProduct(generic), as: 'product' };
   return { read: generic, as: 'page' };
 }
 
@@ -359,7 +360,8 @@ export function extractRead(html: string, url: string, forced?: ReadAs): { read:
 function pruneProduct(read: Found): Extracted {
   const root = ROOTS.get(read);
   if (!root) return read; // every read comes from extractOnce today; a copy made elsewhere is left unpruned, not failed
-  return pruneBlocks(root, 'product') ? { ...read, html: root.innerHTML, text: blockText(root) } : read;
+  const pruned = pruneBlocks(root, 'product');
+  return dropScriptText(root) || pruned ? { ...read, html: root.innerHTML, text: blockText(root) } : read;
 }
 
 /** Each read's content element, kept beside it (not in it: reads cross threads) so the block step works on it unparsed. */

@@ -15,6 +15,7 @@ import { parseHTML } from 'linkedom';
 import { extractRead } from '../../src/observe/extract.ts';
 import { toMarkdown, cutAtBlock } from '../../src/observe/markdown.ts';
 import { readBlocks, blockFeatures, centerFeatures, FEATURE_NAMES, type Step } from '../../src/observe/block-features.ts';
+import { dropScriptText } from '../../src/observe/extract-product.ts';
 import type { El } from '../../src/observe/extract-dom.ts';
 import { hash } from '../../src/rank/words.ts';
 import { wcxbSplit, foldOf, WCXB_DIR, SPLIT } from '../../bench/read/wcxb-eval.ts';
@@ -23,7 +24,7 @@ import { markdownText, wordF1 } from '../../bench/read/metrics.ts';
 const { values } = parseArgs({ options: {
   train: { type: 'string', default: 'a' }, write: { type: 'boolean' }, l2: { type: 'string', default: '0.01' },
   cache: { type: 'string', default: '/tmp/blocks-reads.json' }, family: { type: 'string', default: 'product' },
-  features: { type: 'string', default: 'all' }, without: { type: 'string', default: '' }, threshold: { type: 'string' }, model: { type: 'string', default: 'stumps' }, oracle: { type: 'boolean' }, rounds: { type: 'string', default: '300' }, unit: { type: 'string', default: 'block' }, 'no-center': { type: 'boolean' }, pages: { type: 'string' },
+  features: { type: 'string', default: 'all' }, without: { type: 'string', default: '' }, threshold: { type: 'string' }, model: { type: 'string', default: 'stumps' }, oracle: { type: 'boolean' }, rounds: { type: 'string', default: '300' }, unit: { type: 'string', default: 'block' }, 'no-center': { type: 'boolean' }, pages: { type: 'string' }, 'by-tag': { type: 'boolean' },
 } });
 // The tag of a definition list is left out by default: fold a's sites used <dl> for shop panels, but a
 // product's specifications are often one (the model trained with it dropped them on our fixture).
@@ -35,7 +36,8 @@ interface Read { id: string; fold: 'a' | 'b'; type: string; as: string; html: st
 let reads: Read[];
 if (existsSync(values.cache)) reads = JSON.parse(readFileSync(values.cache, 'utf8'));
 else {
-  reads = wcxbSplit('tune')!.map((p) => { const { read, as } = extractRead(p.html, p.url); return { id: p.id, fold: foldOf(p.url), type: p.type, as, html: read.html, truth: p.truth }; });
+  // The reads as the block step gets them: not pruned by the shipped model.
+  reads = wcxbSplit('tune')!.map((p) => { const { read, as } = extractRead(p.html, p.url, undefined, true); return { id: p.id, fold: foldOf(p.url), type: p.type, as, html: read.html, truth: p.truth }; });
   writeFileSync(values.cache, JSON.stringify(reads));
 }
 const urlOf = new Map(SPLIT.tune.map((id) => [id, JSON.parse(readFileSync(join(WCXB_DIR, 'dev', 'ground-truth', `${id}.json`), 'utf8')).url as string]));
@@ -137,7 +139,12 @@ const prob = (w: number[], x: number[]) => { let z = 0; for (let j = 0; j < x.le
 
 // 4. The read with the blocks below a threshold removed (the blocks in readBlocks order), word F1 of its Markdown.
 const f1 = (html: string, truth: string) => wordF1(markdownText(cutAtBlock(toMarkdown(html), 500_000).content), truth);
-function prunedF1(r: Read, probs: number[], t: number): number {
+/** A product read's HTML after the steps that follow the model at run time (pruneProduct: dropScriptText). */
+const after = (root: El) => { dropScriptText(root); return root.innerHTML; };
+/** Block groups that may get thresholds of their own (--by-tag): headings, table rows and cells, list items and terms, the rest. */
+const GROUPS = ['heading', 'table', 'item', 'other'] as const;
+const groupOfTag = (tag: string) => /^H[1-6]$/.test(tag) ? 0 : /^(?:TR|TD|TH)$/.test(tag) ? 1 : /^(?:LI|DT|DD)$/.test(tag) ? 2 : 3;
+function prunedF1(r: Read, probs: number[], t: number | number[]): number {
   const { document } = parseHTML(`<!doctype html><html><body>${r.html}</body></html>`);
   const root = document.body as El;
   const blocks = readBlocks(root);
@@ -155,10 +162,10 @@ function prunedF1(r: Read, probs: number[], t: number): number {
     blocks.forEach((b, i) => { if (i > start && /^H[1-6]$/.test(b.el.tagName)) close(i); });
     close(blocks.length);
   }
-  blocks.forEach((b, i) => { if (p[i] < t) b.el.remove(); });
-  return f1(root.innerHTML, r.truth);
+  blocks.forEach((b, i) => { if (p[i] < (typeof t === 'number' ? t : t[groupOfTag(b.el.tagName)])) b.el.remove(); });
+  return f1(values.family === 'product' ? after(root) : root.innerHTML, r.truth);
 }
-const base = reads.map((r) => f1(r.html, r.truth));
+const base = reads.map((r) => STEPS.has(r.as) && values.family === 'product' ? f1(after(parseHTML(`<!doctype html><html><body>${r.html}</body></html>`).document.body as El), r.truth) : f1(r.html, r.truth));
 const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / Math.max(1, xs.length);
 const probsByPage = (model: (page: number) => Model) => {
   const out = new Map<number, number[]>();
@@ -209,12 +216,44 @@ if (values.pages) {
 const chosen = values.threshold ? Number(values.threshold) : [...cv].sort((x, y) => y[1] - x[1])[0][0];
 console.log(`chosen threshold (fold a CV, mean F1 of the pruned pages): ${chosen}`);
 
+// 5b. --by-tag: a threshold per block group, by coordinate search on fold a's cross-validated scores
+// (two passes from the chosen one); fold b is scored once at them (below).
+let byTag: number[] | null = null;
+if (values['by-tag']) {
+  const cvProbs = probsByPage((page) => cvWeights[groupOf(reads[page].id)]);
+  const pruned = foldA.filter((i) => cvProbs.has(i));
+  const score = (ts: number[]) => mean(pruned.map((i) => prunedF1(reads[i], cvProbs.get(i)!, ts)));
+  let found: number[] = GROUPS.map(() => chosen);
+  let best = score(found);
+  for (let pass = 0; pass < 2; pass++) {
+    for (let g = 0; g < GROUPS.length; g++) {
+      for (const t of [0, ...THRESHOLDS, 0.6]) {
+        const ts: number[] = found.slice(); ts[g] = t;
+        const f = score(ts);
+        if (f > best + 1e-9) { best = f; found = ts; }
+      }
+    }
+  }
+  byTag = found;
+  console.log(`fold a CV by block group: ${GROUPS.map((g, k) => `${g} ${found[k]}`).join(', ')}; mean F1 of the pruned pages ${score(GROUPS.map(() => chosen)).toFixed(3)} -> ${best.toFixed(3)}`);
+}
+
 // 6. The model trained on fold a (or both), fold b's aggregates at the chosen threshold.
 const trainFolds = new Set(values.train.split(''));
 const finalModel = train(rows.filter((r) => trainFolds.has(reads[r.page].fold)));
 const w = values.model === 'lr' ? fit(rows.filter((r) => trainFolds.has(reads[r.page].fold))) : [];
 if (w.length) console.log('largest weights:', FEATURE_NAMES.map((n, j) => [n, w[j]] as const).sort((a, b) => Math.abs(b[1]) - Math.abs(a[1])).slice(0, 16).map(([n, x]) => `${n} ${x.toFixed(2)}`).join(', '));
 if (values.train === 'a') table('fold b (model trained on fold a)', foldB, probsByPage(() => finalModel), [chosen]);
+if (values.train === 'a' && byTag) {
+  const probs = probsByPage(() => finalModel);
+  const sel = foldB.filter((i) => probs.has(i));
+  console.log(`fold b (model trained on fold a), pruned pages ${sel.length}: one threshold ${mean(sel.map((i) => prunedF1(reads[i], probs.get(i)!, chosen))).toFixed(3)}, by block group ${mean(sel.map((i) => prunedF1(reads[i], probs.get(i)!, byTag!))).toFixed(3)}`);
+  for (const type of typesOf(foldB)) {
+    const idx = foldB.filter((i) => reads[i].type === type);
+    const f = (t: number | number[]) => mean(idx.map((i) => probs.has(i) ? prunedF1(reads[i], probs.get(i)!, t) : base[i])).toFixed(3);
+    console.log(`  ${type.padEnd(14)} ${String(idx.length).padStart(4)} one ${f(chosen)} by group ${f(byTag)}`);
+  }
+}
 if (values.write) {
   if (values.family !== 'product' || !lastStumps) throw new Error('--write ships the product family\'s stumps only');
   const m = lastStumps as { bias: number; stumps: Stump[] };

@@ -4,30 +4,22 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { launch } from './helpers/browser.ts';
-import { serveFixtures, FIXTURES, type FixtureServer } from './helpers/fixtures.ts';
-import { startServer, createKey, removeDataDir, type ServerProcess } from './helpers/server.ts';
-import { snapshot, waitForStable, SightlineApi } from '../src/client/index.ts';
+import type { Page } from 'playwright-core';
+import { FIXTURES, type FixtureServer } from './helpers/fixtures.ts';
+import { startRankRig, type RankRig } from './helpers/rank-rig.ts';
+import { snapshot, waitForStable, type SightlineApi } from '../src/client/index.ts';
 import { namesPurchase, PURCHASE_PHRASES, PURCHASE_PHRASES_CJK, PURCHASE_STEMS } from '../src/rank/action-words.ts';
 
+let rig: RankRig;
 let fx: FixtureServer;
-let browser: Browser;
 let page: Page;
-let server: ServerProcess;
 let api: SightlineApi;
 
 before(async () => {
-  [fx, browser, server] = await Promise.all([serveFixtures(), launch(), startServer(['--rate-limit', '1000', '--rate-burst', '1000'])]);
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  api = new SightlineApi({ baseUrl: server.url, apiKey: await createKey(server.dataDir, 100) });
+  rig = await startRankRig();
+  ({ fx, page, api } = rig);
 });
-after(async () => {
-  await browser.close();
-  await fx.close();
-  await server.stop();
-  removeDataDir(server.dataDir);
-});
+after(() => rig.close());
 
 /** Rank of the purchase button (0-based) in the goal-less top 50 from the API, and the cart link's. */
 async function ranks(below = 1600): Promise<{ buy: number; cart: number; label: string }> {

@@ -11,9 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { RERANK_MODEL } from '../src/rank/rerank-model.ts';
 import { gunzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
-import { launch } from './helpers/browser.ts';
-import { serveFixtures, type FixtureServer } from './helpers/fixtures.ts';
-import { startServer, createKey, removeDataDir, type ServerProcess } from './helpers/server.ts';
+import type { FixtureServer } from './helpers/fixtures.ts';
+import type { ServerProcess } from './helpers/server.ts';
+import { startRankRig, type RankRig } from './helpers/rank-rig.ts';
 import { snapshot, collectPage, waitForStable } from '../src/client/page.ts';
 import { loadWasmCore } from '../src/rank/load-node.ts';
 import { jsBackend } from '../src/rank/core-js.ts';
@@ -22,6 +22,7 @@ import { parseGoal, words, wordHashes, trigramHashes, scanText, startText, count
 import { Intent } from '../assembly/layout.ts';
 import { loadGoals } from '../train/real/evaluate.ts';
 
+let rig: RankRig;
 let fx: FixtureServer;
 let browser: Browser;
 let page: Page;
@@ -29,14 +30,10 @@ let server: ServerProcess;
 let key: string;
 
 before(async () => {
-  [fx, browser, server] = await Promise.all([serveFixtures(), launch(), startServer(['--egress-allow', '127.0.0.1/32', '--rate-limit', '1000', '--rate-burst', '1000'])]);
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  key = await createKey(server.dataDir, 1000);
+  rig = await startRankRig({ credits: 1000, serverArgs: ['--egress-allow', '127.0.0.1/32'] });
+  ({ fx, browser, page, server, key } = rig);
 });
-after(async () => {
-  await Promise.all([browser.close(), fx.close(), server.stop()]);
-  removeDataDir(server.dataDir);
-});
+after(() => rig.close());
 
 async function open(name: string) {
   await page.goto(`${fx.url}/${name}.html`);

@@ -2,7 +2,7 @@
 // writes, so layout is computed at most once and then only read.
 import type { CollectOptions, CollectResult, CollectedElement, OpaqueFrame, Rect } from './types.ts';
 import { Kind, kindOf } from './candidates.ts';
-import { visibleText, accessibleName, nearbyText, isSecret, clean, type LabelIndex } from './text.ts';
+import { visibleText, accessibleName, nearbyText, isSecret, clean, hiddenFromTree, type LabelIndex } from './text.ts';
 import { idOf, prune } from './registry.ts';
 import { detectCaptcha } from './captcha.ts';
 import { clientMetrics, watchMutations } from './metrics.ts';
@@ -185,6 +185,7 @@ function describe(w: Walk, frame: Frame, tree: Node, el: Element, rect: Rect): C
   }
   const cls = el.getAttribute('class');
   if (cls) attributes.class = clean(cls, 100);
+  if (hiddenFromTree(el)) attributes.a11y_hidden = 'true';
   const centerX = rect.x + rect.width / 2, centerY = rect.y + rect.height / 2;
   const inViewport = intersects(rect, { x: 0, y: 0, width: w.top.width, height: w.top.height }) && (!frame.clip || intersects(rect, frame.clip));
   return {

@@ -1,6 +1,6 @@
 // Text, accessible names, nearby text and values, with redaction: passwords, one-time codes and card
 // data never leave the page.
-import { isTag } from './dom.ts';
+import { isTag, isShadowRoot } from './dom.ts';
 
 const MAX_TEXT = 300;
 const MAX_NEARBY = 100;
@@ -30,7 +30,50 @@ function byIds(el: Element, ids: string): string {
 export function visibleText(el: Element): string {
   if (isTag(el, 'INPUT') && ['submit', 'button', 'reset'].includes(el.type)) return clean(el.value);
   if (isTag(el, 'INPUT') || isTag(el, 'TEXTAREA') || isTag(el, 'SELECT')) return '';
-  return clean(el.textContent);
+  return clean(namedText(el));
+}
+
+/** Descendants whose text no accessible name from content holds: `aria-hidden="true"` subtrees (an icon's
+ *  SVG `<title>` inside one) and SVG `<desc>` (a description, never a name). A visible SVG's `<title>`
+ *  stays: it names the SVG, and so the icon-only button around it. */
+const UNNAMED_TEXT = '[aria-hidden="true" i], desc';
+/** Text gathered from a walk before it stops: far more than `clean` keeps (it collapses a prefix of
+ *  PREFIX_PER_CHAR x MAX_TEXT characters), so the cut never changes a cleaned text with a real prefix. */
+const WALK_MAX = 16 * PREFIX_PER_CHAR * MAX_TEXT;
+
+/** The element's text as its accessible name from content reads it: textContent (the fast path) unless a
+ *  descendant's text is left out of names ("Click here to search" plus an aria-hidden icon's "search"). */
+function namedText(el: Element): string | null {
+  if (!el.firstElementChild || !el.querySelector(UNNAMED_TEXT)) return el.textContent;
+  const parts: string[] = [];
+  let length = 0;
+  const walk = (node: Node): void => {
+    for (let c = node.firstChild; c && length < WALK_MAX; c = c.nextSibling) {
+      if (c.nodeType === Node.TEXT_NODE || c.nodeType === Node.CDATA_SECTION_NODE) {
+        const t = (c as CharacterData).data;
+        parts.push(t); length += t.length;
+      } else if (c.nodeType === Node.ELEMENT_NODE) {
+        const e = c as Element;
+        if (e.getAttribute('aria-hidden')?.toLowerCase() === 'true' || (e.localName === 'desc' && e.namespaceURI === SVG_NS)) continue;
+        walk(e);
+      }
+    }
+  };
+  walk(el);
+  return parts.join('');
+}
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+/** Hidden from the accessibility tree: the element or an ancestor (across shadow roots to their hosts)
+ *  is `aria-hidden="true"` or `inert`. Such an element is drawn (a closed menu laid out without its
+ *  styles) but is no control a person using roles can reach. */
+export function hiddenFromTree(el: Element): boolean {
+  for (let n: Element | null = el; n;) {
+    if (n.closest('[aria-hidden="true" i], [inert]')) return true;
+    const root = n.getRootNode();
+    n = isShadowRoot(root) ? root.host : null;
+  }
+  return false;
 }
 
 /**

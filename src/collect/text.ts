@@ -1,6 +1,6 @@
 // Text, accessible names, nearby text and values, with redaction: passwords, one-time codes and card
 // data never leave the page.
-import { isTag, isShadowRoot } from './dom.ts';
+import { isTag } from './dom.ts';
 
 const MAX_TEXT = 300;
 const MAX_NEARBY = 100;
@@ -27,16 +27,18 @@ function byIds(el: Element, ids: string): string {
   return ids.split(/\s+/).map((id) => root.getElementById?.(id)?.textContent ?? '').join(' ');
 }
 
-export function visibleText(el: Element): string {
+/** `mayHide`: false when the element's tree holds nothing names leave out (`UNNAMED_TEXT`, checked once per
+ *  document by the walk): then textContent without a check. */
+export function visibleText(el: Element, mayHide = true): string {
   if (isTag(el, 'INPUT') && ['submit', 'button', 'reset'].includes(el.type)) return clean(el.value);
   if (isTag(el, 'INPUT') || isTag(el, 'TEXTAREA') || isTag(el, 'SELECT')) return '';
-  return clean(namedText(el));
+  return clean(mayHide ? namedText(el) : el.textContent);
 }
 
 /** Descendants whose text no accessible name from content holds: `aria-hidden="true"` subtrees (an icon's
  *  SVG `<title>` inside one) and SVG `<desc>` (a description, never a name). A visible SVG's `<title>`
  *  stays: it names the SVG, and so the icon-only button around it. */
-const UNNAMED_TEXT = '[aria-hidden="true" i], desc';
+export const UNNAMED_TEXT = '[aria-hidden="true" i], desc';
 /** Text gathered from a walk before it stops: far more than `clean` keeps (it collapses a prefix of
  *  PREFIX_PER_CHAR x MAX_TEXT characters), so the cut never changes a cleaned text with a real prefix. */
 const WALK_MAX = 16 * PREFIX_PER_CHAR * MAX_TEXT;
@@ -64,17 +66,8 @@ function namedText(el: Element): string | null {
 }
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
-/** Hidden from the accessibility tree: the element or an ancestor (across shadow roots to their hosts)
- *  is `aria-hidden="true"` or `inert`. Such an element is drawn (a closed menu laid out without its
- *  styles) but is no control a person using roles can reach. */
-export function hiddenFromTree(el: Element): boolean {
-  for (let n: Element | null = el; n;) {
-    if (n.closest('[aria-hidden="true" i], [inert]')) return true;
-    const root = n.getRootNode();
-    n = isShadowRoot(root) ? root.host : null;
-  }
-  return false;
-}
+/** What hides an element and its subtree from the accessibility tree. */
+export const HIDES_SUBTREE = '[aria-hidden="true" i], [inert]';
 
 /**
  * The label elements of each control, per tree (document or shadow root), built once per collection

@@ -168,6 +168,7 @@ export enum Flag {
   PURCHASE = 65536,     // a control whose own words name a purchase (add to cart, buy, check out, order / book now)
   SIGN_IN = 131072,     // a control whose own words name signing in (sign in, log in)
   PURCHASE_LEAD = 262144, // with PURCHASE: a longer label that begins with the purchase words ("Add to cart Out of stock")
+  A11Y_HIDDEN = 524288, // the client says it is hidden from the accessibility tree (attributes.a11y_hidden: aria-hidden or inert)
 }
 
 export enum OutFlag {

@@ -9,7 +9,7 @@
 //   primary action: +600 for a control naming a purchase, sign in or search (Flag.PURCHASE / SIGN_IN /
 //     SEARCH; not tiny; a link or control only with a label of at most 40 chars), among the first three of its
 //     kind by doc_y, those in the viewport first
-//   penalties (multiplied): hidden x0.05, disabled x0.6 (not for a promoted purchase: a shop's add to cart
+//   penalties (multiplied): hidden x0.05, hidden from the accessibility tree (aria-hidden / inert, drawn) x0.3, disabled x0.6 (not for a promoted purchase: a shop's add to cart
 //     stays disabled until a size is chosen), occluded x0.7 (x0.5 when a modal blocks the page), unnamed x0.6, tiny x0.6 (thinner
 //     than 4 px, or under 100 px² without a name: an icon button drawn without its icon is still a control)
 //   placement, outside the viewport only: 0.4 / (1 + 0.5 x screens away), x0.7 in the last screen
@@ -34,6 +34,9 @@ const BONUS_TEXT: f64 = 15;
 const BONUS_ACTION: f64 = 600;     // names a primary action (Flag.PURCHASE / SIGN_IN / SEARCH): across role bands
 
 const PENALTY_HIDDEN: f64 = 0.05;
+// Hidden from the accessibility tree but drawn (Flag.A11Y_HIDDEN: a closed menu inside aria-hidden, laid out
+// in the first screen): below the visible named controls, above what is not drawn at all (docs/ranking.md).
+const PENALTY_A11Y_HIDDEN: f64 = 0.3;
 const PENALTY_DISABLED: f64 = 0.6;
 const PENALTY_OCCLUDED: f64 = 0.7;  // still seen (a card's title under the card's transparent link): above an unnamed control (0.6)
 const PENALTY_BLOCKED: f64 = 0.5;   // occluded on a page a modal blocks: behind it, below what the modal offers
@@ -212,6 +215,7 @@ export function computeScores(): void {
     if ((flags & Flag.DISABLED) != 0 && !purchase) score *= PENALTY_DISABLED;
     if (band >= Band.LINK && (flags & Flag.HAS_TEXT) == 0) score *= PENALTY_UNNAMED;
     if ((out & OutFlag.OCCLUDED) != 0) score *= occludedFactor;
+    if ((flags & Flag.A11Y_HIDDEN) != 0) score *= PENALTY_A11Y_HIDDEN;
     if (!inView) score *= placement(i, flags, action, vw, vh, pageBottom);
     const rounded = i32(Math.floor(score + 0.5));
     setI32Out(I32Out.IMPORTANCE, i, rounded < 0 ? 0 : (rounded > 1000 ? 1000 : rounded));

@@ -1,7 +1,8 @@
 // The faster collector lists the same thing as the collector before the speed work (built from git, see
 // helpers/collector-before.ts): both run in the same page in real Chromium, one after the other, on every
 // fixture page, a generated 5,000-element page and WCXB sample pages rendered offline. Same ids, tags,
-// roles, names, text, attributes, flags and styles; boxes within 1 px.
+// roles, names, text (less what names leave out: aria-hidden subtrees, SVG <desc>), attributes, flags and
+// styles; boxes within 1 px.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
@@ -47,11 +48,32 @@ async function both(): Promise<{ old: CollectResult; now: CollectResult }> {
   }));
 }
 
+/** The text with parts left out: `now`'s characters (whitespace aside) appear in `old` in order. Since the
+ *  ninth round of issue 20 an element's text leaves out aria-hidden subtrees and SVG <desc>; a text the
+ *  old collector cut at 300 characters ("…") may run on past its cut. */
+function textWithPartsLeftOut(old: string, now: string): boolean {
+  const cut = old.endsWith('…');
+  const o = [...old.replace(/…$/, '').replace(/\s+/g, '')], n = [...now.replace(/…$/, '').replace(/\s+/g, '')];
+  let i = 0;
+  for (const ch of n) {
+    while (i < o.length && o[i] !== ch) i++;
+    if (i === o.length) return cut;
+    i++;
+  }
+  return true;
+}
+
 function sameElement(o: CollectedElement, n: CollectedElement, where: string): void {
   assert.equal(n.id, o.id, `${where}: id`);
   assert.equal(n.tag, o.tag, `${where}: tag`);
-  assert.equal(n.text, o.text, `${where}: text`);
-  assert.deepEqual(n.attributes, o.attributes, `${where}: attributes (role, name, section, nearby text...)`);
+  if (n.text !== o.text) assert.ok(n.text.length < o.text.length || o.text.endsWith('…'), `${where}: text ${JSON.stringify(n.text)} longer than ${JSON.stringify(o.text)}`);
+  assert.ok(textWithPartsLeftOut(o.text, n.text), `${where}: text ${JSON.stringify(n.text)} is ${JSON.stringify(o.text)} with parts left out`);
+  // a11y_hidden is new (ninth round; test/collect-hidden.test.ts checks it).
+  const { a11y_hidden: _flag, ...attributes } = n.attributes;
+  // Nearby text is the parent's textContent less the element's own text: where the own text lost hidden
+  // parts it is no longer found there (docs/ranking.md, ninth round, what is left).
+  if (n.text !== o.text) { delete attributes.nearby_text; delete o.attributes.nearby_text; }
+  assert.deepEqual(attributes, o.attributes, `${where}: attributes (role, name, section, nearby text...)`);
   assert.deepEqual(n.styles, o.styles, `${where}: styles`);
   assert.equal(n.in_viewport, o.in_viewport, `${where}: in_viewport`);
   assert.equal(n.is_occluded, o.is_occluded, `${where}: is_occluded`);

@@ -2,7 +2,7 @@
 // writes, so layout is computed at most once and then only read.
 import type { CollectOptions, CollectResult, CollectedElement, OpaqueFrame, Rect } from './types.ts';
 import { Kind, kindOf } from './candidates.ts';
-import { visibleText, accessibleName, nearbyText, isSecret, clean, type LabelIndex } from './text.ts';
+import { visibleText, accessibleName, nearbyText, isSecret, clean, HIDES_SUBTREE, UNNAMED_TEXT, type LabelIndex } from './text.ts';
 import { idOf, prune } from './registry.ts';
 import { detectCaptcha } from './captcha.ts';
 import { clientMetrics, watchMutations } from './metrics.ts';
@@ -45,6 +45,10 @@ interface Walk {
   labels: LabelIndex;
   /** Each parent's cleaned text (nearby text of its children). */
   parentText: Map<Element, string>;
+  /** Per document: it holds an element that hides its subtree from the accessibility tree (HIDES_SUBTREE). */
+  hidesAny: Map<Node, boolean>;
+  /** Per document: it holds text names leave out (UNNAMED_TEXT); shadow trees are always checked. */
+  unnamedText: Map<Node, boolean>;
 }
 
 function styleOf(w: Walk, frame: Frame, el: Element): CSSStyleDeclaration {
@@ -104,6 +108,21 @@ function upward(w: Walk, frame: Frame, cache: Map<Element, string>, el: Element,
   return value;
 }
 
+/** Hidden from the accessibility tree: the element or an ancestor (across shadow hosts, within its
+ *  document) is `aria-hidden="true"` or `inert`. Such an element is drawn (a closed menu laid out without
+ *  its styles) but no control a person using roles reaches. A document without either is checked once. */
+function a11yHidden(w: Walk, frame: Frame, tree: Node, el: Element): boolean {
+  let any = tree !== frame.doc || w.hidesAny.get(tree);
+  if (any === undefined) { any = frame.doc.querySelector(HIDES_SUBTREE) !== null; w.hidesAny.set(tree, any); }
+  if (!any) return false;
+  for (let n: Element | null = el; n;) {
+    if (n.closest(HIDES_SUBTREE)) return true;
+    const root = n.getRootNode();
+    n = isShadowRoot(root) ? root.host : null;
+  }
+  return false;
+}
+
 /** z-index of the nearest positioned ancestor-or-self that sets one: what decides who is on top. */
 const effectiveZ = (w: Walk, frame: Frame, el: Element) =>
   upward(w, frame, w.zIndex, el, (s) => s.zIndex !== 'auto' && s.position !== 'static' ? s.zIndex : null, 'auto');
@@ -156,7 +175,9 @@ function occluded(w: Walk, frame: Frame, el: Element, rect: Rect): boolean {
 
 function describe(w: Walk, frame: Frame, tree: Node, el: Element, rect: Rect): CollectedElement {
   const s = styleOf(w, frame, el);
-  const text = visibleText(el);
+  let mayHide = tree !== frame.doc || w.unnamedText.get(tree);
+  if (mayHide === undefined) { mayHide = frame.doc.querySelector(UNNAMED_TEXT) !== null; w.unnamedText.set(tree, mayHide); }
+  const text = visibleText(el, mayHide);
   const attributes: Record<string, string> = {};
   const role = el.getAttribute('role');
   if (role) attributes.role = role;
@@ -185,6 +206,7 @@ function describe(w: Walk, frame: Frame, tree: Node, el: Element, rect: Rect): C
   }
   const cls = el.getAttribute('class');
   if (cls) attributes.class = clean(cls, 100);
+  if (a11yHidden(w, frame, tree, el)) attributes.a11y_hidden = 'true';
   const centerX = rect.x + rect.width / 2, centerY = rect.y + rect.height / 2;
   const inViewport = intersects(rect, { x: 0, y: 0, width: w.top.width, height: w.top.height }) && (!frame.clip || intersects(rect, frame.clip));
   return {
@@ -264,7 +286,7 @@ export function collect(options: CollectOptions = {}): CollectResult {
     idBase: options.idBase ?? 0,
     top: options.topViewport ?? { width, height, scrollY: window.scrollY },
     styles: new Map(), clips: new Map(), zIndex: new Map(), background: new Map(), sections: newSectionCache(),
-    labels: new Map(), parentText: new Map(),
+    labels: new Map(), parentText: new Map(), hidesAny: new Map(), unnamedText: new Map(),
   };
   // A frame collected on its own (cross-origin) is clipped to its box in the top page.
   const clip = options.offset ? { x: offset.x, y: offset.y, width, height } : null;

@@ -27,11 +27,47 @@ function byIds(el: Element, ids: string): string {
   return ids.split(/\s+/).map((id) => root.getElementById?.(id)?.textContent ?? '').join(' ');
 }
 
-export function visibleText(el: Element): string {
+/** `mayHide`: false when the element's tree holds nothing names leave out (`UNNAMED_TEXT`, checked once per
+ *  document by the walk): then textContent without a check. */
+export function visibleText(el: Element, mayHide = true): string {
   if (isTag(el, 'INPUT') && ['submit', 'button', 'reset'].includes(el.type)) return clean(el.value);
   if (isTag(el, 'INPUT') || isTag(el, 'TEXTAREA') || isTag(el, 'SELECT')) return '';
-  return clean(el.textContent);
+  return clean(mayHide ? namedText(el) : el.textContent);
 }
+
+/** Descendants whose text no accessible name from content holds: `aria-hidden="true"` subtrees (an icon's
+ *  SVG `<title>` inside one) and SVG `<desc>` (a description, never a name). A visible SVG's `<title>`
+ *  stays: it names the SVG, and so the icon-only button around it. */
+export const UNNAMED_TEXT = '[aria-hidden="true" i], desc';
+/** Text gathered from a walk before it stops: far more than `clean` keeps (it collapses a prefix of
+ *  PREFIX_PER_CHAR x MAX_TEXT characters), so the cut never changes a cleaned text with a real prefix. */
+const WALK_MAX = 16 * PREFIX_PER_CHAR * MAX_TEXT;
+
+/** The element's text as its accessible name from content reads it: textContent (the fast path) unless a
+ *  descendant's text is left out of names ("Click here to search" plus an aria-hidden icon's "search"). */
+function namedText(el: Element): string | null {
+  if (!el.firstElementChild || !el.querySelector(UNNAMED_TEXT)) return el.textContent;
+  const parts: string[] = [];
+  let length = 0;
+  const walk = (node: Node): void => {
+    for (let c = node.firstChild; c && length < WALK_MAX; c = c.nextSibling) {
+      if (c.nodeType === Node.TEXT_NODE || c.nodeType === Node.CDATA_SECTION_NODE) {
+        const t = (c as CharacterData).data;
+        parts.push(t); length += t.length;
+      } else if (c.nodeType === Node.ELEMENT_NODE) {
+        const e = c as Element;
+        if (e.getAttribute('aria-hidden')?.toLowerCase() === 'true' || (e.localName === 'desc' && e.namespaceURI === SVG_NS)) continue;
+        walk(e);
+      }
+    }
+  };
+  walk(el);
+  return parts.join('');
+}
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+/** What hides an element and its subtree from the accessibility tree. */
+export const HIDES_SUBTREE = '[aria-hidden="true" i], [inert]';
 
 /**
  * The label elements of each control, per tree (document or shadow root), built once per collection

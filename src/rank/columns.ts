@@ -24,7 +24,7 @@ const ELEMENT_FIELDS = ['tag', 'text', 'in_viewport', 'is_occluded', 'scroll_y',
 const STYLE_FIELDS = ['z_index', 'cursor', 'display', 'visibility', 'opacity', 'bg_color', 'background_color'] as const;
 const ATTRIBUTE_FIELDS = ['role', 'type_', 'aria_label', 'href', 'nearby_text', 'name', 'input_type', 'value', 'value_redacted',
   'checked', 'disabled', 'aria_checked', 'aria_disabled', 'aria_expanded', 'class', 'inferred_label', 'inferred_role', 'section',
-  'placeholder'] as const;
+  'placeholder', 'a11y_hidden'] as const;
 /** What the schema (src/schema/snapshot.ts, RawElement) lets each field hold besides null: a column whose
  *  cells all fit needs no per-element schema check (decodeColumns' `typed`). */
 const STR = 1, NUM = 2, BOOL = 4, ANY = 7;
@@ -32,7 +32,7 @@ const KINDS: Record<string, number> = {
   tag: STR, text: STR, group_key: STR, in_viewport: BOOL, is_occluded: BOOL, scroll_y: NUM, center_x: NUM, center_y: NUM, doc_y: NUM,
   'styles.z_index': STR | NUM, 'styles.opacity': STR | NUM, 'attributes.value_redacted': STR | BOOL, 'attributes.checked': STR | BOOL,
   'attributes.disabled': STR | BOOL, 'attributes.aria_checked': STR | BOOL, 'attributes.aria_disabled': STR | BOOL,
-  'attributes.aria_expanded': STR | BOOL, 'attributes.placeholder': ANY, // an extra field: any value
+  'attributes.aria_expanded': STR | BOOL, 'attributes.a11y_hidden': STR | BOOL, 'attributes.placeholder': ANY, // an extra field: any value
 };
 /** Column name -> [where (0 element, 1 styles, 2 attributes), key]. */
 const FIELDS = new Map<string, [0 | 1 | 2, string]>([

@@ -6,7 +6,7 @@ import { SnapshotRequest, RawElement, type PreviousElement } from '../schema/sna
 import { badRequest, SNAPSHOT_MESSAGES } from '../schema/errors.ts';
 import { ROLES, resolveRole, roleCode } from './roles.ts';
 import { parseColor } from './color.ts';
-import { normalizeText, accessibleName, stateKey, isDisabled, hasNonSpace } from './text.ts';
+import { normalizeText, accessibleName, stateKey, isDisabled, isTrue, hasNonSpace } from './text.ts';
 import type { CoreBackend } from './backend.ts';
 import { goalTokens, goalCount, writeGoal } from './encode-goal.ts';
 import { namesPurchase, leadsWithPurchase, SIGN_IN_WORDS, SEARCH_WORDS, SEARCH_FIELD_WORDS } from './action-words.ts';
@@ -275,6 +275,7 @@ export function encode(body: unknown, core: CoreBackend, options: EncodeOptions 
       if (s.display === 'none' || s.visibility === 'hidden' || s.visibility === 'collapse' || opacity === 0) flags |= Flag.HIDDEN;
     }
     if (tag === 'input' && inputType === 'hidden') flags |= Flag.HIDDEN;
+    if (isTrue(a?.a11y_hidden)) flags |= Flag.A11Y_HIDDEN;
     if (band > 0 && (inputType === 'submit' || (a?.class && PRIMARY_CLASS.test(a.class)))) flags |= Flag.PRIMARY_HINT;
     const text = e.text || accessibleName(a);
     if (hasNonSpace(text)) flags |= Flag.HAS_TEXT;

@@ -41,6 +41,7 @@ export const RawElementAttributes = Type.Object({
   aria_disabled: Flag,
   aria_expanded: Flag,
   class: Maybe(Type.String()),
+  a11y_hidden: Maybe(Type.Union([Type.Boolean(), Type.String()], { description: 'Sightline extension: "true" when the element or an ancestor is aria-hidden="true" or inert (hidden from the accessibility tree though drawn: a closed menu, an off-canvas panel), as our collector sends it; the rank core sinks such an element below the visible controls.' })),
   inferred_label: Maybe(Type.String()),
   inferred_role: Maybe(Type.String()),
   section: Maybe(Type.String({ description: 'Sightline extension: the label of the part of the page the element sits in (its closest labelled landmark, menu or list, or the heading that opens its section), as our collector sends it; used by the goal rerank ("the second story in Most read"). When absent, the rank core infers it from the headings above the element.' })),

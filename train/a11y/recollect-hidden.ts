@@ -1,0 +1,87 @@
+// Re-renders every page of the a11y evaluation (tune, dev2, test and dev3, both halves) with the collector
+// that leaves text hidden from names out of an element's text and flags elements hidden from the
+// accessibility tree (`a11y_hidden`, issue 20's ninth round), so the stored payloads are what the product
+// now sends. The collector that made the stored payloads (OLD: src/collect/ as of the eighth round) runs on
+// the same DOM right after the current one and each old id is paired with its element's new id
+// (pair-ids.ts), so the primary-action marks (primary.json, primary-dev2.json, primary-dev3.json) keep their
+// elements. Pages are replaced in place (same files, same order); a page that fails to render keeps its
+// stored payload (counted). Of the frozen halves (test, dev3's test pages) only aggregate counts are
+// printed. Afterwards re-record before.json and previous.json for the pages (train/a11y/README.md).
+// Run: nice -n 19 node --import tsx train/a11y/recollect-hidden.ts   (WCXB_DIR, PEB_DIR)
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { launch } from '../../test/helpers/browser.ts';
+import { wcxbTruths, sourceOf, type A11yPage, type Source } from './collect-a11y.ts';
+import { pebSources } from './collect-products.ts';
+import type { PrimaryMark } from './evaluate.ts';
+import { oldCollector, rerender, remapMark, markStat, writeMarks, type IdMap, type MarkStat } from './pair-ids.ts';
+
+const OLD = '88a4afa';
+const FILES = ['tune', 'dev2', 'test', 'dev3'] as const;
+type File = typeof FILES[number];
+const fileOf = (f: File) => new URL(`./${f}.json.gz`, import.meta.url);
+const frozen = (f: File, p: A11yPage) => f === 'test' || (f === 'dev3' && p.split === 'test');
+
+const sources = new Map<string, Source>([
+  ...wcxbTruths().map((t) => { const s = sourceOf(t); return [s.id, s] as [string, Source]; }),
+  ...pebSources().map((s) => [s.id, s] as [string, Source]),
+]);
+const bundle = await oldCollector(OLD);
+const browser = await launch();
+const maps: Record<string, IdMap> = {};
+interface Stat {
+  pages: number; rendered: number; failed: number; exact: number; reproduced: number; how: Record<string, number>;
+  elementsOld: number; elementsNew: number; textChanged: number; flagged: number; flaggedInView: number;
+  visibleOld: number; visibleNew: number; matchedOld: number; matchedNew: number; controlsSame: number;
+}
+const stats: Record<string, Stat> = {};
+const only = process.env.RECOLLECT_ONLY?.split(',');
+for (const f of FILES.filter((x) => !only || only.includes(x))) {
+  const doc = JSON.parse(gunzipSync(readFileSync(fileOf(f))).toString()) as { splitSeed: string; pages: A11yPage[] };
+  for (const [k, old] of doc.pages.entries()) {
+    const key = f === 'dev3' ? `dev3 ${old.split}` : f;
+    const st = stats[key] ??= { pages: 0, rendered: 0, failed: 0, exact: 0, reproduced: 0, how: {}, elementsOld: 0, elementsNew: 0, textChanged: 0, flagged: 0, flaggedInView: 0, visibleOld: 0, visibleNew: 0, matchedOld: 0, matchedNew: 0, controlsSame: 0 };
+    st.pages++;
+    const label = frozen(f, old) ? `a page of ${key}` : old.id;
+    const source = sources.get(old.id);
+    if (!source) throw new Error(`${label}: no source file (WCXB_DIR, PEB_DIR)`);
+    const got = await rerender(browser, source, old, bundle, label, old.site, old.split);
+    if (!got) { st.failed++; continue; } // kept as it was, and counted
+    st.rendered++;
+    if (got.exact) st.exact++;
+    if (got.reproduced) st.reproduced++;
+    for (const [, how] of Object.values(got.map)) st.how[how] = (st.how[how] ?? 0) + 1;
+    const now = got.page;
+    st.elementsOld += old.request.raw_elements.length; st.elementsNew += now.request.raw_elements.length;
+    const oldById = new Map(old.request.raw_elements.map((e) => [e.id, e]));
+    const back = new Map(Object.entries(got.map).filter(([, [n]]) => n !== null).map(([o, [n]]) => [n!, Number(o)]));
+    for (const e of now.request.raw_elements) {
+      const was = oldById.get(back.get(e.id) ?? -1);
+      if (was && was.text !== e.text) st.textChanged++;
+      if (e.attributes.a11y_hidden) { st.flagged++; if (e.in_viewport) st.flaggedInView++; }
+    }
+    const sig = (p: A11yPage) => JSON.stringify(p.controls.map((c) => [c.role, c.name, c.visible, c.y]));
+    if (sig(now) === sig(old)) st.controlsSame++;
+    const visible = (p: A11yPage) => p.controls.filter((c) => c.visible);
+    st.visibleOld += visible(old).length; st.visibleNew += visible(now).length;
+    st.matchedOld += visible(old).filter((c) => c.id !== null).length; st.matchedNew += visible(now).filter((c) => c.id !== null).length;
+    doc.pages[k] = now;
+    maps[old.id] = got.map;
+    if ((k + 1) % 25 === 0) process.stderr.write(`${f} ${k + 1}/${doc.pages.length}\n`);
+  }
+  writeFileSync(fileOf(f), gzipSync(JSON.stringify(doc)));
+}
+await browser.close();
+
+// The marks, moved to the new ids of their elements.
+const markStats: Record<string, MarkStat> = {};
+for (const file of ['primary.json', 'primary-dev2.json', 'primary-dev3.json']) {
+  const url = new URL(`./${file}`, import.meta.url);
+  const was = readFileSync(url, 'utf8');
+  const doc = JSON.parse(was) as { pages: Record<string, PrimaryMark | null> };
+  for (const [id, mark] of Object.entries(doc.pages)) if (maps[id]) remapMark(mark, maps[id], markStats[file] ??= markStat());
+  writeMarks(url, doc, was);
+}
+mkdirSync(new URL('../../scratch/a11y/', import.meta.url), { recursive: true });
+writeFileSync(new URL('../../scratch/a11y/remap-hidden.json', import.meta.url), JSON.stringify(maps));
+console.log(JSON.stringify({ pages: stats, marks: markStats }, null, 1));

@@ -4,31 +4,21 @@
 // collected by our collector and ranked by the Wasm core through the real HTTP server.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import { launch } from './helpers/browser.ts';
-import { serveFixtures, type FixtureServer } from './helpers/fixtures.ts';
-import { startServer, createKey, removeDataDir, type ServerProcess } from './helpers/server.ts';
-import { snapshot, collectPage, waitForStable, SightlineApi } from '../src/client/index.ts';
+import type { Page } from 'playwright-core';
+import { startRankRig, type RankRig } from './helpers/rank-rig.ts';
+import { snapshot, collectPage, waitForStable, type SightlineApi } from '../src/client/index.ts';
 
-let fx: FixtureServer;
-let browser: Browser;
+let rig: RankRig;
 let page: Page;
-let server: ServerProcess;
 let api: SightlineApi;
 
 before(async () => {
-  [fx, browser, server] = await Promise.all([serveFixtures(), launch(), startServer(['--rate-limit', '1000', '--rate-burst', '1000'])]);
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  api = new SightlineApi({ baseUrl: server.url, apiKey: await createKey(server.dataDir, 100) });
-  await page.goto(`${fx.url}/hidden-menu.html`);
+  rig = await startRankRig();
+  ({ page, api } = rig);
+  await page.goto(`${rig.fx.url}/hidden-menu.html`);
   await waitForStable(page, { quietMs: 100 });
 });
-after(async () => {
-  await browser.close();
-  await fx.close();
-  await server.stop();
-  removeDataDir(server.dataDir);
-});
+after(() => rig.close());
 
 test('an element\'s text leaves out aria-hidden descendants and SVG <desc>, keeps a visible SVG\'s <title>', async () => {
   const c = await collectPage(page);
@@ -37,6 +27,9 @@ test('an element\'s text leaves out aria-hidden descendants and SVG <desc>, keep
   assert.equal(await page.locator('#search-button').textContent(), 'Click here to searchsearch', 'textContent would join it');
   const share = c.raw_elements.find((e) => e.tag === 'button' && e.text.startsWith('Share'));
   assert.equal(share?.text, 'Share', 'the icon\'s <title> names the button, its <desc> does not');
+  // Nearby text is the parent's text less the element's own, hidden parts included: not its text again.
+  const add = c.raw_elements.find((e) => e.tag === 'button' && e.text === 'Add to cart');
+  assert.equal(add?.attributes?.nearby_text, 'Gear for the trail');
 });
 
 test('elements inside aria-hidden="true" or inert subtrees are flagged, the others are not', async () => {

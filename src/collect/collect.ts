@@ -187,7 +187,7 @@ function describe(w: Walk, frame: Frame, tree: Node, el: Element, rect: Rect): C
   if (aria) attributes.aria_label = clean(aria);
   const placeholder = el.getAttribute('placeholder');
   if (placeholder) attributes.placeholder = clean(placeholder);
-  const nearby = nearbyText(el, text || name, w.parentText);
+  const nearby = nearbyText(el, text || name, w.parentText, text !== '');
   if (nearby) attributes.nearby_text = nearby;
   if (isTag(el, 'A') && el.href) attributes.href = el.href;
   const section = sectionOf(w.sections, tree, el);

@@ -118,15 +118,18 @@ export function accessibleName(el: Element, labelIndex: LabelIndex): string {
 
 /** Text around the element that is not its own: the previous sibling's, else the parent's. `parents`
  *  keeps each parent's cleaned text for the collection (many controls share one parent). */
-export function nearbyText(el: Element, own: string, parents: Map<Element, string>): string {
+export function nearbyText(el: Element, own: string, parents: Map<Element, string>, ownIsText = false): string {
   const prev = clean(el.previousElementSibling?.textContent, MAX_NEARBY);
   if (prev && prev !== own) return prev;
   const parent = el.parentElement;
   if (!parent) return '';
   let around = parents.get(parent);
   if (around === undefined) { around = clean(parent.textContent, MAX_TEXT); parents.set(parent, around); }
-  const rest = clean(own ? around.replace(own, ' ') : around, MAX_NEARBY);
-  return rest === own ? '' : rest;
+  // The parent's textContent holds the element's text with any parts names leave out ("Add <svg
+  // aria-hidden><title>cart icon</title></svg>to cart"): when its own text is not found there, take that out.
+  const mine = ownIsText && !around.includes(own) ? clean(el.textContent, MAX_TEXT) || own : own;
+  const rest = clean(mine ? around.replace(mine, ' ') : around, MAX_NEARBY);
+  return rest === mine ? '' : rest;
 }
 
 const SECRET_AUTOCOMPLETE = /^(one-time-code|cc-|current-password|new-password)/;

@@ -3,7 +3,7 @@
 // id is paired with the current id of the element it came from. Used by recollect.ts (the collectors
 // before the label change) and recollect-quirks.ts (the collector before the quirks-mode viewport fix).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -127,4 +127,21 @@ export function remapMark(mark: PrimaryMark | null, map: IdMap | undefined, st: 
 export function writeMarks(url: URL, doc: unknown, was: string): void {
   const indented = JSON.stringify(doc, null, 1);
   writeFileSync(url, was.endsWith('\n') ? indented.replace(/\n +/g, '\n') + '\n' : indented);
+}
+
+/** Moves the marks of every marks file (primary.json, primary-dev2.json, primary-dev3.json) to their elements'
+ *  new ids, page by page through `maps` (a page without a map keeps its marks), writes the maps to
+ *  scratch/a11y/<scratchName> (not committed), and returns the marks' counts per file. */
+export function remapMarkFiles(maps: Record<string, IdMap>, scratchName: string): Record<string, MarkStat> {
+  const markStats: Record<string, MarkStat> = {};
+  for (const file of ['primary.json', 'primary-dev2.json', 'primary-dev3.json']) {
+    const url = new URL(`./${file}`, import.meta.url);
+    const was = readFileSync(url, 'utf8');
+    const doc = JSON.parse(was) as { pages: Record<string, PrimaryMark | null> };
+    for (const [id, mark] of Object.entries(doc.pages)) if (maps[id]) remapMark(mark, maps[id], markStats[file] ??= markStat());
+    writeMarks(url, doc, was);
+  }
+  mkdirSync(new URL('../../scratch/a11y/', import.meta.url), { recursive: true });
+  writeFileSync(new URL(`../../scratch/a11y/${scratchName}`, import.meta.url), JSON.stringify(maps));
+  return markStats;
 }

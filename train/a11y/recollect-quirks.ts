@@ -13,13 +13,13 @@
 // dev3's test pages) only aggregate counts are printed. Afterwards the before/previous rankings of the
 // re-rendered pages are stale: drop them and re-record (train/a11y/README.md).
 // Run: nice -n 19 node --import tsx train/a11y/recollect-quirks.ts   (WCXB_DIR, PEB_DIR)
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { launch } from '../../test/helpers/browser.ts';
 import { wcxbTruths, sourceOf, VIEWPORT, type A11yPage, type Source } from './collect-a11y.ts';
 import { pebSources } from './collect-products.ts';
-import { inView, type PrimaryMark } from './evaluate.ts';
-import { oldCollector, rerender, remapMark, markStat, writeMarks, type IdMap, type MarkStat } from './pair-ids.ts';
+import { inView } from './evaluate.ts';
+import { oldCollector, rerender, remapMarkFiles, type IdMap } from './pair-ids.ts';
 
 const OLD = '882fcb9';
 const FILES = ['tune', 'dev2', 'test', 'dev3'] as const;
@@ -72,14 +72,5 @@ for (const f of FILES) {
 await browser.close();
 
 // The marks, moved to the new ids of their elements.
-const markStats: Record<string, MarkStat> = {};
-for (const file of ['primary.json', 'primary-dev2.json', 'primary-dev3.json']) {
-  const url = new URL(`./${file}`, import.meta.url);
-  const was = readFileSync(url, 'utf8');
-  const doc = JSON.parse(was) as { pages: Record<string, PrimaryMark | null> };
-  for (const [id, mark] of Object.entries(doc.pages)) if (maps[id]) remapMark(mark, maps[id], markStats[file] ??= markStat());
-  writeMarks(url, doc, was);
-}
-mkdirSync(new URL('../../scratch/a11y/', import.meta.url), { recursive: true });
-writeFileSync(new URL('../../scratch/a11y/remap-quirks.json', import.meta.url), JSON.stringify(maps));
+const markStats = remapMarkFiles(maps, 'remap-quirks.json');
 console.log(JSON.stringify({ pages: stats, marks: markStats }, null, 1));

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import type { Browser } from 'playwright-core';
-import { renderPage, type A11yPage, type A11ySplit, type Source } from './collect-a11y.ts';
+import { renderPage, wcxbTruths, sourceOf, type A11yPage, type A11ySplit, type Source } from './collect-a11y.ts';
+import { pebSources } from './collect-products.ts';
 import type { PrimaryMark } from './evaluate.ts';
 import type { CollectedElement } from '../../src/collect/types.ts';
 
@@ -144,4 +145,19 @@ export function remapMarkFiles(maps: Record<string, IdMap>, scratchName: string)
   mkdirSync(new URL('../../scratch/a11y/', import.meta.url), { recursive: true });
   writeFileSync(new URL(`../../scratch/a11y/${scratchName}`, import.meta.url), JSON.stringify(maps));
   return markStats;
+}
+
+/** The stored page sets a re-collection walks, each in its file; the test split and dev3's test half are frozen
+ *  (re-collected, never scored or listed by these scripts). */
+export const SETS = ['tune', 'dev2', 'test', 'dev3'] as const;
+export type SetName = typeof SETS[number];
+export const setFile = (f: SetName) => new URL(`./${f}.json.gz`, import.meta.url);
+export const isFrozen = (f: SetName, p: A11yPage) => f === 'test' || (f === 'dev3' && p.split === 'test');
+
+/** Every stored page's source (WCXB dev files and the product benchmark's snapshots), by page id. */
+export function allSources(): Map<string, Source> {
+  return new Map<string, Source>([
+    ...wcxbTruths().map((t) => { const s = sourceOf(t); return [s.id, s] as [string, Source]; }),
+    ...pebSources().map((s) => [s.id, s] as [string, Source]),
+  ]);
 }

@@ -11,20 +11,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { launch } from '../../test/helpers/browser.ts';
-import { wcxbTruths, sourceOf, type A11yPage, type Source } from './collect-a11y.ts';
-import { pebSources } from './collect-products.ts';
-import { oldCollector, rerender, remapMarkFiles, type IdMap } from './pair-ids.ts';
+import type { A11yPage } from './collect-a11y.ts';
+import { oldCollector, rerender, remapMarkFiles, SETS, setFile, isFrozen, allSources, type IdMap } from './pair-ids.ts';
 
 const OLD = '88a4afa';
-const FILES = ['tune', 'dev2', 'test', 'dev3'] as const;
-type File = typeof FILES[number];
-const fileOf = (f: File) => new URL(`./${f}.json.gz`, import.meta.url);
-const frozen = (f: File, p: A11yPage) => f === 'test' || (f === 'dev3' && p.split === 'test');
 
-const sources = new Map<string, Source>([
-  ...wcxbTruths().map((t) => { const s = sourceOf(t); return [s.id, s] as [string, Source]; }),
-  ...pebSources().map((s) => [s.id, s] as [string, Source]),
-]);
+const sources = allSources();
 const bundle = await oldCollector(OLD);
 const browser = await launch();
 const maps: Record<string, IdMap> = {};
@@ -35,13 +27,13 @@ interface Stat {
 }
 const stats: Record<string, Stat> = {};
 const only = process.env.RECOLLECT_ONLY?.split(',');
-for (const f of FILES.filter((x) => !only || only.includes(x))) {
-  const doc = JSON.parse(gunzipSync(readFileSync(fileOf(f))).toString()) as { splitSeed: string; pages: A11yPage[] };
+for (const f of SETS.filter((x) => !only || only.includes(x))) {
+  const doc = JSON.parse(gunzipSync(readFileSync(setFile(f))).toString()) as { splitSeed: string; pages: A11yPage[] };
   for (const [k, old] of doc.pages.entries()) {
     const key = f === 'dev3' ? `dev3 ${old.split}` : f;
     const st = stats[key] ??= { pages: 0, rendered: 0, failed: 0, exact: 0, reproduced: 0, how: {}, elementsOld: 0, elementsNew: 0, textChanged: 0, flagged: 0, flaggedInView: 0, visibleOld: 0, visibleNew: 0, matchedOld: 0, matchedNew: 0, controlsSame: 0 };
     st.pages++;
-    const label = frozen(f, old) ? `a page of ${key}` : old.id;
+    const label = isFrozen(f, old) ? `a page of ${key}` : old.id;
     const source = sources.get(old.id);
     if (!source) throw new Error(`${label}: no source file (WCXB_DIR, PEB_DIR)`);
     const got = await rerender(browser, source, old, bundle, label, old.site, old.split);
@@ -68,7 +60,7 @@ for (const f of FILES.filter((x) => !only || only.includes(x))) {
     maps[old.id] = got.map;
     if ((k + 1) % 25 === 0) process.stderr.write(`${f} ${k + 1}/${doc.pages.length}\n`);
   }
-  writeFileSync(fileOf(f), gzipSync(JSON.stringify(doc)));
+  writeFileSync(setFile(f), gzipSync(JSON.stringify(doc)));
 }
 await browser.close();
 

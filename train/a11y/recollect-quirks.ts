@@ -16,22 +16,14 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { launch } from '../../test/helpers/browser.ts';
-import { wcxbTruths, sourceOf, VIEWPORT, type A11yPage, type Source } from './collect-a11y.ts';
-import { pebSources } from './collect-products.ts';
+import { VIEWPORT, type A11yPage } from './collect-a11y.ts';
 import { inView } from './evaluate.ts';
-import { oldCollector, rerender, remapMarkFiles, type IdMap } from './pair-ids.ts';
+import { oldCollector, rerender, remapMarkFiles, SETS, setFile, isFrozen, allSources, type IdMap } from './pair-ids.ts';
 
 const OLD = '882fcb9';
-const FILES = ['tune', 'dev2', 'test', 'dev3'] as const;
-type File = typeof FILES[number];
-const fileOf = (f: File) => new URL(`./${f}.json.gz`, import.meta.url);
 const quirks = (p: A11yPage) => p.request.viewport.height !== VIEWPORT.height || p.request.viewport.width !== VIEWPORT.width;
-const frozen = (f: File, p: A11yPage) => f === 'test' || (f === 'dev3' && p.split === 'test');
 
-const sources = new Map<string, Source>([
-  ...wcxbTruths().map((t) => { const s = sourceOf(t); return [s.id, s] as [string, Source]; }),
-  ...pebSources().map((s) => [s.id, s] as [string, Source]),
-]);
+const sources = allSources();
 const bundle = await oldCollector(OLD);
 const browser = await launch();
 const maps: Record<string, IdMap> = {};
@@ -41,15 +33,15 @@ const inViewShare = (p: A11yPage) => {
   const byId = new Map(p.request.raw_elements.map((e) => [e.id, e]));
   return p.request.raw_elements.filter((e) => inView(p, e.id, byId)).length;
 };
-for (const f of FILES) {
-  const doc = JSON.parse(gunzipSync(readFileSync(fileOf(f))).toString()) as { splitSeed: string; pages: A11yPage[] };
+for (const f of SETS) {
+  const doc = JSON.parse(gunzipSync(readFileSync(setFile(f))).toString()) as { splitSeed: string; pages: A11yPage[] };
   for (const [k, old] of doc.pages.entries()) {
     const key = f === 'dev3' ? `dev3 ${old.split}` : f;
     const st = stats[key] ??= { pages: 0, quirks: 0, rendered: 0, failed: 0, fixed: 0, exact: 0, reproduced: 0, how: {}, visibleOld: 0, visibleNew: 0, matchedOld: 0, matchedNew: 0, inViewOld: 0, inViewNew: 0, elements: 0 };
     st.pages++;
     if (!quirks(old)) continue;
     st.quirks++;
-    const label = frozen(f, old) ? `a page of ${key}` : old.id;
+    const label = isFrozen(f, old) ? `a page of ${key}` : old.id;
     const source = sources.get(old.id);
     if (!source) throw new Error(`${label}: no source file (WCXB_DIR, PEB_DIR)`);
     const got = await rerender(browser, source, old, bundle, label, old.site, old.split);
@@ -67,7 +59,7 @@ for (const f of FILES) {
     maps[old.id] = got.map;
     process.stderr.write(`${key}: ${st.rendered + st.failed} re-rendered\r`);
   }
-  writeFileSync(fileOf(f), gzipSync(JSON.stringify(doc)));
+  writeFileSync(setFile(f), gzipSync(JSON.stringify(doc)));
 }
 await browser.close();
 

@@ -47,6 +47,8 @@ interface Walk {
   parentText: Map<Element, string>;
   /** Per document: it holds an element that hides its subtree from the accessibility tree (HIDES_SUBTREE). */
   hidesAny: Map<Node, boolean>;
+  /** Per element: 'true' when it or an ancestor hides its subtree (a11yHidden, by upward), else ''. */
+  a11yHidden: Map<Element, string>;
   /** Per document: it holds text names leave out (UNNAMED_TEXT); shadow trees are always checked. */
   unnamedText: Map<Node, boolean>;
 }
@@ -94,14 +96,14 @@ function toTop(frame: Frame, r: DOMRect): Rect {
  * The first value `own` finds walking up from `el` (through shadow hosts), else `fallback`; every
  * element on the way is cached, so a page's elements cost one walk in total.
  */
-function upward(w: Walk, frame: Frame, cache: Map<Element, string>, el: Element, own: (s: CSSStyleDeclaration) => string | null, fallback: string): string {
+function upward(cache: Map<Element, string>, el: Element, own: (a: Element) => string | null, fallback: string): string {
   const chain: Element[] = [];
   let value = fallback;
   for (let a: Element | null = el; a; a = parentOf(a)) {
     const known = cache.get(a);
     if (known !== undefined) { value = known; break; }
     chain.push(a);
-    const found = own(styleOf(w, frame, a));
+    const found = own(a);
     if (found !== null) { value = found; break; }
   }
   for (const a of chain) cache.set(a, value);
@@ -112,25 +114,27 @@ function upward(w: Walk, frame: Frame, cache: Map<Element, string>, el: Element,
  *  document) is `aria-hidden="true"` or `inert`. Such an element is drawn (a closed menu laid out without
  *  its styles) but no control a person using roles reaches. A document without either is checked once. */
 function a11yHidden(w: Walk, frame: Frame, tree: Node, el: Element): boolean {
-  let any = tree !== frame.doc || w.hidesAny.get(tree);
-  if (any === undefined) { any = frame.doc.querySelector(HIDES_SUBTREE) !== null; w.hidesAny.set(tree, any); }
-  if (!any) return false;
-  for (let n: Element | null = el; n;) {
-    if (n.closest(HIDES_SUBTREE)) return true;
-    const root = n.getRootNode();
-    n = isShadowRoot(root) ? root.host : null;
-  }
-  return false;
+  return mayHold(w.hidesAny, frame, tree, HIDES_SUBTREE)
+    && upward(w.a11yHidden, el, (a) => (a.matches(HIDES_SUBTREE) ? 'true' : null), '') === 'true';
+}
+
+/** Whether the element's tree may hold an element matching `selector`: its document is asked once (cached in
+ *  `seen`); a shadow tree always may. Lets a document without any skip the per-element check. */
+function mayHold(seen: Map<Node, boolean>, frame: Frame, tree: Node, selector: string): boolean {
+  if (tree !== frame.doc) return true;
+  let any = seen.get(tree);
+  if (any === undefined) { any = frame.doc.querySelector(selector) !== null; seen.set(tree, any); }
+  return any;
 }
 
 /** z-index of the nearest positioned ancestor-or-self that sets one: what decides who is on top. */
 const effectiveZ = (w: Walk, frame: Frame, el: Element) =>
-  upward(w, frame, w.zIndex, el, (s) => s.zIndex !== 'auto' && s.position !== 'static' ? s.zIndex : null, 'auto');
+  upward(w.zIndex, el, (a) => { const s = styleOf(w, frame, a); return s.zIndex !== 'auto' && s.position !== 'static' ? s.zIndex : null; }, 'auto');
 
 /** The colour behind the element: its own background, or the first opaque one up the tree. */
 const effectiveBackground = (w: Walk, frame: Frame, el: Element) =>
-  upward(w, frame, w.background, el, (s) => {
-    const c = s.backgroundColor;
+  upward(w.background, el, (a) => {
+    const c = styleOf(w, frame, a).backgroundColor;
     return c && c !== 'transparent' && !/^rgba\(.*,\s*0\)$/.test(c) ? c : null;
   }, 'rgba(0, 0, 0, 0)');
 
@@ -175,9 +179,7 @@ function occluded(w: Walk, frame: Frame, el: Element, rect: Rect): boolean {
 
 function describe(w: Walk, frame: Frame, tree: Node, el: Element, rect: Rect): CollectedElement {
   const s = styleOf(w, frame, el);
-  let mayHide = tree !== frame.doc || w.unnamedText.get(tree);
-  if (mayHide === undefined) { mayHide = frame.doc.querySelector(UNNAMED_TEXT) !== null; w.unnamedText.set(tree, mayHide); }
-  const text = visibleText(el, mayHide);
+  const text = visibleText(el, mayHold(w.unnamedText, frame, tree, UNNAMED_TEXT));
   const attributes: Record<string, string> = {};
   const role = el.getAttribute('role');
   if (role) attributes.role = role;
@@ -286,7 +288,7 @@ export function collect(options: CollectOptions = {}): CollectResult {
     idBase: options.idBase ?? 0,
     top: options.topViewport ?? { width, height, scrollY: window.scrollY },
     styles: new Map(), clips: new Map(), zIndex: new Map(), background: new Map(), sections: newSectionCache(),
-    labels: new Map(), parentText: new Map(), hidesAny: new Map(), unnamedText: new Map(),
+    labels: new Map(), parentText: new Map(), hidesAny: new Map(), a11yHidden: new Map(), unnamedText: new Map(),
   };
   // A frame collected on its own (cross-origin) is clipped to its box in the top page.
   const clip = options.offset ? { x: offset.x, y: offset.y, width, height } : null;

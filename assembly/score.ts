@@ -104,11 +104,12 @@ function placement(i: i32, flags: i32, action: bool, vw: f64, vh: f64, pageBotto
   return f;
 }
 
-/** The element names a kind of primary action: its words say so (the encoder's flag), it is neither
+/** The element, whose words say so (the encoder's `flag`: callers test it first, since most elements name no
+ *  action and the test is cheaper than this call), names a kind of primary action: it is neither
  *  hidden nor tiny (a small named control counts in the viewport only), and its label is short unless it is a form input (a search box may have a long placeholder):
  *  the words name what the control does, not a sentence around it ("You must log in to reply here"). */
 function namesAction(i: i32, flags: i32, flag: i32): bool {
-  if ((flags & flag) == 0 || (flags & Flag.HIDDEN) != 0) return false;
+  if ((flags & Flag.HIDDEN) != 0) return false;
   const w = f64In(F64In.W, i), h = f64In(F64In.H, i);
   // A collapsed toggle is not a visible action: thinner than TINY_SIDE, or under TINY_AREA unless it is named
   // and in the viewport (a header's "Sign in" or "Search" icon button drawn 16×6 because its icon did not load).

@@ -12,14 +12,20 @@ import { PRODUCT_BLOCK_MODEL } from './block-model.ts';
  *  probability below which a block goes. */
 export interface BlockModel { threshold: number; bias: number; stumps: [string, number, number, number][] }
 
-/** A model's stumps over the columns it uses (only those are computed), made once per model. */
-const COMPILED = new WeakMap<BlockModel, { names: string[]; stumps: (readonly [number, number, number, number])[] }>();
+/** A model's stumps over the columns it uses (only those are computed), made once per model. Boosting
+ *  picks the same split many times (300 stumps, 66 distinct): stumps on one column and cut are summed into one. */
+const COMPILED = new WeakMap<BlockModel, { names: string[]; stumps: [number, number, number, number][] }>();
 function compiled(model: BlockModel) {
   let c = COMPILED.get(model);
   if (!c) {
     const names = [...new Set(model.stumps.map(([name]) => name))];
     for (const n of names) if (!FEATURE_NAMES.includes(n)) throw new Error(`block model: unknown feature ${n}`);
-    c = { names, stumps: model.stumps.map(([name, cut, below, above]) => [names.indexOf(name), cut, below, above] as const) };
+    const merged = new Map<string, [number, number, number, number]>();
+    for (const [name, cut, below, above] of model.stumps) {
+      const same = merged.get(`${name} ${cut}`);
+      if (same) { same[2] += below; same[3] += above; } else merged.set(`${name} ${cut}`, [names.indexOf(name), cut, below, above]);
+    }
+    c = { names, stumps: [...merged.values()] };
     COMPILED.set(model, c);
   }
   return c;

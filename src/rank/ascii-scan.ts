@@ -1,9 +1,9 @@
 // One pass over a label for any of a list of words, as a case-blind regex alternation (/w1|w2|.../i) would
 // find them in the label's normalise() (words.ts: lower case, accents dropped), but with a table instead of
 // the regex and without normalise()'s copies: an automaton (Aho-Corasick) over ASCII, fed the label unit
-// by unit (words.ts unitKind), which the encoder runs on every control's label (action-words.ts). When the
+// by unit (words.ts unitOf), which the encoder runs on every control's label (action-words.ts). When the
 // normalised label is not all ASCII, the scan cannot tell, and the caller takes another way.
-import { Unit, UNIT_KIND, UNIT_ONE, UNIT_MANY, unitKind } from './words.ts';
+import { Unit, UNIT_ONE, UNIT_MANY, unitOf } from './words.ts';
 
 /** What `scan` found in the label's normalise(): a word, none, or it cannot tell (not all ASCII). */
 export enum Scan { NONE = 0, FOUND = 1, NOT_ASCII = 2 }
@@ -66,7 +66,7 @@ export function asciiScanner(words: readonly string[]): AsciiScanner {
       for (let i = 0, s = 0; i < text.length; i++) {
         let c = text.charCodeAt(i);
         if (c >= 128) {
-          const kind = UNIT_KIND[c] || unitKind(c);
+          const kind = unitOf(c);
           if (kind === Unit.NONE) continue;
           if (kind === Unit.ONE) c = UNIT_ONE[c];
           else if (kind === Unit.MANY) {

@@ -3,7 +3,7 @@
 // the goal asks for: the kind of control (intent verbs) and a position ("the second result"). Text
 // work stays here; the core compares hashes and scores.
 import { Intent } from '../../assembly/layout.ts';
-import { STOP, hash, stem, normalise, HashFilter, type HashSet, Unit, UNIT_KIND, UNIT_ONE, UNIT_MANY, unitKind } from './words.ts';
+import { STOP, hash, stem, normalise, HashFilter, type HashSet, Unit, UNIT_ONE, UNIT_MANY, unitOf } from './words.ts';
 import { phraseKey, MAX_PHRASE } from './concepts.ts';
 
 export { hash, stem, normalise, HashFilter };
@@ -142,7 +142,7 @@ export function startText(): void {
 /** Reads `text` (after what the scans since startText() read, a space between): see Scan. */
 export function scanText(text: string, s: Scan): void {
   if (!text || wordsRead >= TEXT_WORDS) return;
-  // Non-ASCII units are normalised one by one (words.ts unitKind), which gives what normalise() gives the whole
+  // Non-ASCII units are normalised one by one (words.ts unitOf), which gives what normalise() gives the whole
   // text, until one needs the whole text (a mark that stays, a capital sigma): then the rest is read
   // from normalise(text), at the unit reached (the part read is the same in both).
   let source = text;
@@ -159,7 +159,7 @@ export function scanText(text: string, s: Scan): void {
       else if (i < length) {
         c = source.charCodeAt(i);
         if (c >= 128) {
-          const kind = UNIT_KIND[c] || unitKind(c);
+          const kind = unitOf(c);
           if (kind === Unit.ONE) c = UNIT_ONE[c];
           else if (kind === Unit.NONE) continue;
           else if (kind === Unit.MANY) { pending = UNIT_MANY.get(c)!; p = 1; c = pending.charCodeAt(0); }

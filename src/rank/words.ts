@@ -35,14 +35,19 @@ export function normalise(text: string): string {
 // a text of such units (and ASCII, lower-cased) normalises unit by unit, without normalise()'s copies.
 // The goal's tokeniser (goal.ts) and the action words' scan (action-words.ts) read text so.
 export enum Unit { UNKNOWN = 0, NONE = 1, ONE = 2, MANY = 3, WHOLE = 4 }
-/** Each unit's Unit once met (unitKind fills it): NONE (dropped), ONE (UNIT_ONE), MANY (UNIT_MANY), WHOLE
+/** Each unit's Unit once met (learnUnit fills it): NONE (dropped), ONE (UNIT_ONE), MANY (UNIT_MANY), WHOLE
  *  (normalise the whole text). */
-export const UNIT_KIND = new Uint8Array(65536);
+const UNIT_KIND = new Uint8Array(65536);
 export const UNIT_ONE = new Uint16Array(65536);
 export const UNIT_MANY = new Map<number, string>();
 const MARK = /\p{M}/u;
 
-export function unitKind(c: number): number {
+/** What normalise() makes of the unit `c` (>= 128) alone: a Unit. */
+export function unitOf(c: number): Unit {
+  return UNIT_KIND[c] || learnUnit(c);
+}
+
+function learnUnit(c: number): Unit {
   let kind = Unit.WHOLE;
   if (c < 0xd800 || c > 0xdfff) { // a surrogate's character is known only with its pair
     const alone = String.fromCharCode(c);

@@ -408,7 +408,12 @@ describe('map under load', () => {
       assert.ok(served >= 8, `served ${served}`);
       assert.equal(await balance(loaded.dataDir, k), 1000 - 2 * served, 'exactly the served requests were charged');
       assert.ok(afterSecond < afterFirst * 1.5 + 100, `memory stays bounded: ${afterFirst.toFixed(0)} MiB, then ${afterSecond.toFixed(0)} MiB`);
-      const health = await (await fetch(`${loaded.url}/healthz`)).json();
+      // A spare is prepared after the request that used one is answered: wait for it (a few seconds at most).
+      let health = await (await fetch(`${loaded.url}/healthz`)).json();
+      for (let i = 0; i < 50 && health.browser.spare < 2; i++) {
+        await new Promise((res) => setTimeout(res, 100));
+        health = await (await fetch(`${loaded.url}/healthz`)).json();
+      }
       assert.deepEqual({ open: health.browser.open, queued: health.browser.queued, contexts: health.browser.contexts, launches: health.browser.launches },
         { open: 0, queued: 0, contexts: 0, launches: 2 }, 'both Chromiums (--map-browsers, default 2) served the load');
       assert.equal(health.browser.spare, 2, 'a spare context each (--map-spares, default 1) waits for the next request (and is closed with the server below)');

@@ -4,6 +4,7 @@ import { createEgressGuard } from '../observe/egress.ts';
 import { proxyBypassInEnv, startBrowserHost } from '../observe/browser-host.ts';
 import { ConfigError, type BrowserHostConfig } from '../server/config.ts';
 import { createLogger } from '../server/logger.ts';
+import { stopDeadline, DISPOSE_MS } from './children.ts';
 
 export async function browserHost(config: BrowserHostConfig, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const logger = createLogger(config.logLevel, { role: 'browser-host' });
@@ -27,6 +28,7 @@ export async function browserHost(config: BrowserHostConfig, env: NodeJS.Process
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'browser host stopping');
+    stopDeadline(DISPOSE_MS, logger);
     host.close().then(() => process.exit(0), () => process.exit(1));
   };
   process.on('SIGINT', () => stop('SIGINT'));

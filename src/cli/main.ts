@@ -12,6 +12,7 @@ import { keysCommand, UsageError } from './keys.ts';
 import { ensureDevKey, devKeyBanner, DEV_KEY_CREDITS } from './dev-key.ts';
 import { serveStdio } from '../mcp/server.ts';
 import { VERSION } from '../server/version.ts';
+import { stopDeadline, DISPOSE_MS } from './children.ts';
 
 const HELP = `sightline: web observation for AI agents
 
@@ -73,6 +74,7 @@ async function serve(config: ServerConfig, devKey: boolean): Promise<void> {
     }
     stoppingSince = Date.now();
     logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    stopDeadline(config.shutdownGraceMs + DISPOSE_MS, logger);
     server.close().then(() => {
       logger.info('stopped');
       process.exit(0);

@@ -1,11 +1,15 @@
 // The words by which a control names one of the three kinds of primary action the core promotes
 // (docs/ranking.md): a purchase, signing in, the site's search. The encoder marks them (Flag.PURCHASE /
 // SIGN_IN / SEARCH); the core decides. Written from general knowledge of the web, never from evaluation
-// pages; purchases in one fixed set of languages (LANGUAGES; docs/ranking.md, tenth round).
+// pages, in one fixed set of languages (LANGUAGES; docs/ranking.md, tenth round). Sign in and search are
+// derived from the web-intent lexicon's `login`, `account` and `search` concepts (lexicon.ts, the one list
+// of those words), filtered for precision below; purchases keep their own phrases, which say more than the
+// lexicon's `buy` words (the verb with the cart noun, the boundary rules, the stems of the fast scan).
 import { normalise } from './words.ts';
 import { asciiScanner, Scan } from './ascii-scan.ts';
+import { CONCEPTS } from './lexicon.ts';
 
-/** The languages of the purchase words: the lexicon's 14 (en de fr es it pt nl pl cs sv ru tr ja zh), then
+/** The languages of all three kinds: the lexicon's 14 (en de fr es it pt nl pl cs sv ru tr ja zh), then
  *  Estonian, Slovak, Croatian, Korean (sixth and eighth rounds) and the major languages of the web left
  *  (tenth round). */
 export const LANGUAGES: readonly string[] = [
@@ -128,9 +132,140 @@ export function namesPurchase(text: string): boolean {
   return t !== null && PURCHASE.test(t) && !GO_TO_CART.test(t);
 }
 
-// Sign in: "Sign in", "Log in", "Login", "Log-in", or a label that is only "Account" / "My account" /
-// "Your account" (the header link that signs a visitor in; "Create an account" and "Account settings" are not).
-export const SIGN_IN_WORDS = /\b(sign[ -]?in|log[ -]?in)\b|^\s*(my |your )?account\s*$/i;
-export const SEARCH_WORDS = /\b(search|suche|suchen|rechercher|buscar)\b/i;
-/** A text field's own words (or placeholder) that ask for a search query ("What are you looking for?"). */
-export const SEARCH_FIELD_WORDS = /\b(search|find|looking for|keywords?|suche|suchen|rechercher|buscar)\b/i;
+// Sign in (its account nouns; its verbs still English) and search: the lexicon's words, in three kinds of place. A lexicon phrase serves a goal, where
+// any word that may mean the action helps; a flag promotes a control above the page's other controls without
+// a goal, so it needs the phrase to name the action in the label:
+// - most phrases, as whole words anywhere in the (short) label: "Sign in", "Zaloguj się", "Поиск по сайту";
+// - words that are also ordinary words or other actions (ORDINARY: Italian "cerca" = near, Turkish "ara",
+//   German "anmelden" a newsletter, Estonian "otsi"), only as the whole label or a whole part of it between
+//   "/" or "|" ("Anmelden / Registrieren");
+// - account nouns only as the whole label, as the English rule was ("My account", "Mein Konto"; "Create an
+//   account", "Account settings" and "Account +", a footer section's toggle, are not the sign in), and not
+//   a profile or dashboard (ACCOUNT_NOT_SIGN_IN);
+// - sign-in and search words of scripts written without spaces (Han, kana, Thai) only in a search field's
+//   words (anywhere, as 'キーワード'; account nouns count as the whole label in any script): on a link or
+//   control they are not flagged yet. Where they end the label they name the action
+//   ("ウェブ検索", "一键登录"; "検索データ" is a compound), but with them the goal rerank retrained on its train
+//   pages (Chinese and Japanese sign ins now first) lost a dev goal (docs/ranking.md, tenth round). Korean
+//   writes spaces between words: its words are whole words like the others ("로그인", "검색");
+// - 'find', 'look up' name a search only in a text field that asks for the query (SEARCH_FIELD_ONLY): "Find
+//   a store" is not the site search.
+
+/** Lexicon words (normalised) that are also ordinary words or other actions: a whole label or part only. */
+export const ORDINARY: ReadonlySet<string> = new Set([
+  // login
+  'anmelden', 'anmeldung', 'aanmelden', 'connexion', 'connecter', 'identifier', 'ingresar', 'entrar', 'acceder', 'accesso', 'entra', 'вход',
+  'giris', 'belepes', 'conectare', 'εισοδος', 'вхід', 'влез', 'prijava', 'prijavi se', 'ienakt', 'دخول', 'כניסה', 'masuk',
+  // search
+  'recherche', 'busqueda', 'busca', 'cerca', 'cercare', 'ricerca', 'pesquisa', 'zoek', 'hledani', 'sok', 'soka', 'søg', 'søk', 'найти',
+  'ara', 'arama', 'hae', 'haku', 'otsi', 'otsing', 'trazi', 'بحث', 'cari', 'खोज',
+].map(normalise));
+/** The `account` concept's words that name a profile or a dashboard, not the visitor's account link. */
+export const ACCOUNT_NOT_SIGN_IN: ReadonlySet<string> = new Set(['profile', 'dashboard', 'profil', 'perfil', 'profilo', 'профиль']);
+/** The `search` concept's words that ask for a query in a field but do not name the site search on a control. */
+export const SEARCH_FIELD_ONLY: ReadonlySet<string> = new Set(['find', 'look up', 'lookup']);
+/**
+ * What a search field asks (its words or placeholder), besides the search words: "What are you looking for?",
+ * "Keywords", "Was suchen Sie?", "¿Qué estás buscando?", "Czego szukasz?", "Что вы ищете?". A separate list
+ * on purpose: in the lexicon, "looking for" would tie a goal such as "looking for the contact page" to search.
+ */
+export const QUERY_FIELD_PHRASES: readonly string[] = [
+  'looking for', 'keywords?', 'suchbegriff', 'stichwort', 'recherchez', 'mots? cles?', 'buscando', 'busque', 'palabras? clave',
+  'cercando', 'cerchi', 'parole? chiave', 'procurando', 'procura', 'palavras? chave', 'zoekterm', 'trefwoord', 'szukasz',
+  'hledate', 'hladate', 'söker', 'sökord', 'søgeord', 'søkeord', 'hakusana', 'kulcsszo', 'ищете', 'ключевое слово', 'шукаєте',
+  'arıyorsunuz', 'ariyorsunuz', 'anahtar kelime', 'kata kunci', 'từ khóa', 'お探し', 'キーワード', '关键词', '关键字', '關鍵字', '검색어',
+  'คำค้น',
+];
+
+/** Written without spaces between words: Han, kana, Thai. */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
+interface Words { phrases: string[]; parts: string[]; whole: string[]; unspaced: string[] }
+/** Sorts normalised lexicon phrases into the kinds of place above (account nouns: the whole label). */
+function sort(phrases: readonly string[], account = false): Words {
+  const w: Words = { phrases: [], parts: [], whole: [], unspaced: [] };
+  for (const p of new Set(phrases.map(normalise))) {
+    if (account) w.whole.push(p);
+    else if (UNSPACED.test(p)) w.unspaced.push(p);
+    else (ORDINARY.has(p) ? w.parts : w.phrases).push(p);
+  }
+  return w;
+}
+
+/** On links and controls: no unspaced words (above). */
+const spaced = (w: Words): Words => ({ ...w, unspaced: [] });
+export const SIGN_IN: Words = spaced(sort(CONCEPTS.account.filter((p) => !ACCOUNT_NOT_SIGN_IN.has(p)), true));
+/** Signing in by its verbs, English only so far: "Sign in", "Log-in", "Login". */
+const SIGN_IN_VERBS = /\b(sign[ -]?in|log[ -]?in)\b/i;
+export const SEARCH: Words = spaced(sort(CONCEPTS.search.filter((p) => !SEARCH_FIELD_ONLY.has(p))));
+/** In a field every search word asks for a query ("Cerca", "Ara", "Find"), anywhere in its words. */
+const QUERY: Words = (() => {
+  const all = sort([...CONCEPTS.search, ...QUERY_FIELD_PHRASES]);
+  return { phrases: [...all.phrases, ...all.parts], parts: [], whole: [], unspaced: all.unspaced };
+})();
+
+/** A phrase as a pattern: a space matches any run of white space, hyphens or apostrophes ("sign-in",
+ *  "s'identifier", "log  in"). */
+const alternation = (list: readonly string[]): string => list.map((p) => p.replace(/ /g, "[\\s'’-]+")).join('|');
+/**
+ * The pattern of `words` over a normalised label, `word` being the characters of a word (a letter, mark, digit
+ * or "_" beside a phrase makes it part of another word or of an identifier: a field named "label_id__search_form"
+ * is not a search box, as the English rules' ASCII \b had it). With `ascii`, only the ASCII phrases, for labels
+ * that are ASCII once normalised (most are): a pattern several times cheaper than the Unicode one.
+ */
+function pattern(words: Words, ascii: boolean): RegExp | null {
+  const word = ascii ? 'A-Za-z0-9_' : '\\p{L}\\p{M}\\p{N}_';
+  const keep = (list: readonly string[]) => (ascii ? list.filter((p) => !NON_ASCII.test(p.replace(/\[[^\]]*\]/g, ''))) : list);
+  const partEnd = `(?=\\s*[/|]|[^${word}]*$)`;
+  const parts: string[] = [];
+  const phrases = keep(words.phrases);
+  if (phrases.length) parts.push(ascii ? `\\b(?:${alternation(phrases)})\\b` : `(?<![${word}])(?:${alternation(phrases)})(?![${word}])`);
+  if (keep(words.parts).length) parts.push(`(?:^[^${word}]*|[/|]\\s*)(?:${alternation(keep(words.parts))})${partEnd}`);
+  if (keep(words.whole).length) parts.push(`^\\s*(?:${alternation(keep(words.whole))})\\s*$`);
+  if (!ascii && words.unspaced.length) parts.push(`(?:${alternation(words.unspaced)})`);
+  return parts.length ? new RegExp(parts.join('|'), ascii ? 'i' : 'iu') : null;
+}
+/** The longest word of a phrase, without its optional letters ("keywords?" -> "keyword"): every spelling holds it. */
+const stemOf = (p: string): string => p.replace(/.\?/g, '').split(' ').reduce((a, b) => (b.length > a.length ? b : a), '');
+/**
+ * A test of a label: ASCII labels (and those ASCII once their accents are dropped) by the ASCII pattern. Most
+ * labels hold none of the phrases' stems, which a one-pass scan tells (ascii-scan.ts) at a fraction of the
+ * patterns' cost (their alternations and look-arounds are tried at every position).
+ */
+function matcher(words: Words, stems: (text: string) => Scan): (text: string) => boolean {
+  const ascii = pattern(words, true) ?? /(?!)/;
+  const unicode = pattern(words, false) ?? /(?!)/;
+  return (text) => {
+    if (stems(text) === Scan.NONE) return false;
+    if (!NON_ASCII.test(text)) return ascii.test(text);
+    const label = normalised(text);
+    return NON_ASCII.test(label) ? unicode.test(label) : ascii.test(label);
+  };
+}
+/** One scan of a label for the stems of several kinds' phrases, kept for the label: the encoder asks the sign-in
+ *  and the search matcher about one label in turn. */
+function stemScan(...kinds: Words[]): (text: string) => Scan {
+  const scanner = asciiScanner([...new Set(kinds.flatMap((w) => [...w.phrases, ...w.parts, ...w.whole]).map(stemOf))].filter((w) => w.length > 0));
+  let last = '';
+  let found = Scan.NONE;
+  return (text) => {
+    if (text !== last) { last = text; found = scanner.scan(text); }
+    return found;
+  };
+}
+/** The last label normalised: the encoder asks the matchers about one label in turn. */
+let lastText = '';
+let lastNormalised = '';
+function normalised(text: string): string {
+  if (text !== lastText) { lastText = text; lastNormalised = normalise(text); }
+  return lastNormalised;
+}
+
+/** The label names signing in: "Sign in", "Log-in", or only the visitor's account: "My account", "Mein Konto". */
+const ACTION_STEMS = stemScan(SIGN_IN, SEARCH);
+const namesAccount = matcher(SIGN_IN, ACTION_STEMS);
+export const namesSignIn = (text: string): boolean => SIGN_IN_VERBS.test(text) || namesAccount(text);
+/** The label names the site's search: "Search", "Zoeken", "Поиск по сайту", "Cerca", "Keresés". */
+export const namesSearch = matcher(SEARCH, ACTION_STEMS);
+/** A text field's own words (or placeholder) ask for a search query ("What are you looking for?", "Czego szukasz?",
+ *  "キーワードを入力"). */
+export const asksForQuery = matcher(QUERY, stemScan(QUERY));

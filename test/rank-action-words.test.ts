@@ -53,9 +53,22 @@ test('account nouns and search words in other languages are promoted too; look-a
   }
 });
 
+test('a Dutch header\'s "Inloggen" and sign-in verbs in other languages rank in the top 10; sign-ups and ordinary words do not', async () => {
+  await page.goto(`${fx.url}/winkel.html`);
+  const [login] = await ranks(['Inloggen']);
+  assert.ok(login >= 0 && login < 10, `Inloggen at ${login + 1}`);
+  for (const [label, promoted] of [['Anmelden / Registrieren', true], ['Zaloguj się', true], ['Se connecter', true], ['Kirjaudu sisään', true], ['Σύνδεση', true],
+    ['Đăng nhập', true], ['Giriş Yap', true], ['Aanmelden nieuwsbrief', false], ['Entrar em contato', false]] as const) {
+    await page.setContent(html().replace('>Inloggen<', `>${label}<`));
+    const [at] = await ranks([label]);
+    assert.equal(at >= 0 && at < 10, promoted, `${label} at ${at + 1}`);
+  }
+});
+
 test('the word lists: whole words, ordinary words only as a whole label or part, account nouns only alone', () => {
-  for (const l of ['Sign in', 'Log-in', 'LOGIN', 'My account', 'Your Account', 'Mein Konto', 'Mi cuenta', 'Minu konto', 'Můj účet', 'Hesabım', 'マイページ']) assert.ok(namesSignIn(l), l);
-  for (const l of ['Create an account', 'Account settings', 'Account +', 'Profile', 'Dashboard', 'Sign up', 'Log out', 'Signing in help']) assert.ok(!namesSignIn(l), l);
+  for (const l of ['Sign in', 'Log-in', 'LOGIN', 'Inloggen', 'Anmelden', 'Connexion | Inscription', "S'identifier", 'Iniciar sesión', 'Войти', 'Logi sisse', 'Prihlásiť sa', 'My account', 'Your Account', 'Mein Konto', 'Mi cuenta', 'Minu konto', 'Můj účet', 'Hesabım', 'マイページ']) assert.ok(namesSignIn(l), l);
+  for (const l of ['Create an account', 'Account settings', 'Account +', 'Profile', 'Dashboard', 'Sign up', 'Log out', 'Signing in help', 'Newsletter anmelden',
+    'Acceder al contenido', 'Entra nel vivo', 'Prijava na novice']) assert.ok(!namesSignIn(l), l);
   for (const l of ['Search', 'Site search', 'Suchen', 'Zoeken', 'Szukaj', 'Поиск по сайту', 'Cerca', 'Ara', 'Menu | Cerca', 'Søg', 'Hľadať', 'Tìm kiếm', 'חיפוש', '검색']) assert.ok(namesSearch(l), l);
   for (const l of ['Find a store', 'Find', 'Look up', 'Cerca di noi', 'Ara Güler', 'Recherche et développement', 'Ricerca e sviluppo', 'Zoek een winkel', 'Найти магазин', 'Cari amici', 'label_id__search_form']) assert.ok(!namesSearch(l), l);
   for (const l of ['What are you looking for?', 'Find products', 'Was suchen Sie?', '¿Qué estás buscando?', 'Czego szukasz?', 'Что вы ищете?', 'Cerca nel sito', 'Ürün ara', 'キーワードを入力']) assert.ok(asksForQuery(l), l);

@@ -132,7 +132,7 @@ export function namesPurchase(text: string): boolean {
   return t !== null && PURCHASE.test(t) && !GO_TO_CART.test(t);
 }
 
-// Sign in (its account nouns; its verbs still English) and search: the lexicon's words, in three kinds of place. A lexicon phrase serves a goal, where
+// Sign in and search: the lexicon's words, in three kinds of place. A lexicon phrase serves a goal, where
 // any word that may mean the action helps; a flag promotes a control above the page's other controls without
 // a goal, so it needs the phrase to name the action in the label:
 // - most phrases, as whole words anywhere in the (short) label: "Sign in", "Zaloguj się", "Поиск по сайту";
@@ -190,12 +190,11 @@ function sort(phrases: readonly string[], account = false): Words {
   }
   return w;
 }
+const plus = (a: Words, b: Words): Words => ({ phrases: [...a.phrases, ...b.phrases], parts: [...a.parts, ...b.parts], whole: [...a.whole, ...b.whole], unspaced: [...a.unspaced, ...b.unspaced] });
 
 /** On links and controls: no unspaced words (above). */
 const spaced = (w: Words): Words => ({ ...w, unspaced: [] });
-export const SIGN_IN: Words = spaced(sort(CONCEPTS.account.filter((p) => !ACCOUNT_NOT_SIGN_IN.has(p)), true));
-/** Signing in by its verbs, English only so far: "Sign in", "Log-in", "Login". */
-const SIGN_IN_VERBS = /\b(sign[ -]?in|log[ -]?in)\b/i;
+export const SIGN_IN: Words = spaced(plus(sort(CONCEPTS.login), sort(CONCEPTS.account.filter((p) => !ACCOUNT_NOT_SIGN_IN.has(p)), true)));
 export const SEARCH: Words = spaced(sort(CONCEPTS.search.filter((p) => !SEARCH_FIELD_ONLY.has(p))));
 /** In a field every search word asks for a query ("Cerca", "Ara", "Find"), anywhere in its words. */
 const QUERY: Words = (() => {
@@ -260,10 +259,10 @@ function normalised(text: string): string {
   return lastNormalised;
 }
 
-/** The label names signing in: "Sign in", "Log-in", or only the visitor's account: "My account", "Mein Konto". */
+/** The label names signing in: "Sign in", "Log-in", "Anmelden / Registrieren", "Zaloguj się", "Kirjaudu sisään",
+ *  "My account", "Mein Konto". */
 const ACTION_STEMS = stemScan(SIGN_IN, SEARCH);
-const namesAccount = matcher(SIGN_IN, ACTION_STEMS);
-export const namesSignIn = (text: string): boolean => SIGN_IN_VERBS.test(text) || namesAccount(text);
+export const namesSignIn = matcher(SIGN_IN, ACTION_STEMS);
 /** The label names the site's search: "Search", "Zoeken", "Поиск по сайту", "Cerca", "Keresés". */
 export const namesSearch = matcher(SEARCH, ACTION_STEMS);
 /** A text field's own words (or placeholder) ask for a search query ("What are you looking for?", "Czego szukasz?",

@@ -6,7 +6,7 @@
 // of those words), filtered for precision below; purchases keep their own phrases, which say more than the
 // lexicon's `buy` words (the verb with the cart noun, the boundary rules, the stems of the fast scan).
 import { normalise } from './words.ts';
-import { asciiScanner, Scan } from './ascii-scan.ts';
+import { asciiScanner, CANNOT_TELL } from './ascii-scan.ts';
 import { CONCEPTS } from './lexicon.ts';
 
 /** The languages of all three kinds: the lexicon's 14 (en de fr es it pt nl pl cs sv ru tr ja zh), then
@@ -100,9 +100,6 @@ export const PURCHASE_STEMS: readonly string[] = [
   ...PURCHASE_PHRASES_CJK,
 ].map(normalise);
 const STEM = new RegExp(PURCHASE_STEMS.join('|'), 'i');
-/** STEM as a one-pass table over the normalised label (most labels normalise to ASCII): a third of the
- *  pattern's cost, and no normalise() copy of a label without a stem (bench/README.md). */
-const STEM_SCAN = asciiScanner(PURCHASE_STEMS);
 // The scan reads each stem as the literal word STEM's alternation makes of it: a stem must be plain text.
 for (const s of PURCHASE_STEMS) if (/[\\^$.|?*+()[\]{}]/.test(s)) throw new Error(`PURCHASE_STEMS: "${s}" is a pattern, not a word`);
 const NON_ASCII = /[^\x00-\x7f]/;
@@ -114,10 +111,10 @@ const PURCHASE_LEAD = new RegExp(`^\\s*(?:${PURCHASE_PHRASES.map((p) => p.replac
 /** The label as the phrase patterns read it (accents dropped when it has any), or null when it holds no stem
  *  (most labels: the scan tells them without a copy). */
 function withStem(text: string): string | null {
-  const found = STEM_SCAN.scan(text);
-  if (found === Scan.NONE) return null;
+  const found = stemGroups(text);
+  if (found !== CANNOT_TELL && (found & PURCHASE_GROUP) === 0) return null;
   const t = NON_ASCII.test(text) ? normalise(text) : text;
-  return found === Scan.FOUND || STEM.test(t) ? t : null;
+  return found !== CANNOT_TELL || STEM.test(t) ? t : null;
 }
 
 /** A long label begins with purchase words (its first ACTION_LABEL_MAX chars are passed). */
@@ -230,26 +227,38 @@ const stemOf = (p: string): string => p.replace(/.\?/g, '').split(' ').reduce((a
  * labels hold none of the phrases' stems, which a one-pass scan tells (ascii-scan.ts) at a fraction of the
  * patterns' cost (their alternations and look-arounds are tried at every position).
  */
-function matcher(words: Words, stems: (text: string) => Scan): (text: string) => boolean {
+function matcher(words: Words, group: number): (text: string) => boolean {
   const ascii = pattern(words, true) ?? /(?!)/;
   const unicode = pattern(words, false) ?? /(?!)/;
   return (text) => {
-    if (stems(text) === Scan.NONE) return false;
+    const found = stemGroups(text);
+    if (found !== CANNOT_TELL && (found & group) === 0) return false;
     if (!NON_ASCII.test(text)) return ascii.test(text);
     const label = normalised(text);
     return NON_ASCII.test(label) ? unicode.test(label) : ascii.test(label);
   };
 }
-/** One scan of a label for the stems of several kinds' phrases, kept for the label: the encoder asks the sign-in
- *  and the search matcher about one label in turn. */
-function stemScan(...kinds: Words[]): (text: string) => Scan {
-  const scanner = asciiScanner([...new Set(kinds.flatMap((w) => [...w.phrases, ...w.parts, ...w.whole]).map(stemOf))].filter((w) => w.length > 0));
-  let last = '';
-  let found = Scan.NONE;
-  return (text) => {
-    if (text !== last) { last = text; found = scanner.scan(text); }
-    return found;
-  };
+/**
+ * The stems of all three kinds in one scanner (ascii-scan.ts), each kind a group: the encoder asks about a label
+ * purchase first, then sign in, then search, so the label is read once. Most labels hold no stem of any; the
+ * scan tells them at a fraction of the patterns' cost (their alternations are tried at every position). The
+ * last two labels' answers are kept (an element's text, then its accessible name, then its text again).
+ */
+const PURCHASE_GROUP = 1, ACTION_GROUP = 2, QUERY_GROUP = 4;
+const stemsOf = (...kinds: Words[]) => [...new Set(kinds.flatMap((w) => [...w.phrases, ...w.parts, ...w.whole]).map(stemOf))].filter((w) => w.length > 0);
+const STEM_WORDS: [string, number][] = [
+  ...PURCHASE_STEMS.map((w): [string, number] => [w, PURCHASE_GROUP]),
+  ...stemsOf(SIGN_IN, SEARCH).map((w): [string, number] => [w, ACTION_GROUP]),
+  ...stemsOf(QUERY).map((w): [string, number] => [w, QUERY_GROUP]),
+];
+const STEM_SCAN = asciiScanner(STEM_WORDS.map(([w]) => w), STEM_WORDS.map(([, g]) => g));
+let scanned0 = '', groups0 = 0, scanned1 = '', groups1 = 0;
+function stemGroups(text: string): number {
+  if (text === scanned0) return groups0;
+  if (text === scanned1) return groups1;
+  scanned1 = scanned0; groups1 = groups0;
+  scanned0 = text; groups0 = STEM_SCAN.groups(text);
+  return groups0;
 }
 /** The last label normalised: the encoder asks the matchers about one label in turn. */
 let lastText = '';
@@ -261,10 +270,9 @@ function normalised(text: string): string {
 
 /** The label names signing in: "Sign in", "Log-in", "Anmelden / Registrieren", "Zaloguj się", "Kirjaudu sisään",
  *  "My account", "Mein Konto". */
-const ACTION_STEMS = stemScan(SIGN_IN, SEARCH);
-export const namesSignIn = matcher(SIGN_IN, ACTION_STEMS);
+export const namesSignIn = matcher(SIGN_IN, ACTION_GROUP);
 /** The label names the site's search: "Search", "Zoeken", "Поиск по сайту", "Cerca", "Keresés". */
-export const namesSearch = matcher(SEARCH, ACTION_STEMS);
+export const namesSearch = matcher(SEARCH, ACTION_GROUP);
 /** A text field's own words (or placeholder) ask for a search query ("What are you looking for?", "Czego szukasz?",
  *  "キーワードを入力"). */
-export const asksForQuery = matcher(QUERY, stemScan(QUERY));
+export const asksForQuery = matcher(QUERY, QUERY_GROUP);

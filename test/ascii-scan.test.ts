@@ -3,7 +3,7 @@
 // accented letters, ligatures, combining marks, and characters that stay non-ASCII.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { asciiScanner, Scan } from '../src/rank/ascii-scan.ts';
+import { asciiScanner, Scan, CANNOT_TELL } from '../src/rank/ascii-scan.ts';
 import { PURCHASE_STEMS } from '../src/rank/action-words.ts';
 import { normalise } from '../src/rank/words.ts';
 
@@ -55,4 +55,14 @@ test('overlapping words, words inside others, and characters next to the letters
   const words = ['he', 'she', 'his', 'hers', 'a[b', 'x@y', 'usher'];
   const scanner = asciiScanner(words), regex = viaRegex(words, true);
   for (const label of [...labels(words, 20_000, 2), 'ushers', 'sHe', 'hi', 'A{B', 'a[B', 'X`Y', 'x@Y', '', 'ushé', 'uSHÉR', 'ﬁhe', 'h\u0301e']) check(scanner.scan(label), regex(label), label);
+});
+
+test('groups: one pass tells which lists the words found belong to, or that it cannot tell', () => {
+  const scanner = asciiScanner(['cart', 'search', 'login', 'コ'], [1, 2, 2, 4]);
+  assert.equal(scanner.groups('Add to cart'), 1);
+  assert.equal(scanner.groups('Search the cart'), 3);
+  assert.equal(scanner.groups('LOGIN'), 2);
+  assert.equal(scanner.groups('Read more'), 0);
+  assert.equal(scanner.groups('Añadir'), 0); // ASCII once its accents are dropped
+  assert.equal(scanner.groups('検索'), CANNOT_TELL);
 });

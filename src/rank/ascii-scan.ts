@@ -13,15 +13,23 @@ const fold = (c: number) => (c >= 65 && c <= 90 ? c + 32 : c);
 export interface AsciiScanner {
   /** Scans normalise(text) for a word, in one pass over `text`. */
   scan(text: string): Scan;
+  /** The same pass, telling which groups (asciiScanner's `groupOf`, bits) the words found belong to: 0 for
+   *  none, CANNOT_TELL when the scan cannot tell. */
+  groups(text: string): number;
 }
+/** `groups`' answer when normalise(text) is not all ASCII. */
+export const CANNOT_TELL = -1;
 
 /**
  * The scanner of `words`. A case-blind regex (without the u flag) matches an ASCII letter only with its
  * other case, and no other character with an ASCII one, so a word holding a non-ASCII character is found
- * in no ASCII text and is left out. Words must not be empty.
+ * in no ASCII text and is left out. Words must not be empty. `groupOf` gives each word's group (a bit;
+ * 1 for all by default), so that one pass serves several lists (action-words.ts: purchase, sign in and search).
  */
-export function asciiScanner(words: readonly string[]): AsciiScanner {
-  const ascii = words.filter((w) => /^[\x00-\x7f]+$/.test(w)).map((w) => Array.from(w, (ch) => fold(ch.charCodeAt(0))));
+export function asciiScanner(words: readonly string[], groupOf: readonly number[] = words.map(() => 1)): AsciiScanner {
+  const kept = words.flatMap((w, i) => (/^[\x00-\x7f]+$/.test(w) ? [i] : []));
+  const ascii = kept.map((i) => Array.from(words[i], (ch) => fold(ch.charCodeAt(0))));
+  const groupsOf = kept.map((i) => groupOf[i]);
   if (words.some((w) => w.length === 0)) throw new Error('asciiScanner: an empty word');
   // Symbols: every character the words hold gets a class (1..k); every other character is class 0.
   const classOf = new Uint8Array(128);
@@ -30,16 +38,16 @@ export function asciiScanner(words: readonly string[]): AsciiScanner {
   for (let c = 65; c <= 90; c++) classOf[c] = classOf[c + 32];
   // The trie of the words; state 0 is the root.
   const next: number[][] = [new Array(classes).fill(-1)];
-  const accepts: boolean[] = [false];
-  for (const w of ascii) {
+  const accepts: number[] = [0]; // each state's groups: of the words ending there and at its failure states
+  ascii.forEach((w, i) => {
     let s = 0;
     for (const c of w) {
       const k = classOf[c];
-      if (next[s][k] < 0) { next[s][k] = next.length; next.push(new Array(classes).fill(-1)); accepts.push(false); }
+      if (next[s][k] < 0) { next[s][k] = next.length; next.push(new Array(classes).fill(-1)); accepts.push(0); }
       s = next[s][k];
     }
-    accepts[s] = true;
-  }
+    accepts[s] |= groupsOf[i];
+  });
   // Failure links, breadth first, turn the trie into a full transition table.
   const fail = new Array<number>(next.length).fill(0);
   const queue: number[] = [];
@@ -49,7 +57,7 @@ export function asciiScanner(words: readonly string[]): AsciiScanner {
   }
   for (let q = 0; q < queue.length; q++) {
     const s = queue[q];
-    accepts[s] = accepts[s] || accepts[fail[s]];
+    accepts[s] |= accepts[fail[s]];
     for (let k = 0; k < classes; k++) {
       const t = next[s][k];
       if (t < 0) next[s][k] = next[fail[s]][k];
@@ -58,33 +66,38 @@ export function asciiScanner(words: readonly string[]): AsciiScanner {
   }
   const delta = new Int32Array(next.length * classes);
   next.forEach((row, s) => row.forEach((t, k) => { delta[s * classes + k] = t; }));
-  const accept = Uint8Array.from(accepts, (a) => (a ? 1 : 0));
+  const accept = Int32Array.from(accepts);
   const step = (s: number, c: number) => delta[s * classes + classOf[c]];
-  return {
-    scan(text: string): Scan {
-      let found = false;
-      for (let i = 0, s = 0; i < text.length; i++) {
-        let c = text.charCodeAt(i);
-        if (c >= 128) {
-          const kind = unitOf(c);
-          if (kind === Unit.NONE) continue;
-          if (kind === Unit.ONE) c = UNIT_ONE[c];
-          else if (kind === Unit.MANY) {
-            const many = UNIT_MANY.get(c)!;
-            for (let k = 0; k < many.length; k++) {
-              const d = many.charCodeAt(k);
-              if (d >= 128) return Scan.NOT_ASCII;
-              s = step(s, d);
-              if (accept[s] === 1) found = true;
-            }
-            continue;
-          } else return Scan.NOT_ASCII;
-          if (c >= 128) return Scan.NOT_ASCII;
-        }
-        s = step(s, c);
-        if (accept[s] === 1) found = true; // read on: a unit later may leave the scan unable to tell
+  const groups = (text: string): number => {
+    let found = 0;
+    for (let i = 0, s = 0; i < text.length; i++) {
+      let c = text.charCodeAt(i);
+      if (c >= 128) {
+        const kind = unitOf(c);
+        if (kind === Unit.NONE) continue;
+        if (kind === Unit.ONE) c = UNIT_ONE[c];
+        else if (kind === Unit.MANY) {
+          const many = UNIT_MANY.get(c)!;
+          for (let k = 0; k < many.length; k++) {
+            const d = many.charCodeAt(k);
+            if (d >= 128) return CANNOT_TELL;
+            s = step(s, d);
+            found |= accept[s];
+          }
+          continue;
+        } else return CANNOT_TELL;
+        if (c >= 128) return CANNOT_TELL;
       }
-      return found ? Scan.FOUND : Scan.NONE;
+      s = step(s, c);
+      found |= accept[s]; // read on: a unit later may leave the scan unable to tell
+    }
+    return found;
+  };
+  return {
+    groups,
+    scan(text: string): Scan {
+      const found = groups(text);
+      return found === CANNOT_TELL ? Scan.NOT_ASCII : found !== 0 ? Scan.FOUND : Scan.NONE;
     },
   };
 }

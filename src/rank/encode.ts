@@ -9,7 +9,7 @@ import { parseColor } from './color.ts';
 import { normalizeText, accessibleName, stateKey, isDisabled, isTrue, hasNonSpace } from './text.ts';
 import type { CoreBackend } from './backend.ts';
 import { goalTokens, goalCount, writeGoal } from './encode-goal.ts';
-import { namesPurchase, leadsWithPurchase, SIGN_IN_WORDS, SEARCH_WORDS, SEARCH_FIELD_WORDS } from './action-words.ts';
+import { namesPurchase, leadsWithPurchase, namesSignIn, namesSearch, asksForQuery } from './action-words.ts';
 
 export const DEFAULT_LIMIT = 50;
 export const DEFAULT_LIMIT_CAP = 100;
@@ -290,9 +290,9 @@ export function encode(body: unknown, core: CoreBackend, options: EncodeOptions 
       // A text field's words say what to type, not what it does: a search box named after a shop whose name
       // holds "buy" is the search, not a purchase (dev3 fold b, eighth round).
       if (ROLES[role].kind !== Kind.TEXT_INPUT && namesPurchase(text)) flags |= Flag.PURCHASE;
-      else if (inputType !== 'search' && (SIGN_IN_WORDS.test(text) || (e.text && SIGN_IN_WORDS.test(accessibleName(a))))) flags |= Flag.SIGN_IN;
-      else if (inputType === 'search' || SEARCH_WORDS.test(text) || (tag === 'input' && (inputType === '' || inputType === 'text')
-        && (SEARCH_FIELD_WORDS.test(text) || SEARCH_FIELD_WORDS.test((a as { placeholder?: string | null } | undefined)?.placeholder ?? '')))) flags |= Flag.SEARCH;
+      else if (inputType !== 'search' && (namesSignIn(text) || (e.text && namesSignIn(accessibleName(a))))) flags |= Flag.SIGN_IN;
+      else if (inputType === 'search' || namesSearch(text) || (tag === 'input' && (inputType === '' || inputType === 'text')
+        && (asksForQuery(text) || asksForQuery((a as { placeholder?: string | null } | undefined)?.placeholder ?? '')))) flags |= Flag.SEARCH;
     }
     // A longer link or control label that begins with the purchase words: an add to cart holding its own stock
     // messages ("Dodaj do koszyka Sprawdź dostępność w sklepie Produkt niedostępny"); only its first chars are read.

@@ -1,5 +1,7 @@
 // The web-intent lexicon: what controls on the web are for, in the words people and pages use for it,
-// in many languages (en de fr es it pt nl pl cs sv ru tr ja zh). A goal and an element that share a
+// in many languages (en de fr es it pt nl pl cs sv ru tr ja zh; login, account and search also in the
+// action words' other languages: da no fi et hu ro el uk bg sl hr sk lt lv ar he vi id th hi ko, since the
+// encoder's sign-in and search flags are derived from these three concepts, action-words.ts). A goal and an element that share a
 // concept are about the same thing even with no word in common ("sign me in" and "Anmelden"). Written
 // from general knowledge of the web, never from evaluation goals or pages. Phrases are matched as whole
 // words after the tokeniser's normalisation (lower case, accents dropped, light stemming).
@@ -8,7 +10,12 @@ export const CONCEPTS: Record<string, string[]> = {
   login: ['log in', 'login', 'log on', 'logon', 'sign in', 'signin', 'sign me in', 'anmelden', 'einloggen', 'anmeldung', 'connexion', 'se connecter',
     'connecter', 'identifier', 'iniciar sesion', 'ingresar', 'entrar', 'acceder', 'accedi', 'accesso', 'entra', 'inloggen', 'aanmelden',
     'zaloguj', 'logowanie', 'prihlasit', 'prihlaseni', 'logga in', 'войти', 'вход', 'giris', 'giris yap', 'oturum ac', 'ログイン', 'サインイン',
-    '登录', '登入', '登錄'],
+    '登录', '登入', '登錄',
+    's identifier', 'identifiez vous', 'connectez vous', 'inicia sesion', 'iniciar sessao', 'zaloguj sie', 'prihlasit se', 'uye girisi',
+    'log ind', 'logg inn', 'kirjaudu', 'kirjaudu sisaan', 'logi sisse', 'bejelentkezes', 'belepes', 'autentificare', 'conectare',
+    'σύνδεση', 'είσοδος', 'увійти', 'вхід', 'влез', 'prijava', 'prijavi se', 'prihlasit sa', 'prihlasenie', 'prisijungti',
+    'pieslegties', 'ienakt', 'تسجيل الدخول', 'دخول', 'התחברות', 'כניסה', 'đăng nhập', 'masuk', 'เข้าสู่ระบบ', 'लॉग इन', 'साइन इन',
+    '로그인'],
   register: ['register', 'sign up', 'signup', 'join', 'create account', 'create an account', 'make an account', 'make account', 'new account', 'open an account', 'get started', 'enroll',
     'registrieren', 'konto erstellen', 'registrierung', 'inscription', 's inscrire', 'inscrire', 'creer un compte', 'registrarse', 'registrate',
     'crear cuenta', 'crea un account', 'registrati', 'iscriviti', 'cadastre se', 'cadastrar', 'criar conta', 'registreren', 'account aanmaken',
@@ -18,9 +25,15 @@ export const CONCEPTS: Record<string, string[]> = {
     'uitloggen', 'wyloguj', 'odhlasit', 'logga ut', 'выйти', 'cikis', 'ログアウト', '退出', '登出'],
   account: ['account', 'my account', 'profile', 'dashboard', 'konto', 'mein konto', 'profil', 'compte', 'mon compte', 'cuenta', 'mi cuenta', 'perfil',
     'il mio account', 'profilo', 'conta', 'minha conta', 'mijn account', 'moje konto', 'muj ucet', 'ucet', 'mitt konto', 'аккаунт', 'профиль',
-    'hesabim', 'マイページ', 'アカウント', '我的账户', '个人中心', '帳戶'],
+    'hesabim', 'hesabım', 'マイページ', 'アカウント', '我的账户', '个人中心', '帳戶',
+    'your account', 'kundenkonto', 'espace client', 'mina sidor', 'min konto', 'min side', 'oma tili', 'minu konto', 'fiokom', 'contul meu',
+    'ο λογαριασμός μου', 'личный кабинет', 'мой аккаунт', 'мій акаунт', 'особистий кабінет', 'моят акаунт', 'moj racun', 'moj ucet',
+    'mano paskyra', 'mans konts', 'حسابي', 'החשבון שלי', 'tài khoản của tôi', 'akun saya', 'บัญชีของฉัน', 'मेरा खाता', '내 계정', '마이페이지'],
   search: ['search', 'find', 'look up', 'lookup', 'suche', 'suchen', 'recherche', 'rechercher', 'buscar', 'busqueda', 'cerca', 'cercare', 'pesquisar',
-    'pesquisa', 'zoeken', 'szukaj', 'wyszukaj', 'hledat', 'vyhledat', 'hledani', 'sok', 'soka', 'поиск', 'найти', 'ara', 'arama', '検索', '搜索', '搜尋'],
+    'pesquisa', 'zoeken', 'szukaj', 'wyszukaj', 'hledat', 'vyhledat', 'hledani', 'sok', 'soka', 'поиск', 'найти', 'ara', 'arama', '検索', '搜索', '搜尋',
+    'durchsuchen', 'ricerca', 'procurar', 'busca', 'zoek', 'wyszukiwanie', 'vyhledavani', 'искать', 'søg', 'søk', 'hae', 'haku', 'otsi', 'otsing',
+    'keresés', 'caută', 'căutare', 'αναζήτηση', 'пошук', 'търсене', 'iskanje', 'išči', 'traži', 'pretraži', 'pretraga', 'hľadať', 'vyhľadať',
+    'vyhľadávanie', 'paieška', 'ieškoti', 'meklēt', 'بحث', 'ابحث', 'חיפוש', 'חפש', 'tìm kiếm', 'cari', 'pencarian', 'ค้นหา', 'खोज', 'खोजें', '검색'],
   share: ['share', 'share this', 'share on', 'post this on', 'post it on', 'post on', 'send to', 'tweet', 'tweet this', 'pin it', 'spread the word', 'teilen', 'partager', 'compartir', 'condividi', 'compartilhar', 'partilhar', 'delen', 'udostepnij', 'sdilet', 'dela',
     'поделиться', 'paylas', 'シェア', '共有', '分享'],
   net_x: ['twitter', 'tweet', 'x', 'x com', 'post on x'],

@@ -1,0 +1,92 @@
+// Issue 20, tenth round: sign in, the visitor's account and the site's search named in the page's own language
+// rank near the top without a goal. Real Chromium on a localhost fixture page (a Dutch shop listing whose twelve
+// visible filter checkboxes outrank any unpromoted control or link), collected by our collector and ranked by the
+// Wasm core through the real HTTP server; plus the word lists' true and false cases.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { FIXTURES, type FixtureServer } from './helpers/fixtures.ts';
+import { startRankRig, type RankRig } from './helpers/rank-rig.ts';
+import { snapshot, waitForStable, type SightlineApi } from '../src/client/index.ts';
+import { namesSignIn, namesSearch, asksForQuery, ORDINARY, ACCOUNT_NOT_SIGN_IN, SEARCH_FIELD_ONLY, SIGN_IN, SEARCH } from '../src/rank/action-words.ts';
+import { CONCEPTS } from '../src/rank/lexicon.ts';
+import { normalise } from '../src/rank/words.ts';
+
+let rig: RankRig;
+let fx: FixtureServer;
+let page: Page;
+let api: SightlineApi;
+
+before(async () => {
+  rig = await startRankRig();
+  ({ fx, page, api } = rig);
+});
+after(() => rig.close());
+
+/** Goal-less ranks (0-based, -1 when outside the top 50) of the elements with these labels. */
+async function ranks(labels: string[]): Promise<number[]> {
+  await waitForStable(page, { quietMs: 100 });
+  const r = await snapshot(page, { limit: 50, api });
+  const texts = r.elements.map((e) => (e.text ?? e.name ?? '').trim());
+  return labels.map((l) => texts.indexOf(l));
+}
+const html = () => readFileSync(`${FIXTURES}/winkel.html`, 'utf8');
+
+test('a Dutch header\'s "Zoeken" and "Mijn account" rank in the top 10 above twelve visible filter checkboxes', async () => {
+  await page.goto(`${fx.url}/winkel.html`);
+  const [search, account] = await ranks(['Zoeken', 'Mijn account']);
+  assert.ok(search >= 0 && search < 10, `Zoeken at ${search + 1}`);
+  assert.ok(account >= 0 && account < 10, `Mijn account at ${account + 1}`);
+});
+
+test('account nouns and search words in other languages are promoted too; look-alikes are not', async () => {
+  for (const [label, promoted] of [['Mein Konto', true], ['Moje konto', true], ['Hesabım', true], ['Oma tili', true], ['Account aanmaken', false], ['Account instellingen', false]] as const) {
+    await page.setContent(html().replace('>Mijn account<', `>${label}<`));
+    const [at] = await ranks([label]);
+    assert.equal(at >= 0 && at < 10, promoted, `${label} at ${at + 1}`);
+  }
+  for (const [label, promoted] of [['Szukaj', true], ['Поиск', true], ['Keresés', true], ['Cerca', true], ['Αναζήτηση', true], ['Vind', false], ['Cerca vicino a te', false]] as const) {
+    await page.setContent(html().replace('>Zoeken<', `>${label}<`));
+    const [at] = await ranks([label]);
+    assert.equal(at >= 0 && at < 10, promoted, `${label} at ${at + 1}`);
+  }
+});
+
+test('a Dutch header\'s "Inloggen" and sign-in verbs in other languages rank in the top 10; sign-ups and ordinary words do not', async () => {
+  await page.goto(`${fx.url}/winkel.html`);
+  const [login] = await ranks(['Inloggen']);
+  assert.ok(login >= 0 && login < 10, `Inloggen at ${login + 1}`);
+  for (const [label, promoted] of [['Anmelden / Registrieren', true], ['Zaloguj się', true], ['Se connecter', true], ['Kirjaudu sisään', true], ['Σύνδεση', true],
+    ['Đăng nhập', true], ['Giriş Yap', true], ['Aanmelden nieuwsbrief', false], ['Entrar em contato', false]] as const) {
+    await page.setContent(html().replace('>Inloggen<', `>${label}<`));
+    const [at] = await ranks([label]);
+    assert.equal(at >= 0 && at < 10, promoted, `${label} at ${at + 1}`);
+  }
+});
+
+test('the word lists: whole words, ordinary words only as a whole label or part, account nouns only alone', () => {
+  for (const l of ['Sign in', 'Log-in', 'LOGIN', 'Inloggen', 'Anmelden', 'Connexion | Inscription', "S'identifier", 'Iniciar sesión', 'Войти', 'Logi sisse', 'Prihlásiť sa', 'My account', 'Your Account', 'Mein Konto', 'Mi cuenta', 'Minu konto', 'Můj účet', 'Hesabım', 'マイページ']) assert.ok(namesSignIn(l), l);
+  for (const l of ['Create an account', 'Account settings', 'Account +', 'Profile', 'Dashboard', 'Sign up', 'Log out', 'Signing in help', 'Newsletter anmelden',
+    'Acceder al contenido', 'Entra nel vivo', 'Prijava na novice']) assert.ok(!namesSignIn(l), l);
+  for (const l of ['Search', 'Site search', 'Suchen', 'Zoeken', 'Szukaj', 'Поиск по сайту', 'Cerca', 'Ara', 'Menu | Cerca', 'Søg', 'Hľadať', 'Tìm kiếm', 'חיפוש', '검색']) assert.ok(namesSearch(l), l);
+  for (const l of ['Find a store', 'Find', 'Look up', 'Cerca di noi', 'Ara Güler', 'Recherche et développement', 'Ricerca e sviluppo', 'Zoek een winkel', 'Найти магазин', 'Cari amici', 'label_id__search_form']) assert.ok(!namesSearch(l), l);
+  for (const l of ['What are you looking for?', 'Find products', 'Was suchen Sie?', '¿Qué estás buscando?', 'Czego szukasz?', 'Что вы ищете?', 'Cerca nel sito', 'Ürün ara', 'キーワードを入力']) assert.ok(asksForQuery(l), l);
+  for (const l of ['Email address', 'First name', 'Your message', 'Password', 'Postcode']) assert.ok(!asksForQuery(l), l);
+});
+
+test('the filters name words of the lexicon (lexicon.ts is the one list of sign-in and search words)', () => {
+  const lexicon = new Set([...CONCEPTS.login, ...CONCEPTS.account, ...CONCEPTS.search].map(normalise));
+  for (const w of [...ORDINARY, ...ACCOUNT_NOT_SIGN_IN, ...SEARCH_FIELD_ONLY]) assert.ok(lexicon.has(w), `${w} is not a lexicon word`);
+});
+
+test('every derived word is found as a label of its own (the stem scan in front of the patterns misses none)', () => {
+  let checked = 0;
+  for (const [kind, names] of [[SIGN_IN, namesSignIn], [SEARCH, namesSearch], [SEARCH, asksForQuery]] as const) {
+    for (const w of [...kind.phrases, ...kind.parts, ...kind.whole]) {
+      for (const label of [w, w.toUpperCase(), ` ${w} `]) assert.ok(names(label), `"${label}"`);
+      checked++;
+    }
+  }
+  assert.ok(checked >= 150, `${checked} words`);
+});

@@ -110,6 +110,13 @@ describe('product pages', () => {
     assert.ok(!md.includes('wooden bench'), 'its alt text goes');
   });
 
+  test('a product streamed into a hidden segment under the body (the shell shows less) is read; a small hidden block and the menu are not', () => {
+    const url = 'https://fernwick.example/products/alder-reading-chair';
+    const md = readPage(fixture('product-streamed.html'), url).content;
+    for (const kept of ['# Alder Reading Chair', 'mortise and tenon', 'pitched at a gentle angle', 'Solid alder, oiled', '78 x 72 x 84 cm']) assert.ok(md.includes(kept), `${kept} kept: ${md}`);
+    for (const junk of ['ten percent off', 'Sectionals', 'Ottomans']) assert.ok(!md.includes(junk), `${junk} left out`);
+  });
+
   test('the panels stay hidden on a page that is not a product', () => {
     const page = fixture('product-panels.html').replace(/<script type="application\/ld\+json">.*?<\/script>/s, '');
     const md = readPage(page, 'https://northfold.example/journal/harbor-wool-throw').content;

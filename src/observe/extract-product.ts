@@ -129,6 +129,45 @@ const PANEL_NAME_MAX = 40;
 /** Class or id words naming the product's information block ("product-details", "pip-measurements"). */
 const INFO_CLASS = /product[-_]?(?:details?|info|information|description|specs?)|specifications|measurements|dimensions/i;
 
+/** Shows a hidden element: removes the hiding attributes, the overlay's role and name. */
+function reveal(el: El): void {
+  for (const a of ['hidden', 'aria-hidden', 'aria-modal']) el.removeAttribute(a);
+  if (/^(?:dialog|alertdialog|complementary)$/.test(el.getAttribute('role') ?? '')) el.removeAttribute('role');
+  const style = el.getAttribute('style');
+  if (style) el.setAttribute('style', style.replace(/(?:display|visibility)\s*:\s*(?:none|hidden)\s*;?/gi, ''));
+  const cls = el.getAttribute('class');
+  if (cls) el.setAttribute('class', cls.split(/\s+/).filter((t) => !OVERLAY_NAME.test(t) && !HIDDEN_CLASS.test(t)).join(' '));
+  if (OVERLAY_NAME.test(el.getAttribute('id') ?? '')) el.removeAttribute('id');
+}
+
+/** Tags whose text no reader sees. */
+const UNSEEN = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'svg']);
+/** Characters of text outside scripts (whitespace runs count once); with `shown`, outside hidden elements too. */
+function textLength(el: El, shown: boolean): number {
+  let n = 0;
+  for (let c = el.firstChild; c; c = c.nextSibling) {
+    if (c.nodeType === 3) n += (c.textContent ?? '').replace(/\s+/g, ' ').trim().length;
+    else if (c.nodeType === 1 && !UNSEEN.has((c as El).tagName) && !(shown && (hiddenEl(c as El) || HIDDEN_IN.test((c as El).getAttribute('class') ?? '')))) n += textLength(c as El, shown);
+  }
+  return n;
+}
+/** Fewest characters a hidden block under the body must hold to be taken for the page waiting for a script. */
+const WAITING_MIN = 500;
+
+/**
+ * Content a script shows later: streamed server rendering parks finished parts of the page in hidden
+ * blocks under the body (to be moved into place), and deferred blocks wait there hidden until a script
+ * runs. A hidden block straight under the body (not an overlay) that holds more text (its collapsed
+ * panels included) than the whole page shows is such content: reveal it. Menus and panels hidden inside the page are left to the rules
+ * below.
+ */
+function revealWaiting(body: El): void {
+  const waiting = [...body.children].filter((c) => !overlayEl(c) && (hiddenEl(c) || HIDDEN_IN.test(c.getAttribute('class') ?? '')) && textOf(c).length >= WAITING_MIN);
+  if (!waiting.length) return;
+  const shown = textLength(body, true);
+  for (const el of waiting) if (textLength(el, false) > shown) reveal(el);
+}
+
 /**
  * A product's description, specifications and care notes often sit in collapsed accordions, tabs and
  * "details" sheets or modals that a script opens; the strip that runs on every page takes hidden
@@ -139,15 +178,7 @@ const INFO_CLASS = /product[-_]?(?:details?|info|information|description|specs?)
  */
 export function revealPanels(doc: Document): void {
   const body = (doc.body ?? doc.documentElement) as El;
-  const reveal = (el: El) => {
-    for (const a of ['hidden', 'aria-hidden', 'aria-modal']) el.removeAttribute(a);
-    if (/^(?:dialog|alertdialog|complementary)$/.test(el.getAttribute('role') ?? '')) el.removeAttribute('role');
-    const style = el.getAttribute('style');
-    if (style) el.setAttribute('style', style.replace(/(?:display|visibility)\s*:\s*(?:none|hidden)\s*;?/gi, ''));
-    const cls = el.getAttribute('class');
-    if (cls) el.setAttribute('class', cls.split(/\s+/).filter((t) => !OVERLAY_NAME.test(t) && !HIDDEN_CLASS.test(t)).join(' '));
-    if (OVERLAY_NAME.test(el.getAttribute('id') ?? '')) el.removeAttribute('id');
-  };
+  revealWaiting(body);
   // Elements inside a panel already shown or left hidden are settled with it (one decision per panel).
   const settled = new Set<El>();
   for (const el of [...body.querySelectorAll('*')]) {

@@ -7,7 +7,7 @@ import { parseHTML } from 'linkedom';
 import { readPage } from '../src/observe/read.ts';
 import { bogusCdata, extractRead } from '../src/observe/extract.ts';
 import { isProductPage } from '../src/observe/extract-product.ts';
-import { pageMeta } from '../src/observe/page-type.ts';
+import { pageMeta, detectPageType } from '../src/observe/page-type.ts';
 import { isForumThread, findPosts } from '../src/observe/extract-forum.ts';
 import { sectionedRegion } from '../src/observe/extract-service.ts';
 import { blockScores } from '../src/observe/extract-blocks.ts';
@@ -115,6 +115,20 @@ describe('product pages', () => {
     const md = readPage(fixture('product-streamed.html'), url).content;
     for (const kept of ['# Alder Reading Chair', 'mortise and tenon', 'pitched at a gentle angle', 'Solid alder, oiled', '78 x 72 x 84 cm']) assert.ok(md.includes(kept), `${kept} kept: ${md}`);
     for (const junk of ['ten percent off', 'Sectionals', 'Ottomans']) assert.ok(!md.includes(junk), `${junk} left out`);
+  });
+
+  test('one product in microdata is a product page despite a row of priced cards; a reviews heading carrying links is still a rail heading', () => {
+    const url = 'https://quillstone.example/app/100/Lanternfall/';
+    const html = fixture('product-microdata.html');
+    const { document } = parseHTML(html);
+    const type = detectPageType(pageMeta(document), url, 6, document);
+    assert.equal(type.type, 'product', JSON.stringify(type));
+    assert.ok(type.signals.includes('microdata:Product'));
+    assert.equal(extractRead(html, url).as, 'product');
+    const md = readPage(html, url).content;
+    for (const kept of ['# Lanternfall', 'relight them one by one', 'redraws the shoreline', 'Twelve lighthouses']) assert.ok(md.includes(kept), `${kept} kept: ${md}`);
+    // "Customer reviews for Lanternfall" is four words; the links it carries do not make it a long, own heading.
+    for (const junk of ['Customer reviews', 'Very Positive', 'Filter reviews', 'Cinder Harbour']) assert.ok(!md.includes(junk), `${junk} left out`);
   });
 
   test('the panels stay hidden on a page that is not a product', () => {

@@ -158,8 +158,8 @@ const WAITING_MIN = 500;
  * Content a script shows later: streamed server rendering parks finished parts of the page in hidden
  * blocks under the body (to be moved into place), and deferred blocks wait there hidden until a script
  * runs. A hidden block straight under the body (not an overlay) that holds more text (its collapsed
- * panels included) than the whole page shows is such content: reveal it. Menus and panels hidden inside the page are left to the rules
- * below.
+ * panels included) than the whole page shows is such content: reveal it. Menus and panels hidden
+ * inside the page are left to the rules below.
  */
 function revealWaiting(body: El): void {
   const waiting = [...body.children].filter((c) => !overlayEl(c) && (hiddenEl(c) || HIDDEN_IN.test(c.getAttribute('class') ?? '')) && textOf(c).length >= WAITING_MIN);
@@ -218,13 +218,21 @@ function asDiv(el: El): El {
   return div as El;
 }
 
+/** What a heading says itself: its text without the links it carries ("Customer reviews for X" before "See all · About reviews"). */
+function headingWords(h: El): string {
+  if (!h.querySelector('a')) return textOf(h);
+  const copy = h.cloneNode(true) as El;
+  for (const a of [...copy.querySelectorAll('a')]) a.remove();
+  return textOf(copy) || textOf(h);
+}
+
 /** Keeps what describes the product inside the extracted region. */
 export function tidyProduct(root: El): void {
   // Rails and shop boxes, by their heading (or an aria-label on the block).
   for (const h of [...root.querySelectorAll('h1, h2, h3, h4, h5, h6, [aria-label]')]) {
     if (!h.isConnected) continue;
     const isHeading = /^H\d$/.test(h.tagName);
-    const label = isHeading ? textOf(h) : h.getAttribute('aria-label') ?? '';
+    const label = isHeading ? headingWords(h) : h.getAttribute('aria-label') ?? '';
     if (h.tagName === 'H1' || label.split(/\s+/).length > RAIL_HEADING_WORDS || !RAIL_HEADING.test(label)) continue;
     if (!isHeading && !/^(?:SECTION|ASIDE|DIV|UL|OL)$/.test(h.tagName)) continue;
     (isHeading ? headedBlock(h, root) : h).remove();

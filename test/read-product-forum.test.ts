@@ -199,7 +199,7 @@ describe('through the server read mode', () => {
   let key: string;
   before(async () => {
     served = await serveSite((req, res) => {
-      const body = req.url === '/p/trailmark-30' ? PRODUCT : req.url === '/p/larkspur' ? BLOCKS : req.url === '/p/tidewater-tote' ? SCRIPT_TEXT : req.url === '/t/which-first-telescope/42' ? FORUM : null;
+      const body = req.url === '/p/trailmark-30' ? PRODUCT : req.url === '/p/larkspur' ? BLOCKS : req.url === '/p/tidewater-tote' ? SCRIPT_TEXT : req.url === '/products/alder-reading-chair' ? fixture('product-streamed.html') : req.url === '/app/100/Lanternfall/' ? fixture('product-microdata.html') : req.url === '/t/which-first-telescope/42' ? FORUM : null;
       res.writeHead(body ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
       res.end(body ?? '');
     }, ['--egress-allow', '127.0.0.1/32', '--rate-limit', '1000', '--rate-burst', '1000'], 100);
@@ -220,6 +220,13 @@ describe('through the server read mode', () => {
     const tote = await observe(server, key, { url: `${site}/p/tidewater-tote` });
     assert.equal(tote.status, 200);
     assert.ok(tote.body.content.includes('riveted through the canvas') && !/try again|maxQuantity|retail\\_price|displayPrice/.test(tote.body.content), tote.body.content);
+    // Streamed into a hidden segment under the body; one product in microdata with a reviews heading carrying links.
+    const chair = await observe(server, key, { url: `${site}/products/alder-reading-chair` });
+    assert.equal(chair.status, 200);
+    assert.ok(chair.body.content.includes('mortise and tenon') && chair.body.content.includes('78 x 72 x 84 cm') && !chair.body.content.includes('Sectionals'), chair.body.content);
+    const game = await observe(server, key, { url: `${site}/app/100/Lanternfall/` });
+    assert.equal(game.status, 200);
+    assert.ok(game.body.content.includes('redraws the shoreline') && !/Customer reviews|Filter reviews/.test(game.body.content), game.body.content);
     const thread = await observe(server, key, { url: `${site}/t/which-first-telescope/42` });
     assert.equal(thread.status, 200);
     assert.match(thread.body.content, /dobson\\_dan · Mar 2, 2026\n\nFor planets at that budget/);

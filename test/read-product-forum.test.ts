@@ -131,6 +131,12 @@ describe('product pages', () => {
     for (const junk of ['Customer reviews', 'Very Positive', 'Filter reviews', 'Cinder Harbour']) assert.ok(!md.includes(junk), `${junk} left out`);
   });
 
+  test("an FAQ's collapsed answers, right after their questions, are read; a hidden block after a plain label is not", () => {
+    const md = readPage(fixture('product-faq.html'), 'https://cairnway.example/products/ridgeline-40').content;
+    for (const kept of ['Q: Does it fit carry-on limits?', '55 x 35 x 22 cm', 'packs into the base pocket']) assert.ok(md.includes(kept), `${kept} kept: ${md}`);
+    assert.ok(!md.includes('Leeds warehouse'), 'a hidden block after a label that asks nothing stays hidden');
+  });
+
   test('the panels stay hidden on a page that is not a product', () => {
     const page = fixture('product-panels.html').replace(/<script type="application\/ld\+json">.*?<\/script>/s, '');
     const md = readPage(page, 'https://northfold.example/journal/harbor-wool-throw').content;

@@ -129,6 +129,11 @@ const PANEL_NAME_MAX = 40;
 /** Class or id words naming the product's information block ("product-details", "pip-measurements"). */
 const INFO_CLASS = /product[-_]?(?:details?|info|information|description|specs?)|specifications|measurements|dimensions/i;
 
+/** A question as an FAQ asks it: a short line ending in a question mark. */
+const isQuestion = (text: string) => text.length <= QUESTION_MAX && /[?？]\s*$/.test(text);
+/** Characters of a question (longer text ending in "?" is prose). */
+const QUESTION_MAX = 200;
+
 /** Shows a hidden element: removes the hiding attributes, the overlay's role and name. */
 function reveal(el: El): void {
   for (const a of ['hidden', 'aria-hidden', 'aria-modal']) el.removeAttribute(a);
@@ -193,14 +198,17 @@ export function revealPanels(doc: Document): void {
     for (let a: El | null = el, level = 0; a && a !== body && level <= 3; a = a.parentElement, level++) {
       if (DISCLOSURE.test(hint(a)) || /^(?:tabpanel|region|dialog)$/.test(a.getAttribute('role') ?? '') || a.tagName === 'DETAILS' || a.hasAttribute('aria-label')) { widget = a; break; }
     }
+    // A collapsed answer right after its question (an FAQ whose widget has no disclosure name) is a panel of its own.
+    const before = el.previousElementSibling;
+    const answer = !overlay && !!before && isQuestion(textOf(before));
+    if (!widget && answer) widget = el;
     if (!widget) continue;
     // Its name: its own, the widget's, or the control just before it (an accordion's button, a tab's heading).
-    const before = el.previousElementSibling;
     const names = [panelName(el), panelName(widget), before && textOf(before).length <= PANEL_NAME_MAX ? textOf(before) : ''];
     if ([...names, hint(el), hint(widget)].some((n) => RAIL_HEADING.test(n))) continue;
     const info = names.some((n) => PRODUCT_INFO.test(n)) || INFO_CLASS.test(hint(el)) || INFO_CLASS.test(hint(widget));
     if (overlay && !info) continue;
-    if (!overlay && !info && !DISCLOSURE.test(hint(widget)) && widget.tagName !== 'DETAILS') continue;
+    if (!overlay && !info && !answer && !DISCLOSURE.test(hint(widget)) && widget.tagName !== 'DETAILS') continue;
     for (const inner of el.querySelectorAll('*')) if (hiddenEl(inner) || overlayEl(inner)) reveal(asDiv(inner));
     const shown = asDiv(el);
     reveal(shown);

@@ -7,7 +7,7 @@ import { parseHTML } from 'linkedom';
 import { readPage } from '../src/observe/read.ts';
 import { bogusCdata, extractRead } from '../src/observe/extract.ts';
 import { isProductPage } from '../src/observe/extract-product.ts';
-import { pageMeta } from '../src/observe/page-type.ts';
+import { pageMeta, detectPageType } from '../src/observe/page-type.ts';
 import { isForumThread, findPosts } from '../src/observe/extract-forum.ts';
 import { sectionedRegion } from '../src/observe/extract-service.ts';
 import { blockScores } from '../src/observe/extract-blocks.ts';
@@ -110,6 +110,33 @@ describe('product pages', () => {
     assert.ok(!md.includes('wooden bench'), 'its alt text goes');
   });
 
+  test('a product streamed into a hidden segment under the body (the shell shows less) is read; a small hidden block and the menu are not', () => {
+    const url = 'https://fernwick.example/products/alder-reading-chair';
+    const md = readPage(fixture('product-streamed.html'), url).content;
+    for (const kept of ['# Alder Reading Chair', 'mortise and tenon', 'pitched at a gentle angle', 'Solid alder, oiled', '78 x 72 x 84 cm']) assert.ok(md.includes(kept), `${kept} kept: ${md}`);
+    for (const junk of ['ten percent off', 'Sectionals', 'Ottomans']) assert.ok(!md.includes(junk), `${junk} left out`);
+  });
+
+  test('one product in microdata is a product page despite a row of priced cards; a reviews heading carrying links is still a rail heading', () => {
+    const url = 'https://quillstone.example/app/100/Lanternfall/';
+    const html = fixture('product-microdata.html');
+    const { document } = parseHTML(html);
+    const type = detectPageType(pageMeta(document), url, 6, document);
+    assert.equal(type.type, 'product', JSON.stringify(type));
+    assert.ok(type.signals.includes('microdata:Product'));
+    assert.equal(extractRead(html, url).as, 'product');
+    const md = readPage(html, url).content;
+    for (const kept of ['# Lanternfall', 'relight them one by one', 'redraws the shoreline', 'Twelve lighthouses']) assert.ok(md.includes(kept), `${kept} kept: ${md}`);
+    // "Customer reviews for Lanternfall" is four words; the links it carries do not make it a long, own heading.
+    for (const junk of ['Customer reviews', 'Very Positive', 'Filter reviews', 'Cinder Harbour']) assert.ok(!md.includes(junk), `${junk} left out`);
+  });
+
+  test("an FAQ's collapsed answers, right after their questions, are read; a hidden block after a plain label is not", () => {
+    const md = readPage(fixture('product-faq.html'), 'https://cairnway.example/products/ridgeline-40').content;
+    for (const kept of ['Q: Does it fit carry-on limits?', '55 x 35 x 22 cm', 'packs into the base pocket']) assert.ok(md.includes(kept), `${kept} kept: ${md}`);
+    assert.ok(!md.includes('Leeds warehouse'), 'a hidden block after a label that asks nothing stays hidden');
+  });
+
   test('the panels stay hidden on a page that is not a product', () => {
     const page = fixture('product-panels.html').replace(/<script type="application\/ld\+json">.*?<\/script>/s, '');
     const md = readPage(page, 'https://northfold.example/journal/harbor-wool-throw').content;
@@ -178,7 +205,7 @@ describe('through the server read mode', () => {
   let key: string;
   before(async () => {
     served = await serveSite((req, res) => {
-      const body = req.url === '/p/trailmark-30' ? PRODUCT : req.url === '/p/larkspur' ? BLOCKS : req.url === '/p/tidewater-tote' ? SCRIPT_TEXT : req.url === '/t/which-first-telescope/42' ? FORUM : null;
+      const body = req.url === '/p/trailmark-30' ? PRODUCT : req.url === '/p/larkspur' ? BLOCKS : req.url === '/p/tidewater-tote' ? SCRIPT_TEXT : req.url === '/products/alder-reading-chair' ? fixture('product-streamed.html') : req.url === '/app/100/Lanternfall/' ? fixture('product-microdata.html') : req.url === '/t/which-first-telescope/42' ? FORUM : null;
       res.writeHead(body ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
       res.end(body ?? '');
     }, ['--egress-allow', '127.0.0.1/32', '--rate-limit', '1000', '--rate-burst', '1000'], 100);
@@ -199,6 +226,13 @@ describe('through the server read mode', () => {
     const tote = await observe(server, key, { url: `${site}/p/tidewater-tote` });
     assert.equal(tote.status, 200);
     assert.ok(tote.body.content.includes('riveted through the canvas') && !/try again|maxQuantity|retail\\_price|displayPrice/.test(tote.body.content), tote.body.content);
+    // Streamed into a hidden segment under the body; one product in microdata with a reviews heading carrying links.
+    const chair = await observe(server, key, { url: `${site}/products/alder-reading-chair` });
+    assert.equal(chair.status, 200);
+    assert.ok(chair.body.content.includes('mortise and tenon') && chair.body.content.includes('78 x 72 x 84 cm') && !chair.body.content.includes('Sectionals'), chair.body.content);
+    const game = await observe(server, key, { url: `${site}/app/100/Lanternfall/` });
+    assert.equal(game.status, 200);
+    assert.ok(game.body.content.includes('redraws the shoreline') && !/Customer reviews|Filter reviews/.test(game.body.content), game.body.content);
     const thread = await observe(server, key, { url: `${site}/t/which-first-telescope/42` });
     assert.equal(thread.status, 200);
     assert.match(thread.body.content, /dobson\\_dan · Mar 2, 2026\n\nFor planets at that budget/);

@@ -129,6 +129,50 @@ const PANEL_NAME_MAX = 40;
 /** Class or id words naming the product's information block ("product-details", "pip-measurements"). */
 const INFO_CLASS = /product[-_]?(?:details?|info|information|description|specs?)|specifications|measurements|dimensions/i;
 
+/** A question as an FAQ asks it: a short line ending in a question mark. */
+const isQuestion = (text: string) => text.length <= QUESTION_MAX && /[?？]\s*$/.test(text);
+/** Characters of a question (longer text ending in "?" is prose). */
+const QUESTION_MAX = 200;
+
+/** Shows a hidden element: removes the hiding attributes, the overlay's role and name. */
+function reveal(el: El): void {
+  for (const a of ['hidden', 'aria-hidden', 'aria-modal']) el.removeAttribute(a);
+  if (/^(?:dialog|alertdialog|complementary)$/.test(el.getAttribute('role') ?? '')) el.removeAttribute('role');
+  const style = el.getAttribute('style');
+  if (style) el.setAttribute('style', style.replace(/(?:display|visibility)\s*:\s*(?:none|hidden)\s*;?/gi, ''));
+  const cls = el.getAttribute('class');
+  if (cls) el.setAttribute('class', cls.split(/\s+/).filter((t) => !OVERLAY_NAME.test(t) && !HIDDEN_CLASS.test(t)).join(' '));
+  if (OVERLAY_NAME.test(el.getAttribute('id') ?? '')) el.removeAttribute('id');
+}
+
+/** Tags whose text no reader sees. */
+const UNSEEN = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'svg']);
+/** Characters of text outside scripts (whitespace runs count once); with `shown`, outside hidden elements too. */
+function textLength(el: El, shown: boolean): number {
+  let n = 0;
+  for (let c = el.firstChild; c; c = c.nextSibling) {
+    if (c.nodeType === 3) n += (c.textContent ?? '').replace(/\s+/g, ' ').trim().length;
+    else if (c.nodeType === 1 && !UNSEEN.has((c as El).tagName) && !(shown && (hiddenEl(c as El) || HIDDEN_IN.test((c as El).getAttribute('class') ?? '')))) n += textLength(c as El, shown);
+  }
+  return n;
+}
+/** Fewest characters a hidden block under the body must hold to be taken for the page waiting for a script. */
+const WAITING_MIN = 500;
+
+/**
+ * Content a script shows later: streamed server rendering parks finished parts of the page in hidden
+ * blocks under the body (to be moved into place), and deferred blocks wait there hidden until a script
+ * runs. A hidden block straight under the body (not an overlay) that holds more text (its collapsed
+ * panels included) than the whole page shows is such content: reveal it. Menus and panels hidden
+ * inside the page are left to the rules below.
+ */
+function revealWaiting(body: El): void {
+  const waiting = [...body.children].filter((c) => !overlayEl(c) && (hiddenEl(c) || HIDDEN_IN.test(c.getAttribute('class') ?? '')) && textOf(c).length >= WAITING_MIN);
+  if (!waiting.length) return;
+  const shown = textLength(body, true);
+  for (const el of waiting) if (textLength(el, false) > shown) reveal(el);
+}
+
 /**
  * A product's description, specifications and care notes often sit in collapsed accordions, tabs and
  * "details" sheets or modals that a script opens; the strip that runs on every page takes hidden
@@ -139,15 +183,7 @@ const INFO_CLASS = /product[-_]?(?:details?|info|information|description|specs?)
  */
 export function revealPanels(doc: Document): void {
   const body = (doc.body ?? doc.documentElement) as El;
-  const reveal = (el: El) => {
-    for (const a of ['hidden', 'aria-hidden', 'aria-modal']) el.removeAttribute(a);
-    if (/^(?:dialog|alertdialog|complementary)$/.test(el.getAttribute('role') ?? '')) el.removeAttribute('role');
-    const style = el.getAttribute('style');
-    if (style) el.setAttribute('style', style.replace(/(?:display|visibility)\s*:\s*(?:none|hidden)\s*;?/gi, ''));
-    const cls = el.getAttribute('class');
-    if (cls) el.setAttribute('class', cls.split(/\s+/).filter((t) => !OVERLAY_NAME.test(t) && !HIDDEN_CLASS.test(t)).join(' '));
-    if (OVERLAY_NAME.test(el.getAttribute('id') ?? '')) el.removeAttribute('id');
-  };
+  revealWaiting(body);
   // Elements inside a panel already shown or left hidden are settled with it (one decision per panel).
   const settled = new Set<El>();
   for (const el of [...body.querySelectorAll('*')]) {
@@ -162,14 +198,17 @@ export function revealPanels(doc: Document): void {
     for (let a: El | null = el, level = 0; a && a !== body && level <= 3; a = a.parentElement, level++) {
       if (DISCLOSURE.test(hint(a)) || /^(?:tabpanel|region|dialog)$/.test(a.getAttribute('role') ?? '') || a.tagName === 'DETAILS' || a.hasAttribute('aria-label')) { widget = a; break; }
     }
+    // A collapsed answer right after its question (an FAQ whose widget has no disclosure name) is a panel of its own.
+    const before = el.previousElementSibling;
+    const answer = !overlay && !!before && isQuestion(textOf(before));
+    if (!widget && answer) widget = el;
     if (!widget) continue;
     // Its name: its own, the widget's, or the control just before it (an accordion's button, a tab's heading).
-    const before = el.previousElementSibling;
     const names = [panelName(el), panelName(widget), before && textOf(before).length <= PANEL_NAME_MAX ? textOf(before) : ''];
     if ([...names, hint(el), hint(widget)].some((n) => RAIL_HEADING.test(n))) continue;
     const info = names.some((n) => PRODUCT_INFO.test(n)) || INFO_CLASS.test(hint(el)) || INFO_CLASS.test(hint(widget));
     if (overlay && !info) continue;
-    if (!overlay && !info && !DISCLOSURE.test(hint(widget)) && widget.tagName !== 'DETAILS') continue;
+    if (!overlay && !info && !answer && !DISCLOSURE.test(hint(widget)) && widget.tagName !== 'DETAILS') continue;
     for (const inner of el.querySelectorAll('*')) if (hiddenEl(inner) || overlayEl(inner)) reveal(asDiv(inner));
     const shown = asDiv(el);
     reveal(shown);
@@ -187,13 +226,21 @@ function asDiv(el: El): El {
   return div as El;
 }
 
+/** What a heading says itself: its text without the links it carries ("Customer reviews for X" before "See all · About reviews"). */
+function headingWords(h: El): string {
+  if (!h.querySelector('a')) return textOf(h);
+  const copy = h.cloneNode(true) as El;
+  for (const a of [...copy.querySelectorAll('a')]) a.remove();
+  return textOf(copy) || textOf(h);
+}
+
 /** Keeps what describes the product inside the extracted region. */
 export function tidyProduct(root: El): void {
   // Rails and shop boxes, by their heading (or an aria-label on the block).
   for (const h of [...root.querySelectorAll('h1, h2, h3, h4, h5, h6, [aria-label]')]) {
     if (!h.isConnected) continue;
     const isHeading = /^H\d$/.test(h.tagName);
-    const label = isHeading ? textOf(h) : h.getAttribute('aria-label') ?? '';
+    const label = isHeading ? headingWords(h) : h.getAttribute('aria-label') ?? '';
     if (h.tagName === 'H1' || label.split(/\s+/).length > RAIL_HEADING_WORDS || !RAIL_HEADING.test(label)) continue;
     if (!isHeading && !/^(?:SECTION|ASIDE|DIV|UL|OL)$/.test(h.tagName)) continue;
     (isHeading ? headedBlock(h, root) : h).remove();

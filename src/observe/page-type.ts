@@ -12,11 +12,13 @@ export interface PageTypeResult {
   signals: string[];
 }
 
+/** schema.org types of one product. */
+const PRODUCT_SCHEMA = /^(?:Product|ProductGroup|IndividualProduct)$/;
 /** schema.org types by the page type they announce. */
 const SCHEMA_TYPES: [RegExp, PageType][] = [
   [/^(?:ItemList|CollectionPage|OfferCatalog|SearchResultsPage)$/, 'listing'],
   [/^(?:DiscussionForumPosting|QAPage)$/, 'forum'],
-  [/^(?:Product|ProductGroup|IndividualProduct)$/, 'product'],
+  [PRODUCT_SCHEMA, 'product'],
   [/^(?:Article|NewsArticle|BlogPosting|Report|ScholarlyArticle|TechArticle|Recipe|LiveBlogPosting)$/, 'article'],
 ];
 
@@ -82,6 +84,10 @@ export function detectPageType(meta: PageMeta, url: string, items: number, doc: 
     if (hit[1] === 'product' && types.filter((x) => x === t).length >= MANY_PRODUCTS) vote('collection', 3, `jsonld:${t}×${types.filter((x) => x === t).length}`);
     else vote(hit[1], 3, `jsonld:${t}`);
   }
+  // One product in microdata (itemtype Product) says product as the same JSON-LD would (a page of
+  // repeated cards around it is still its page); many are a listing's items, left to the other signals.
+  const mdProducts = meta.microdata.filter((t) => PRODUCT_SCHEMA.test(t)).length;
+  if (mdProducts > 0 && mdProducts < MANY_PRODUCTS && !types.some((t) => PRODUCT_SCHEMA.test(t))) vote('product', 3, `microdata:Product`);
   const og = meta.og;
   // A product group (og:type product.group) is a page of many products.
   if (og === 'product.group') vote('collection', 2, `og:${og}`);

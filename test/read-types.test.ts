@@ -195,6 +195,16 @@ describe('reading listings and collections', () => {
     assert.equal(md.split('Chairs for lawns').length, 2, 'the intro once');
   });
 
+  test('links to different targets that touch are set apart (tags read as words, not "StrategyRoguelike"); one link split in two stays one word', () => {
+    const html = fixture('collection-tags.html');
+    const text = readPage(html, 'https://games.example/category/co-op', { format: 'text' }).content;
+    assert.ok(text.includes('Strategy Roguelike Card Game Deckbuilding'), text.slice(0, 300));
+    assert.ok(text.includes('Tactics Turn-Based War Hand-drawn'));
+    assert.ok(text.includes('New guides every week'), 'the same target twice is one word');
+    const md = readPage(html, 'https://games.example/category/co-op').content;
+    assert.ok(md.includes('[Strategy](https://games.example/tags/strategy) [Roguelike](https://games.example/tags/roguelike)'));
+  });
+
   test('an article stays an article: its prose, not its list of related links', () => {
     const md = readPage(fixture('article.html'), 'https://blog.example/2026/tuning-node').content;
     assert.match(md, /^# Tuning Node\.js servers/m);

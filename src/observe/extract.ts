@@ -12,7 +12,7 @@ import { isForumThread, threadOf } from './extract-forum.ts';
 import { sectionedRegion } from './extract-service.ts';
 import { pruneBlocks } from './extract-blocks.ts';
 import { detectPageType, pageMeta, type PageMeta, type PageTypeResult } from './page-type.ts';
-import { findItems, listingContent, listingLead, mainRegion, dropLinkLists, mainRegionContent, holdsItems, dropItemChrome, repeatedItemText, dropThumbnailAlt, arePosts, type ItemGroup } from './extract-items.ts';
+import { findItems, listingContent, listingLead, mainRegion, dropLinkLists, mainRegionContent, holdsItems, dropItemChrome, repeatedItemText, dropThumbnailAlt, dropLayoutCopies, arePosts, type ItemGroup } from './extract-items.ts';
 
 const DROP = 'script, style, noscript, template, svg, canvas, iframe, object, embed, link, meta, input, button, select, textarea, dialog';
 const HIDDEN = '[hidden], [aria-hidden="true"], [style*="display:none"], [style*="display: none"], [style*="visibility:hidden"], [style*="visibility: hidden"]';
@@ -399,7 +399,11 @@ interface Probe {
  * content). When it holds them it stays: it also keeps the prose around them.
  */
 function readListing(html: string, url: string, generic: Found, probe: Probe): Extracted {
-  return withLead(readListingBody(html, url, generic, probe), probe);
+  const read = withLead(readListingBody(html, url, generic, probe), probe);
+  const { document } = parseHTML(`<!doctype html><html><body>${read.html}</body></html>`);
+  const root = document.body as El;
+  dropLayoutCopies(root);
+  return { ...read, html: root.innerHTML, text: blockText(root) };
 }
 
 /**

@@ -351,11 +351,13 @@ const letters = (t: string) => t.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
  */
 export function dropLayoutCopies(root: El): void {
   const count = (hay: string, needle: string) => { let n = 0; for (let i = hay.indexOf(needle); i >= 0; i = hay.indexOf(needle, i + 1)) n++; return n; };
+  let all: string | null = null; // the read's letters, computed again only after a removal
   for (const el of [...root.querySelectorAll('[class]')]) {
     if (!root.contains(el) || !layoutCopy(el)) continue;
     const key = letters(textOf(el));
     if (key.length < LAYOUT_COPY_MIN) continue;
-    if (count(letters(textOf(root)), key) > 1) el.remove();
+    all ??= letters(textOf(root));
+    if (count(all, key) > 1) { el.remove(); all = null; }
   }
 }
 /** Fewest letters and figures a layout copy must hold (a short label may well be said twice). */

@@ -195,6 +195,24 @@ describe('reading listings and collections', () => {
     assert.equal(md.split('Chairs for lawns').length, 2, 'the intro once');
   });
 
+  test('links to different targets that touch are set apart (tags read as words, not "StrategyRoguelike"); one link split in two stays one word', () => {
+    const html = fixture('collection-tags.html');
+    const text = readPage(html, 'https://games.example/category/co-op', { format: 'text' }).content;
+    assert.ok(text.includes('Strategy Roguelike Card Game Deckbuilding'), text.slice(0, 300));
+    assert.ok(text.includes('Tactics Turn-Based War Hand-drawn'));
+    assert.ok(text.includes('New guides every week'), 'the same target twice is one word');
+    const md = readPage(html, 'https://games.example/category/co-op').content;
+    assert.ok(md.includes('[Strategy](https://games.example/tags/strategy) [Roguelike](https://games.example/tags/roguelike)'));
+  });
+
+  test("a category's description held once per screen size (`view--lrg`, `view--med`) is read once; a block named for one screen size that says something new stays", () => {
+    const md = readPage(fixture('collection-layout-copies.html'), 'https://bedding.example/collections/sheets').content;
+    assert.equal(md.split('A good night starts with the sheets').length - 1, 1, md.slice(-600));
+    assert.ok(md.includes('Free returns within thirty days'), 'a mobile-only note said once stays');
+    assert.equal(md.split('Stone washed for a lived-in softness').length - 1, 12, "the cards' own lines, alike but no layout copies, all stay");
+    assert.ok(md.includes('# Sheets') && md.includes('[Cotton Fitted Sheet]'), 'the heading and the grid');
+  });
+
   test('an article stays an article: its prose, not its list of related links', () => {
     const md = readPage(fixture('article.html'), 'https://blog.example/2026/tuning-node').content;
     assert.match(md, /^# Tuning Node\.js servers/m);

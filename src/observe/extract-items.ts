@@ -336,3 +336,29 @@ export function listingLead(group: ItemGroup, body: El): { before: El[]; after: 
   }
   return { before, after };
 }
+
+/**
+ * Class words of a block shown on some screen sizes only (`d-none d-md-block`, `hidden-xs`, `visible-lg`,
+ * `mobile-only`, `view--lrg`, `md:hidden`): pages hold such blocks once per layout.
+ */
+const LAYOUT = /^(?:d-(?:\w+-)?(?:none|block|flex)|hidden-\w+|visible-\w+|(?:show|hide)-for-\w+|(?:\w+[-_])?(?:mobile|desktop|tablet)(?:[-_]\w+)?|\w*(?:--|__)(?:sm|md|lg|lrg|med|xl|small|medium|large)|(?:sm|md|lg|xl):(?:hidden|block|flex))$/i;
+const layoutCopy = (el: El) => (el.getAttribute('class') ?? '').split(/\s+/).some((t) => LAYOUT.test(t));
+const letters = (t: string) => t.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+
+/**
+ * Removes a block named for one screen size whose text the read also says elsewhere: the copy of a
+ * description or a card line for another layout, which the page shows once.
+ */
+export function dropLayoutCopies(root: El): void {
+  const count = (hay: string, needle: string) => { let n = 0; for (let i = hay.indexOf(needle); i >= 0; i = hay.indexOf(needle, i + 1)) n++; return n; };
+  let all: string | null = null; // the read's letters, computed again only after a removal
+  for (const el of [...root.querySelectorAll('[class]')]) {
+    if (!root.contains(el) || !layoutCopy(el)) continue;
+    const key = letters(textOf(el));
+    if (key.length < LAYOUT_COPY_MIN) continue;
+    all ??= letters(textOf(root));
+    if (count(all, key) > 1) { el.remove(); all = null; }
+  }
+}
+/** Fewest letters and figures a layout copy must hold (a short label may well be said twice). */
+const LAYOUT_COPY_MIN = 20;

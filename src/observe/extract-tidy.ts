@@ -76,6 +76,18 @@ export function dropRepeatedBlocks(root: El): void {
 /** Blocks shorter than this (characters) may repeat. */
 const REPEAT_MIN = 80;
 
+/**
+ * A space between two links to different targets that touch (`<a>Strategy</a><a>Roguelike</a>`): two
+ * targets are two things (tags, filters, chips) the page's styles set apart; run together they read as one word.
+ */
+export function spaceAdjacentLinks(root: El): void {
+  for (const a of [...root.querySelectorAll('a')]) {
+    const next = a.nextSibling;
+    // The same target twice is one link an editor split (`<a>P</a><a>acking</a>`): left as it is.
+    if (next && next.nodeType === 1 && (next as El).tagName === 'A' && (next as El).getAttribute('href') !== a.getAttribute('href')) a.after(a.ownerDocument.createTextNode(' '));
+  }
+}
+
 /** Links and images with absolute addresses; lazy images get their real source. */
 export function absolutize(root: El, base: string): void {
   const abs = (v: string | null) => {

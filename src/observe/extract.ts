@@ -6,13 +6,13 @@
 // images. Clean-up of the chosen content lives in extract-tidy.ts.
 import { parseHTML } from 'linkedom';
 import { type El, textOf, linkedText, linkDensity, BLOCK_TAGS } from './extract-dom.ts';
-import { tidy, dropCaptions, dropRepeatedBlocks, dropRedundantAlt, absolutize } from './extract-tidy.ts';
+import { tidy, dropCaptions, dropRepeatedBlocks, dropRedundantAlt, absolutize, spaceAdjacentLinks } from './extract-tidy.ts';
 import { isProductPage, tidyProduct, dropSmallPrint, revealPanels, dropScriptText } from './extract-product.ts';
 import { isForumThread, threadOf } from './extract-forum.ts';
 import { sectionedRegion } from './extract-service.ts';
 import { pruneBlocks } from './extract-blocks.ts';
 import { detectPageType, pageMeta, type PageMeta, type PageTypeResult } from './page-type.ts';
-import { findItems, listingContent, listingLead, mainRegion, dropLinkLists, mainRegionContent, holdsItems, dropItemChrome, repeatedItemText, dropThumbnailAlt, arePosts, type ItemGroup } from './extract-items.ts';
+import { findItems, listingContent, listingLead, mainRegion, dropLinkLists, mainRegionContent, holdsItems, dropItemChrome, repeatedItemText, dropThumbnailAlt, dropLayoutCopies, arePosts, type ItemGroup } from './extract-items.ts';
 
 const DROP = 'script, style, noscript, template, svg, canvas, iframe, object, embed, link, meta, input, button, select, textarea, dialog';
 const HIDDEN = '[hidden], [aria-hidden="true"], [style*="display:none"], [style*="display: none"], [style*="visibility:hidden"], [style*="visibility: hidden"]';
@@ -399,7 +399,11 @@ interface Probe {
  * content). When it holds them it stays: it also keeps the prose around them.
  */
 function readListing(html: string, url: string, generic: Found, probe: Probe): Extracted {
-  return withLead(readListingBody(html, url, generic, probe), probe);
+  const read = withLead(readListingBody(html, url, generic, probe), probe);
+  const { document } = parseHTML(`<!doctype html><html><body>${read.html}</body></html>`);
+  const root = document.body as El;
+  dropLayoutCopies(root);
+  return { ...read, html: root.innerHTML, text: blockText(root) };
 }
 
 /**
@@ -547,6 +551,7 @@ const FORCED_KIND: Record<ReadAs, PageKind> = { listing: 'listing', collection: 
 function finishListing(root: El, baseUrl: string, title: string): Extracted {
   dropCaptions(root);
   absolutize(root, baseUrl);
+  spaceAdjacentLinks(root);
   dropRepeatedBlocks(root);
   dropRedundantAlt(root, title);
   return { title, description: '', html: root.innerHTML, text: blockText(root), lang: '' };
@@ -619,6 +624,7 @@ function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Atte
     tidyKind(root, kind);
   }
   absolutize(root, baseUrl);
+  spaceAdjacentLinks(root);
   if (mainOnly) { dropRepeatedBlocks(root); dropRedundantAlt(root, title); }
   const found: Found = { title, description, html: root.innerHTML, text: blockText(root), lang, kind, thread: !!thread, commentText, articleBody: commentText > 0 && inArticleBody(root), regionText };
   ROOTS.set(found, root);

@@ -16,6 +16,7 @@ const fixture = (name: string) => readFileSync(new URL(`./fixtures/read/${name}`
 const COLLECTION = fixture('collection.html');
 const SECTION = fixture('section-front.html');
 const GRID = fixture('product-grid.html');
+const TOUCHING = fixture('touching-words.html');
 
 function typeOf(html: string, url: string) {
   const { document } = parseHTML(html);
@@ -213,6 +214,15 @@ describe('reading listings and collections', () => {
     assert.ok(md.includes('# Sheets') && md.includes('[Cotton Fitted Sheet]'), 'the heading and the grid');
   });
 
+  test('touching inline elements holding two words are set apart (a badge and a title, a count and its label); a word styled across elements stays one word', () => {
+    for (const format of ['markdown', 'text'] as const) {
+      const out = readPage(TOUCHING, 'https://ridge.example/gear/trail-shoes', { format }).content;
+      for (const apart of ['24 Results', 'New Summit Glide', 'SALE Basalt Runner']) assert.ok(out.includes(apart), `${format}: ${apart} in ${out.slice(0, 900)}`);
+      const words = out.replace(/[*_]/g, '');
+      for (const whole of ['JavaScript', 'This season', 'Wear patterns']) assert.ok(words.includes(whole), `${format}: ${whole} stays one word`);
+    }
+  });
+
   test('an article stays an article: its prose, not its list of related links', () => {
     const md = readPage(fixture('article.html'), 'https://blog.example/2026/tuning-node').content;
     assert.match(md, /^# Tuning Node\.js servers/m);
@@ -227,9 +237,10 @@ describe('read mode through the server', () => {
   let key: string;
   before(async () => {
     served = await serveSite((req, res) => {
-      if (req.url !== '/headphones/studio.html') { res.writeHead(404); res.end(); return; }
+      const page = req.url === '/headphones/studio.html' ? GRID : req.url === '/gear/trail-shoes' ? TOUCHING : undefined;
+      if (!page) { res.writeHead(404); res.end(); return; }
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(GRID);
+      res.end(page);
     }, ['--egress-allow', '127.0.0.1/32'], 10);
     ({ site, server, key } = served);
   });
@@ -247,5 +258,13 @@ describe('read mode through the server', () => {
     const links: { url: string }[] = r.body.links;
     assert.equal(links.filter((l) => l.url.startsWith(`${site}/p/`)).length, 14, 'one link per item');
     assert.ok(!links.some((l) => l.url.includes('/basket')), 'no chrome links');
+  });
+
+  test("a badge and a card's title read over HTTP as two words, a word styled across elements as one", async () => {
+    const r = await observe(server, key, { url: `${site}/gear/trail-shoes` });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    const md: string = r.body.content;
+    assert.ok(md.includes('New Summit Glide') && md.includes('24 Results'), md.slice(0, 900));
+    assert.ok(md.includes('_Java_Script') && md.includes('This season'), md.slice(0, 900));
   });
 });

@@ -42,7 +42,7 @@ try {
   } else {
     for (const t of [...new Set(scores.map((s) => s.type))].sort()) {
       const s = scores.filter((x) => x.type === t);
-      console.log(`  ${t.padEnd(14)} ${String(s.length).padStart(4)}  old ${mean(s.map((x) => x.old.f1)).toFixed(3)}  new ${mean(s.map((x) => x.new.f1)).toFixed(3)}`);
+      console.log(`  ${t.padEnd(14)} ${String(s.length).padStart(4)}  old ${mean(s.map((x) => x.old.f1)).toFixed(4)}  new ${mean(s.map((x) => x.new.f1)).toFixed(4)}`);
     }
   }
 } finally {

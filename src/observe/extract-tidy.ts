@@ -88,6 +88,44 @@ export function spaceAdjacentLinks(root: El): void {
   }
 }
 
+/** Tags whose boxes stand apart (Markdown already breaks the line between them). */
+const BLOCK_LIKE = new Set([...BLOCK_TAGS, 'LI', 'TD', 'TH', 'TR', 'DT', 'DD', 'FIGCAPTION', 'BR', 'IMG', 'PRE', 'CODE']);
+
+/**
+ * A space where one inline element ends and another starts with two different words against each other
+ * (`<span>New</span><span>Title</span>`, a count and its label `<span>24</span><span>Results</span>`):
+ * a case change, or a number then a word of 2+ letters. A word styled across elements stays
+ * whole: text continuing an element (`<em>Java</em>Script`, a drop cap `<span>T</span>he`), a lower-case
+ * continuation, single letters, digits against digits, and code.
+ */
+export function spaceTouchingWords(root: El): void {
+  const texts: Text[] = [];
+  const walk = (el: El) => { for (const n of el.childNodes) if (n.nodeType === 3) texts.push(n as Text); else if (n.nodeType === 1 && (n as El).tagName !== 'PRE' && (n as El).tagName !== 'CODE') walk(n as El); };
+  walk(root);
+  for (const text of texts) {
+    const left = /[\p{L}\p{N}]+$/u.exec(text.data)?.[0];
+    if (!left) continue;
+    // Up to the outermost inline element the text ends; the next sibling must be an inline element starting with a word.
+    let end: Node = text;
+    while (!end.nextSibling && end.parentNode && end.parentNode !== root && !BLOCK_LIKE.has((end.parentNode as El).tagName)) end = end.parentNode;
+    const next = end.nextSibling;
+    if (end === text || !next || next.nodeType !== 1 || BLOCK_LIKE.has((next as El).tagName)) continue;
+    let first: Node = next;
+    while (first.nodeType === 1 && first.firstChild && !BLOCK_LIKE.has((first as El).tagName)) first = first.firstChild;
+    const right = first.nodeType === 3 ? /^[\p{L}\p{N}]+/u.exec((first as Text).data)?.[0] : undefined;
+    if (right && twoWords(left, right)) (end as ChildNode).after(root.ownerDocument.createTextNode(' '));
+  }
+}
+/**
+ * Two words, not one split: "newTitle", "NEWTitle", "12Results" (words of 2+ letters). A word then a number
+ * ("badges129": a forum's user stats) is mostly text outside the content: set apart it would read as two wrong words.
+ */
+function twoWords(left: string, right: string): boolean {
+  return (/\p{Ll}{2}$/u.test(left) && /^\p{Lu}\p{L}/u.test(right))
+    || (/\p{Lu}{2}$/u.test(left) && /^\p{Lu}\p{Ll}/u.test(right))
+    || (/\p{N}$/u.test(left) && /^\p{L}{2}/u.test(right));
+}
+
 /** Links and images with absolute addresses; lazy images get their real source. */
 export function absolutize(root: El, base: string): void {
   const abs = (v: string | null) => {

@@ -76,11 +76,17 @@ export function dropRepeatedBlocks(root: El): void {
 /** Blocks shorter than this (characters) may repeat. */
 const REPEAT_MIN = 80;
 
+/** Words the page's styles set apart and its markup runs together, apart again (both steps below). */
+export function spaceWords(root: El): void {
+  spaceAdjacentLinks(root);
+  spaceTouchingWords(root);
+}
+
 /**
  * A space between two links to different targets that touch (`<a>Strategy</a><a>Roguelike</a>`): two
  * targets are two things (tags, filters, chips) the page's styles set apart; run together they read as one word.
  */
-export function spaceAdjacentLinks(root: El): void {
+function spaceAdjacentLinks(root: El): void {
   for (const a of [...root.querySelectorAll('a')]) {
     const next = a.nextSibling;
     // The same target twice is one link an editor split (`<a>P</a><a>acking</a>`): left as it is.
@@ -98,7 +104,7 @@ const BLOCK_LIKE = new Set([...BLOCK_TAGS, 'LI', 'TD', 'TH', 'TR', 'DT', 'DD', '
  * whole: text continuing an element (`<em>Java</em>Script`, a drop cap `<span>T</span>he`), a lower-case
  * continuation, single letters, digits against digits, and code.
  */
-export function spaceTouchingWords(root: El): void {
+function spaceTouchingWords(root: El): void {
   const texts: Text[] = [];
   const walk = (el: El) => { for (const n of el.childNodes) if (n.nodeType === 3) texts.push(n as Text); else if (n.nodeType === 1 && (n as El).tagName !== 'PRE' && (n as El).tagName !== 'CODE') walk(n as El); };
   walk(root);

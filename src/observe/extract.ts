@@ -6,7 +6,7 @@
 // images. Clean-up of the chosen content lives in extract-tidy.ts.
 import { parseHTML } from 'linkedom';
 import { type El, textOf, linkedText, linkDensity, BLOCK_TAGS } from './extract-dom.ts';
-import { tidy, dropCaptions, dropRepeatedBlocks, dropRedundantAlt, absolutize, spaceAdjacentLinks, spaceTouchingWords } from './extract-tidy.ts';
+import { tidy, dropCaptions, dropRepeatedBlocks, dropRedundantAlt, absolutize, spaceWords } from './extract-tidy.ts';
 import { isProductPage, tidyProduct, dropSmallPrint, revealPanels, dropScriptText } from './extract-product.ts';
 import { isForumThread, threadOf } from './extract-forum.ts';
 import { sectionedRegion } from './extract-service.ts';
@@ -551,8 +551,7 @@ const FORCED_KIND: Record<ReadAs, PageKind> = { listing: 'listing', collection: 
 function finishListing(root: El, baseUrl: string, title: string): Extracted {
   dropCaptions(root);
   absolutize(root, baseUrl);
-  spaceAdjacentLinks(root);
-  spaceTouchingWords(root);
+  spaceWords(root);
   dropRepeatedBlocks(root);
   dropRedundantAlt(root, title);
   return { title, description: '', html: root.innerHTML, text: blockText(root), lang: '' };
@@ -625,8 +624,7 @@ function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Atte
     tidyKind(root, kind);
   }
   absolutize(root, baseUrl);
-  spaceAdjacentLinks(root);
-  spaceTouchingWords(root);
+  spaceWords(root);
   if (mainOnly) { dropRepeatedBlocks(root); dropRedundantAlt(root, title); }
   const found: Found = { title, description, html: root.innerHTML, text: blockText(root), lang, kind, thread: !!thread, commentText, articleBody: commentText > 0 && inArticleBody(root), regionText };
   ROOTS.set(found, root);

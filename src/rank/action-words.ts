@@ -113,7 +113,7 @@ const PURCHASE_LEAD = new RegExp(`^\\s*(?:${PURCHASE_PHRASES.map((p) => p.replac
 function withStem(text: string): string | null {
   const found = stemGroups(text);
   if (found !== CANNOT_TELL && (found & PURCHASE_GROUP) === 0) return null;
-  const t = NON_ASCII.test(text) ? normalise(text) : text;
+  const t = NON_ASCII.test(text) ? normalised(text) : text;
   return found !== CANNOT_TELL || STEM.test(t) ? t : null;
 }
 
@@ -260,7 +260,7 @@ function stemGroups(text: string): number {
   scanned0 = text; groups0 = STEM_SCAN.groups(text);
   return groups0;
 }
-/** The last label normalised: the encoder asks the matchers about one label in turn. */
+/** The last label normalised: the encoder asks about one label in turn (purchase, sign in, search). */
 let lastText = '';
 let lastNormalised = '';
 function normalised(text: string): string {

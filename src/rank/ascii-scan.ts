@@ -5,16 +5,11 @@
 // normalised label is not all ASCII, the scan cannot tell, and the caller takes another way.
 import { Unit, UNIT_ONE, UNIT_MANY, unitOf } from './words.ts';
 
-/** What `scan` found in the label's normalise(): a word, none, or it cannot tell (not all ASCII). */
-export enum Scan { NONE = 0, FOUND = 1, NOT_ASCII = 2 }
-
 const fold = (c: number) => (c >= 65 && c <= 90 ? c + 32 : c);
 
 export interface AsciiScanner {
-  /** Scans normalise(text) for a word, in one pass over `text`. */
-  scan(text: string): Scan;
-  /** The same pass, telling which groups (asciiScanner's `groupOf`, bits) the words found belong to: 0 for
-   *  none, CANNOT_TELL when the scan cannot tell. */
+  /** Scans normalise(text) for the words in one pass over `text`: the groups (asciiScanner's `groupOf`, bits)
+   *  of the words found, 0 for none, CANNOT_TELL when the normalised text is not all ASCII. */
   groups(text: string): number;
 }
 /** `groups`' answer when normalise(text) is not all ASCII. */
@@ -93,11 +88,5 @@ export function asciiScanner(words: readonly string[], groupOf: readonly number[
     }
     return found;
   };
-  return {
-    groups,
-    scan(text: string): Scan {
-      const found = groups(text);
-      return found === CANNOT_TELL ? Scan.NOT_ASCII : found !== 0 ? Scan.FOUND : Scan.NONE;
-    },
-  };
+  return { groups };
 }

@@ -28,6 +28,14 @@ function running(pid: number): boolean {
   try { return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8')); } catch { return false; }
 }
 
+/** A Chromium browser process, not one of its helpers (renderers, zygotes, GPU: those carry --type= and come and go). */
+function isBrowser(pid: number): boolean {
+  try {
+    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    return /chrom/.test(args[0]) && !args.some((a) => a.startsWith('--type='));
+  } catch { return false; }
+}
+
 test('SIGTERM while a map is in flight: the map is answered and charged once, then the server exits 0', async () => {
   const server = await startServer(flags);
   try {
@@ -36,7 +44,12 @@ test('SIGTERM while a map is in flight: the map is answered and charged once, th
     const pending = map(server, key, `${site.url}/wait/1500`);
     for (let i = 0; i < 100 && (await account(server.dataDir, key)).held === 0; i++) await new Promise((r) => setTimeout(r, 50));
     assert.ok((await account(server.dataDir, key)).held > 0, 'the map is in flight (its hold taken)');
+    const chromium = descendants(server.proc.pid!).filter(isBrowser);
+    assert.ok(chromium.length > 0, 'a Chromium browser process runs');
     server.proc.kill('SIGTERM');
+    // Playwright's own SIGTERM handler would close the browser here, failing the map half the time.
+    await new Promise((r) => setTimeout(r, 400));
+    assert.deepEqual(chromium.filter((pid) => !running(pid)), [], 'Chromium still runs while the map is drained');
     const res = await pending;
     const body = await res.json() as { status: string; credits_used: number; interactable_elements: { text?: string }[] };
     assert.equal(res.status, 200, JSON.stringify(body));

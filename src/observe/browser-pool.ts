@@ -38,6 +38,10 @@ export const PLAYWRIGHT_DISABLED_FEATURES = ['AvoidUnnecessaryBeforeUnloadCheckS
  */
 export const LEAN_RENDERER_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'SpareRendererForSitePerProcess'];
 export const LEAN_FLAG = `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...LEAN_RENDERER_FEATURES].join(',')}`;
+/** Playwright by default closes every browser it launched the moment the process gets SIGINT, SIGTERM or
+ *  SIGHUP, which would fail the requests a shutdown is draining (test/server-shutdown.test.ts). The
+ *  process owns its stop: the browser goes after the drain, or at the stop's deadline (cli/children.ts). */
+export const OWN_SIGNALS = { handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false } as const;
 
 export interface PoolOptions {
   executablePath: string;
@@ -182,7 +186,7 @@ export class BrowserPool implements PageRunner {
     const proxy = { server: this.options.proxyUrl, bypass: '<-loopback>' };
     const started = this.options.wsEndpoint
       ? chromium.connect(this.options.wsEndpoint, { headers: this.options.connectHeaders, timeout: CONNECT_TIMEOUT_MS })
-      : chromium.launch({ executablePath: this.options.executablePath, headless: true, chromiumSandbox: false, args: this.options.leanRenderers === false ? CHROMIUM_FLAGS : [...CHROMIUM_FLAGS, LEAN_FLAG], proxy });
+      : chromium.launch({ ...OWN_SIGNALS, executablePath: this.options.executablePath, headless: true, chromiumSandbox: false, args: this.options.leanRenderers === false ? CHROMIUM_FLAGS : [...CHROMIUM_FLAGS, LEAN_FLAG], proxy });
     const browser = started.then((b) => {
       b.on('disconnected', () => {
         this.dropSpares(browser);

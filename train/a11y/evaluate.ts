@@ -7,11 +7,13 @@
 // further tune-side pages whose primary actions were marked from full control listings before any
 // ranking of them was seen. dev3 (dev3.json.gz, marks in primary-dev3.json) is an independent blind set
 // of real product pages (collect-products.ts), split by shop into dev3 (tune) and dev3-test (frozen:
-// measured once, never listed, and only when asked by `--split dev3-test`). `--fold a|b` keeps one half of the tune split, or of dev2 with `--split
-// dev2|dev3`, by site (foldOf); it never applies to a frozen split (test, dev3-test): causes are looked for on fold a
-// (`--list`), and a change is kept only if fold b's aggregates improve or hold.
-// Run: npm run eval:importance [-- --backend js] [-- --split tune|dev2|dev3|test|dev3-test] [-- --fold a|b] [-- --list]
-// (lists tune, dev2 or dev3 pages only)
+// measured once, never listed, and only when asked by `--split dev3-test`). dev4 / dev4-test are the same for
+// real news pages (collect-articles.ts, marks in primary-dev4.json). `--fold a|b` keeps one half of the tune
+// split, or of dev2 / dev3 / dev4, by site (foldOf); it never applies to a frozen split (test, dev3-test,
+// dev4-test): causes are looked for on fold a (`--list`), and a change is kept only if fold b's aggregates
+// improve or hold.
+// Run: npm run eval:importance [-- --backend js] [-- --split tune|dev2|dev3|dev4|test|dev3-test|dev4-test] [-- --fold a|b] [-- --list]
+// (lists tune, dev2, dev3 or dev4 pages only)
 import { readFileSync, existsSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { Ranker } from '../../src/rank/ranker.ts';
@@ -34,24 +36,27 @@ export interface Metrics {
 export const foldOf = (site: string): 'a' | 'b' => ((hash(`a11y-fold-2026-11:${site}`) >>> 0) % 2) === 0 ? 'a' : 'b';
 
 /** The evaluation's page sets: the WCXB tune and frozen test splits, the blind development set dev2,
- *  and the product pages of dev3 with their frozen half dev3-test. */
-export type EvalSplit = A11ySplit | 'dev2' | 'dev3' | 'dev3-test';
+ *  the product pages of dev3 and the news pages of dev4, each with its frozen half (dev3-test, dev4-test). */
+export type EvalSplit = A11ySplit | 'dev2' | 'dev3' | 'dev3-test' | 'dev4' | 'dev4-test';
 /** Ranked by record-before.ts and the parity test. */
-export const SPLITS: readonly EvalSplit[] = ['tune', 'dev2', 'dev3', 'test', 'dev3-test'];
-/** Measured when no split is asked for: dev3-test only by name (it is measured once). */
-const DEFAULT_SPLITS: readonly EvalSplit[] = ['tune', 'dev2', 'dev3', 'test'];
-const FROZEN: readonly EvalSplit[] = ['test', 'dev3-test'];
+export const SPLITS: readonly EvalSplit[] = ['tune', 'dev2', 'dev3', 'dev4', 'test', 'dev3-test', 'dev4-test'];
+/** Measured when no split is asked for: dev3-test and dev4-test only by name (each is measured once a round). */
+const DEFAULT_SPLITS: readonly EvalSplit[] = ['tune', 'dev2', 'dev3', 'dev4', 'test'];
+const FROZEN: readonly EvalSplit[] = ['test', 'dev3-test', 'dev4-test'];
+/** The sets stored with both halves in one file, each page carrying its half. */
+const HALVED = /^(dev3|dev4)(-test)?$/;
 
 export function loadSplit(split: EvalSplit): A11yPage[] {
-  const file = split.startsWith('dev3') ? 'dev3' : split;
+  const halved = HALVED.exec(split);
+  const file = halved ? halved[1] : split;
   const pages = (JSON.parse(gunzipSync(readFileSync(new URL(`./${file}.json.gz`, import.meta.url))).toString()) as { pages: A11yPage[] }).pages;
-  return file === 'dev3' ? pages.filter((p) => p.split === (split === 'dev3' ? 'tune' : 'test')) : pages;
+  return halved ? pages.filter((p) => p.split === (halved[2] ? 'test' : 'tune')) : pages;
 }
-/** Primary-action marks of every page: primary.json (tune and test), primary-dev2.json (dev2) and
- *  primary-dev3.json (dev3, both halves), the last two marked blind. */
+/** Primary-action marks of every page: primary.json (tune and test), primary-dev2.json (dev2),
+ *  primary-dev3.json and primary-dev4.json (both halves), the last three marked blind. */
 export function loadMarks(): Record<string, PrimaryMark | null> {
   const read = (file: string) => JSON.parse(readFileSync(new URL(file, import.meta.url), 'utf8')).pages as Record<string, PrimaryMark | null>;
-  const blind = ['./primary-dev2.json', './primary-dev3.json'].filter((f) => existsSync(new URL(f, import.meta.url)));
+  const blind = ['./primary-dev2.json', './primary-dev3.json', './primary-dev4.json'].filter((f) => existsSync(new URL(f, import.meta.url)));
   return Object.assign(read('./primary.json'), ...blind.map(read));
 }
 
@@ -135,7 +140,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(lines.join('\n'));
   if (process.argv.includes('--list')) {
     // Only a development split's pages are ever listed; never the test split's.
-    const split = only === 'dev2' || only === 'dev3' ? only : 'tune';
+    const split = only === 'dev2' || only === 'dev3' || only === 'dev4' ? only : 'tune';
     const t = results[split];
     if (!t) process.exit(0);
     const label = `${split}${fold ? ` fold ${fold}` : ''}`;

@@ -1,0 +1,57 @@
+// Builds dev4 (issue 20, eleventh round): an independent set of real news pages for the goal-less
+// importance evaluation, from scrapinghub/article-extraction-benchmark (MIT licence; ../shared/data/
+// article-extraction-benchmark, commit 4a3bc97): 181 article pages as served, from 126 sites, none of them
+// marked or ranked before. Each page is rendered exactly as collect-a11y.ts renders WCXB pages (renderPage:
+// the document served at its own URL, every other request aborted, 1280x800, our collector and Chromium's
+// accessibility tree).
+//
+// Site: the registrable name without its public suffix (shopOf). Sites go to dev4 tune (50%) or the frozen
+// dev4 test (50%) by a seeded hash (dev4SplitOf), except that a site of the WCXB a11y test split is left out
+// (its pages must stay unseen) and a site of the WCXB a11y tune split goes to dev4 tune (it was tuned on
+// already, so it cannot stand for unseen pages). Writes train/a11y/dev4.json.gz (both halves) and, for the
+// blind marking of primary actions, scratch/a11y/dev4-controls.txt (every named control in page order,
+// visible ones flagged; not committed).
+// Run: node --import tsx train/a11y/collect-articles.ts
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { pathToFileURL } from 'node:url';
+import { launch } from '../../test/helpers/browser.ts';
+import { hash } from '../../src/rank/goal.ts';
+import { renderPage, type A11yPage, type A11ySplit } from './collect-a11y.ts';
+import { shopOf } from './collect-products.ts';
+
+const AEB = new URL('../../../shared/data/article-extraction-benchmark/', import.meta.url);
+export const DEV4_SEED = 'a11y-dev4-news-2026-11';
+const SCRATCH = new URL('../../scratch/a11y/', import.meta.url);
+
+const sitesOf = (file: string) => new Set((JSON.parse(gunzipSync(readFileSync(new URL(file, import.meta.url))).toString()) as { pages: A11yPage[] })
+  .pages.map((p) => shopOf(p.request.url)));
+
+async function main() {
+  const truth = JSON.parse(readFileSync(new URL('ground-truth.json', AEB), 'utf8')) as Record<string, { url: string }>;
+  const frozen = sitesOf('./test.json.gz');
+  const tuned = sitesOf('./tune.json.gz');
+  const splitOf = (site: string): A11ySplit => tuned.has(site) || ((hash(`${DEV4_SEED}:${site}`) >>> 0) % 100) < 50 ? 'tune' : 'test';
+  const sources = Object.keys(truth).sort().map((key) => {
+    const url = truth[key].url.split('#')[0];
+    return { id: `aeb-${key.slice(0, 12)}`, url, type: 'article', site: shopOf(url), file: key };
+  }).filter((s) => !frozen.has(s.site));
+  mkdirSync(SCRATCH, { recursive: true });
+  const browser = await launch();
+  const pages: A11yPage[] = [];
+  for (const [k, s] of sources.entries()) {
+    const html = gunzipSync(readFileSync(new URL(`html/${s.file}.html.gz`, AEB))).toString('utf8');
+    const got = await renderPage(browser, { id: s.id, url: s.url, type: s.type, html }, undefined, undefined, s.site, splitOf(s.site));
+    if (got) pages.push(got);
+    if ((k + 1) % 20 === 0) process.stderr.write(`${k + 1}/${sources.length} pages\n`);
+  }
+  await browser.close();
+  writeFileSync(new URL('./dev4.json.gz', import.meta.url), gzipSync(JSON.stringify({ splitSeed: DEV4_SEED, pages })));
+  // Listing for the blind marking of primary actions: every named control (visible ones flagged), in page order.
+  writeFileSync(new URL('dev4-controls.txt', SCRATCH), pages.map((p) => `## ${p.id} ${p.split} ${p.request.url}\n` + [...p.controls].sort((a, b) => a.y - b.y)
+    .map((c) => `${c.id ?? '-'} ${c.visible ? 'V' : ' '} y=${c.y} ${c.role} ${JSON.stringify(c.name.slice(0, 70))}`).join('\n')).join('\n\n') + '\n');
+  const sites = (split: A11ySplit) => new Set(pages.filter((p) => p.split === split).map((p) => p.site)).size;
+  console.log(`${pages.length} of ${sources.length} pages (${Object.keys(truth).length - sources.length} left out: a site of the frozen WCXB split); dev4 tune ${pages.filter((p) => p.split === 'tune').length} from ${sites('tune')} sites, dev4 test ${pages.filter((p) => p.split === 'test').length} from ${sites('test')} sites`);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

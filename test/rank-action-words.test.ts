@@ -2,27 +2,21 @@
 // rank near the top without a goal. Real Chromium on a localhost fixture page (a Dutch shop listing whose twelve
 // visible filter checkboxes outrank any unpromoted control or link), collected by our collector and ranked by the
 // Wasm core through the real HTTP server; plus the word lists' true and false cases.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { FIXTURES, type FixtureServer } from './helpers/fixtures.ts';
-import { startRankRig, type RankRig } from './helpers/rank-rig.ts';
+import { useRankRig } from './helpers/rank-rig.ts';
 import { snapshot, waitForStable, type SightlineApi } from '../src/client/index.ts';
 import { namesSignIn, namesSearch, asksForQuery, ORDINARY, ACCOUNT_NOT_SIGN_IN, SEARCH_FIELD_ONLY, SIGN_IN, SEARCH } from '../src/rank/action-words.ts';
 import { CONCEPTS } from '../src/rank/lexicon.ts';
 import { normalise } from '../src/rank/words.ts';
 
-let rig: RankRig;
 let fx: FixtureServer;
 let page: Page;
 let api: SightlineApi;
-
-before(async () => {
-  rig = await startRankRig();
-  ({ fx, page, api } = rig);
-});
-after(() => rig.close());
+useRankRig((rig) => ({ fx, page, api } = rig));
 
 /** Goal-less ranks (0-based, -1 when outside the top 50) of the elements with these labels. */
 async function ranks(labels: string[]): Promise<number[]> {

@@ -1,23 +1,17 @@
 // Issue 20, eighth round: what a person sees in the first screen stays in the goal-less top 50 (WCXB
 // remaining misses, docs/ranking.md). Real Chromium on localhost fixture pages, collected by our collector
 // and ranked by the Wasm core through the real HTTP server.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import type { FixtureServer } from './helpers/fixtures.ts';
-import { startRankRig, type RankRig } from './helpers/rank-rig.ts';
+import { useRankRig } from './helpers/rank-rig.ts';
 import { snapshot, waitForStable, type SightlineApi } from '../src/client/index.ts';
 
-let rig: RankRig;
 let fx: FixtureServer;
 let page: Page;
 let api: SightlineApi;
-
-before(async () => {
-  rig = await startRankRig();
-  ({ fx, page, api } = rig);
-});
-after(() => rig.close());
+useRankRig((rig) => ({ fx, page, api } = rig));
 
 test('a card title under its card\'s transparent link overlay stays in the top 50, above unnamed swatches', async () => {
   await page.goto(`${fx.url}/cards.html`);

@@ -1,25 +1,19 @@
 // Issue 20: a product page's purchase ranks near the top without a goal, in the page's own language.
 // Real Chromium on a localhost fixture shop page, collected by our collector and ranked by the Wasm core
 // through the real HTTP server; the button sits two screens below a header of 17 visible links.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { FIXTURES, type FixtureServer } from './helpers/fixtures.ts';
-import { startRankRig, type RankRig } from './helpers/rank-rig.ts';
+import { useRankRig } from './helpers/rank-rig.ts';
 import { snapshot, waitForStable, type SightlineApi } from '../src/client/index.ts';
 import { namesPurchase, PURCHASE_PHRASES, PURCHASE_PHRASES_CJK, PURCHASE_STEMS } from '../src/rank/action-words.ts';
 
-let rig: RankRig;
 let fx: FixtureServer;
 let page: Page;
 let api: SightlineApi;
-
-before(async () => {
-  rig = await startRankRig();
-  ({ fx, page, api } = rig);
-});
-after(() => rig.close());
+useRankRig((rig) => ({ fx, page, api } = rig));
 
 /** Rank of the purchase button (0-based) in the goal-less top 50 from the API, and the cart link's. */
 async function ranks(below = 1600): Promise<{ buy: number; cart: number; label: string }> {

@@ -1,6 +1,7 @@
 // The ranking tests' rig: the fixture site, a real Chromium page at 1280x800 and the real server with a key,
 // started together and stopped together. Pages are collected by our collector and ranked by the Wasm core
 // through real HTTP.
+import { before, after } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { launch } from './browser.ts';
 import { serveFixtures, type FixtureServer } from './fixtures.ts';
@@ -22,4 +23,11 @@ export async function startRankRig(options: { credits?: number; serverArgs?: str
       removeDataDir(server.dataDir);
     },
   };
+}
+
+/** A test file's rig: started before its tests, closed after them; `ready` receives it once started. */
+export function useRankRig(ready: (rig: RankRig) => void, options: Parameters<typeof startRankRig>[0] = {}): void {
+  let rig: RankRig | undefined;
+  before(async () => { rig = await startRankRig(options); ready(rig); });
+  after(() => rig?.close());
 }

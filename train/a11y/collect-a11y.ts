@@ -48,6 +48,14 @@ export interface A11yPage {
 export const siteOf = (url: string) => new URL(url).hostname.replace(/^www\./, '');
 export const splitOf = (site: string): A11ySplit => ((hash(`${SPLIT_SEED}:${site}`) >>> 0) % 100) < 50 ? 'tune' : 'test';
 
+/** The listing primary actions are marked from (scratch/a11y/<name>, not committed): each page's every named
+ *  control in page order, visible ones flagged; `tag` says what the page header shows after the id. */
+export function writeControlListing(name: string, pages: A11yPage[], tag: (p: A11yPage) => string): void {
+  mkdirSync(SCRATCH, { recursive: true });
+  writeFileSync(new URL(name, SCRATCH), pages.map((p) => `## ${p.id} ${tag(p)} ${p.request.url}\n` + [...p.controls].sort((a, b) => a.y - b.y)
+    .map((c) => `${c.id ?? '-'} ${c.visible ? 'V' : ' '} y=${c.y} ${c.role} ${JSON.stringify(c.name.slice(0, 70))}`).join('\n')).join('\n\n') + '\n');
+}
+
 export interface Source { id: string; url: string; type: string; html: string }
 export interface Truth { file: string; url: string; type: string; site: string }
 export function wcxbTruths(): Truth[] {
@@ -191,10 +199,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const part = pages.filter((p) => p.split === split);
     const file = dev2 ? 'dev2' : split;
     writeFileSync(new URL(`./${file}.json.gz`, import.meta.url), gzipSync(JSON.stringify({ splitSeed: SPLIT_SEED, pages: [...(split === 'tune' && !dev2 ? kept : []), ...part] })));
-    // Listing for marking primary actions: every named control (visible ones flagged), in page order; of
-    // the new pages only when growing.
-    writeFileSync(new URL(`${dev2 ? 'dev2' : split}${grow && !dev2 ? '-grown' : ''}-controls.txt`, SCRATCH), part.map((p) => `## ${p.id} ${p.type} ${p.request.url}\n` + [...p.controls].sort((a, b) => a.y - b.y)
-      .map((c) => `${c.id ?? '-'} ${c.visible ? 'V' : ' '} y=${c.y} ${c.role} ${JSON.stringify(c.name.slice(0, 70))}`).join('\n')).join('\n\n') + '\n');
+    // Of the new pages only when growing.
+    writeControlListing(`${dev2 ? 'dev2' : split}${grow && !dev2 ? '-grown' : ''}-controls.txt`, part, (p) => p.type);
   }
   const named = pages.reduce((n, p) => n + p.controls.filter((c) => c.visible).length, 0);
   console.log(`${pages.length} pages (tune ${pages.filter((p) => p.split === 'tune').length}, test ${pages.filter((p) => p.split === 'test').length}), ${named} visible named controls`);

@@ -12,17 +12,16 @@
 // blind marking of primary actions, scratch/a11y/dev4-controls.txt (every named control in page order,
 // visible ones flagged; not committed).
 // Run: node --import tsx train/a11y/collect-articles.ts
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { pathToFileURL } from 'node:url';
 import { launch } from '../../test/helpers/browser.ts';
 import { hash } from '../../src/rank/goal.ts';
-import { renderPage, type A11yPage, type A11ySplit } from './collect-a11y.ts';
+import { renderPage, writeControlListing, type A11yPage, type A11ySplit } from './collect-a11y.ts';
 import { shopOf } from './collect-products.ts';
 
 const AEB = new URL('../../../shared/data/article-extraction-benchmark/', import.meta.url);
 export const DEV4_SEED = 'a11y-dev4-news-2026-11';
-const SCRATCH = new URL('../../scratch/a11y/', import.meta.url);
 
 const sitesOf = (file: string) => new Set((JSON.parse(gunzipSync(readFileSync(new URL(file, import.meta.url))).toString()) as { pages: A11yPage[] })
   .pages.map((p) => shopOf(p.request.url)));
@@ -36,7 +35,6 @@ async function main() {
     const url = truth[key].url.split('#')[0];
     return { id: `aeb-${key.slice(0, 12)}`, url, type: 'article', site: shopOf(url), file: key };
   }).filter((s) => !frozen.has(s.site));
-  mkdirSync(SCRATCH, { recursive: true });
   const browser = await launch();
   const pages: A11yPage[] = [];
   for (const [k, s] of sources.entries()) {
@@ -47,9 +45,8 @@ async function main() {
   }
   await browser.close();
   writeFileSync(new URL('./dev4.json.gz', import.meta.url), gzipSync(JSON.stringify({ splitSeed: DEV4_SEED, pages })));
-  // Listing for the blind marking of primary actions: every named control (visible ones flagged), in page order.
-  writeFileSync(new URL('dev4-controls.txt', SCRATCH), pages.map((p) => `## ${p.id} ${p.split} ${p.request.url}\n` + [...p.controls].sort((a, b) => a.y - b.y)
-    .map((c) => `${c.id ?? '-'} ${c.visible ? 'V' : ' '} y=${c.y} ${c.role} ${JSON.stringify(c.name.slice(0, 70))}`).join('\n')).join('\n\n') + '\n');
+  // Listing for the blind marking of primary actions.
+  writeControlListing('dev4-controls.txt', pages, (p) => p.split);
   const sites = (split: A11ySplit) => new Set(pages.filter((p) => p.split === split).map((p) => p.site)).size;
   console.log(`${pages.length} of ${sources.length} pages (${Object.keys(truth).length - sources.length} left out: a site of the frozen WCXB split); dev4 tune ${pages.filter((p) => p.split === 'tune').length} from ${sites('tune')} sites, dev4 test ${pages.filter((p) => p.split === 'test').length} from ${sites('test')} sites`);
 }

@@ -13,17 +13,16 @@
 // visible ones flagged; not committed). The benchmark's pages are not committed: extract its `dataset/`
 // and point PEB_DIR at the folder holding it.
 // Run: PEB_DIR=/work/pextract node --import tsx train/a11y/collect-products.ts
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { launch } from '../../test/helpers/browser.ts';
 import { hash } from '../../src/rank/goal.ts';
-import { renderPage, type A11yPage, type A11ySplit, type Source } from './collect-a11y.ts';
+import { renderPage, writeControlListing, type A11yPage, type A11ySplit, type Source } from './collect-a11y.ts';
 
 const PEB = process.env.PEB_DIR ?? '/work/pextract';
 export const DEV3_SEED = 'a11y-dev3-products-2026-11';
-const SCRATCH = new URL('../../scratch/a11y/', import.meta.url);
 
 /** A country's second-level labels under its two-letter suffix (amazon.co.uk, mobly.com.br). */
 const SECOND_LEVEL = new Set(['co', 'com', 'net', 'org', 'ac', 'gov', 'edu', 'ne', 'or']);
@@ -49,7 +48,6 @@ export function pebSources(): (Source & { shop: string })[] {
 
 async function main() {
   const sources = pebSources();
-  mkdirSync(SCRATCH, { recursive: true });
   const browser = await launch();
   const pages: A11yPage[] = [];
   for (const [k, s] of sources.entries()) {
@@ -59,9 +57,8 @@ async function main() {
   }
   await browser.close();
   writeFileSync(new URL('./dev3.json.gz', import.meta.url), gzipSync(JSON.stringify({ splitSeed: DEV3_SEED, pages })));
-  // Listing for the blind marking of primary actions: every named control (visible ones flagged), in page order.
-  writeFileSync(new URL('dev3-controls.txt', SCRATCH), pages.map((p) => `## ${p.id} ${p.split} ${p.request.url}\n` + [...p.controls].sort((a, b) => a.y - b.y)
-    .map((c) => `${c.id ?? '-'} ${c.visible ? 'V' : ' '} y=${c.y} ${c.role} ${JSON.stringify(c.name.slice(0, 70))}`).join('\n')).join('\n\n') + '\n');
+  // Listing for the blind marking of primary actions.
+  writeControlListing('dev3-controls.txt', pages, (p) => p.split);
   const shops = (split: A11ySplit) => new Set(pages.filter((p) => p.split === split).map((p) => p.site)).size;
   console.log(`${pages.length} of ${sources.length} pages (dev3 tune ${pages.filter((p) => p.split === 'tune').length} from ${shops('tune')} shops, dev3 test ${pages.filter((p) => p.split === 'test').length} from ${shops('test')} shops)`);
 }

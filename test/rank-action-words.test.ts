@@ -59,9 +59,15 @@ test('a Dutch header\'s "Inloggen" and sign-in verbs in other languages rank in 
   }
 });
 
+test('a news header\'s "Manage My Account" ranks in the top 10 among section, trending and share links', async () => {
+  await page.goto(`${fx.url}/news-header.html`);
+  const [account] = await ranks(['Manage My Account']);
+  assert.ok(account >= 0 && account < 10, `Manage My Account at ${account + 1}`);
+});
+
 test('the word lists: whole words, ordinary words only as a whole label or part, account nouns only alone', () => {
-  for (const l of ['Sign in', 'Log-in', 'LOGIN', 'Inloggen', 'Anmelden', 'Connexion | Inscription', "S'identifier", 'Iniciar sesión', 'Войти', 'Logi sisse', 'Prihlásiť sa', 'My account', 'Your Account', 'Mein Konto', 'Mi cuenta', 'Minu konto', 'Můj účet', 'Hesabım', 'マイページ']) assert.ok(namesSignIn(l), l);
-  for (const l of ['Create an account', 'Account settings', 'Account +', 'Profile', 'Dashboard', 'Sign up', 'Log out', 'Signing in help', 'Newsletter anmelden',
+  for (const l of ['Sign in', 'Log-in', 'LOGIN', 'Inloggen', 'Anmelden', 'Connexion | Inscription', "S'identifier", 'Iniciar sesión', 'Войти', 'Logi sisse', 'Prihlásiť sa', 'My account', 'Your Account', 'Mein Konto', 'Mi cuenta', 'Minu konto', 'Můj účet', 'Hesabım', 'マイページ', 'Manage My Account', 'View your account']) assert.ok(namesSignIn(l), l);
+  for (const l of ['Create an account', 'Account settings', 'Account +', 'Manage subscription', 'Manage my account settings', 'View profile', 'Profile', 'Dashboard', 'Sign up', 'Log out', 'Signing in help', 'Newsletter anmelden',
     'Acceder al contenido', 'Entra nel vivo', 'Prijava na novice']) assert.ok(!namesSignIn(l), l);
   for (const l of ['Search', 'Site search', 'Suchen', 'Zoeken', 'Szukaj', 'Поиск по сайту', 'Cerca', 'Ara', 'Menu | Cerca', 'Søg', 'Hľadať', 'Tìm kiếm', 'חיפוש', '검색']) assert.ok(namesSearch(l), l);
   for (const l of ['Find a store', 'Find', 'Look up', 'Cerca di noi', 'Ara Güler', 'Recherche et développement', 'Ricerca e sviluppo', 'Zoek een winkel', 'Найти магазин', 'Cari amici', 'label_id__search_form']) assert.ok(!namesSearch(l), l);

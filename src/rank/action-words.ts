@@ -136,9 +136,9 @@ export function namesPurchase(text: string): boolean {
 // - words that are also ordinary words or other actions (ORDINARY: Italian "cerca" = near, Turkish "ara",
 //   German "anmelden" a newsletter, Estonian "otsi"), only as the whole label or a whole part of it between
 //   "/" or "|" ("Anmelden / Registrieren");
-// - account nouns only as the whole label, as the English rule was ("My account", "Mein Konto"; "Create an
-//   account", "Account settings" and "Account +", a footer section's toggle, are not the sign in), and not
-//   a profile or dashboard (ACCOUNT_NOT_SIGN_IN);
+// - account nouns only as the whole label, or after a verb of ACCOUNT_VERBS ("My account", "Mein Konto",
+//   "Manage my account"; "Create an account", "Account settings" and "Account +", a footer section's toggle,
+//   are not the sign in), and not a profile or dashboard (ACCOUNT_NOT_SIGN_IN);
 // - sign-in and search words of scripts written without spaces (Han, kana, Thai) only in a search field's
 //   words (anywhere, as 'キーワード'; account nouns count as the whole label in any script): on a link or
 //   control they are not flagged yet. Where they end the label they name the action
@@ -159,6 +159,9 @@ export const ORDINARY: ReadonlySet<string> = new Set([
 ].map(normalise));
 /** The `account` concept's words that name a profile or a dashboard, not the visitor's account link. */
 export const ACCOUNT_NOT_SIGN_IN: ReadonlySet<string> = new Set(['profile', 'dashboard', 'profil', 'perfil', 'profilo', 'профиль']);
+/** Verbs that may lead an account noun and keep it the visitor's account link: "Manage My Account", "View your
+ *  account" (a news site's header: dev4, docs/ranking.md eleventh round). English only, as such labels are. */
+export const ACCOUNT_VERBS: readonly string[] = ['manage', 'view', 'access', 'go to'];
 /** The `search` concept's words that ask for a query in a field but do not name the site search on a control. */
 export const SEARCH_FIELD_ONLY: ReadonlySet<string> = new Set(['find', 'look up', 'lookup']);
 /**
@@ -216,7 +219,7 @@ function pattern(words: Words, ascii: boolean): RegExp | null {
   const phrases = keep(words.phrases);
   if (phrases.length) parts.push(ascii ? `\\b(?:${alternation(phrases)})\\b` : `(?<![${word}])(?:${alternation(phrases)})(?![${word}])`);
   if (keep(words.parts).length) parts.push(`(?:^[^${word}]*|[/|]\\s*)(?:${alternation(keep(words.parts))})${partEnd}`);
-  if (keep(words.whole).length) parts.push(`^\\s*(?:${alternation(keep(words.whole))})\\s*$`);
+  if (keep(words.whole).length) parts.push(`^\\s*(?:(?:${ACCOUNT_VERBS.join('|')})\\s+)?(?:${alternation(keep(words.whole))})\\s*$`);
   if (!ascii && words.unspaced.length) parts.push(`(?:${alternation(words.unspaced)})`);
   return parts.length ? new RegExp(parts.join('|'), ascii ? 'i' : 'iu') : null;
 }

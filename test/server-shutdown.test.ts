@@ -89,3 +89,16 @@ test('a Chromium that stopped answering cannot hold the shutdown: the server exi
     removeDataDir(server.dataDir);
   }
 });
+
+test('SIGHUP (a closed terminal) stops the server as SIGTERM does: a clean stop, exit 0', async () => {
+  const server = await startServer(flags);
+  try {
+    server.proc.kill('SIGHUP');
+    assert.equal(await server.exited, 0);
+    assert.ok(server.logs.some((l) => l.msg === 'shutting down: finishing in-flight requests' && (l as { signal?: string }).signal === 'SIGHUP'), JSON.stringify(server.logs.slice(-3)));
+    assert.ok(server.logs.some((l) => l.msg === 'stopped'), 'a clean stop');
+  } finally {
+    await server.stop();
+    removeDataDir(server.dataDir);
+  }
+});

@@ -1,5 +1,5 @@
 // `sightline browser-host`: starts the host (src/observe/browser-host.ts) with its settings, refuses an
-// environment that would let traffic around the egress proxy, and stops on SIGINT/SIGTERM.
+// environment that would let traffic around the egress proxy, and stops on SIGINT/SIGTERM/SIGHUP.
 import { createEgressGuard } from '../observe/egress.ts';
 import { proxyBypassInEnv, startBrowserHost } from '../observe/browser-host.ts';
 import { ConfigError, type BrowserHostConfig } from '../server/config.ts';
@@ -33,4 +33,5 @@ export async function browserHost(config: BrowserHostConfig, env: NodeJS.Process
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGHUP', () => stop('SIGHUP'));
 }

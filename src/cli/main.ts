@@ -85,6 +85,8 @@ async function serve(config: ServerConfig, devKey: boolean): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  // A closed terminal: stop as for SIGTERM (Playwright's own hang-up handler is off: OWN_SIGNALS).
+  process.on('SIGHUP', () => stop('SIGHUP'));
 }
 
 async function main(argv: string[]): Promise<number> {

@@ -31,5 +31,6 @@ export async function serveStdio(options: SessionOptions, version: string): Prom
   process.stdin.on('close', () => { void shutdown(); });
   process.on('SIGTERM', () => { void shutdown(); });
   process.on('SIGINT', () => { void shutdown(); });
+  process.on('SIGHUP', () => { void shutdown(); });
   await server.connect(transport);
 }

@@ -56,6 +56,25 @@ export function writeControlListing(name: string, pages: A11yPage[], tag: (p: A1
     .map((c) => `${c.id ?? '-'} ${c.visible ? 'V' : ' '} y=${c.y} ${c.role} ${JSON.stringify(c.name.slice(0, 70))}`).join('\n')).join('\n\n') + '\n');
 }
 
+/** Renders an independent set (dev3, dev4) into train/a11y/<name>.json.gz, both halves in one file (each page
+ *  with its half, by `splitOf` of its site), and writes the listing its primary actions are marked from. */
+export async function renderSet(name: string, seed: string, sources: (Source & { site: string })[], splitOf: (site: string) => A11ySplit): Promise<A11yPage[]> {
+  const browser = await launch();
+  const pages: A11yPage[] = [];
+  for (const [k, s] of sources.entries()) {
+    const got = await renderPage(browser, s, undefined, undefined, s.site, splitOf(s.site));
+    if (got) pages.push(got);
+    if ((k + 1) % 20 === 0) process.stderr.write(`${k + 1}/${sources.length} pages\n`);
+  }
+  await browser.close();
+  writeFileSync(new URL(`./${name}.json.gz`, import.meta.url), gzipSync(JSON.stringify({ splitSeed: seed, pages })));
+  writeControlListing(`${name}-controls.txt`, pages, (p) => p.split);
+  return pages;
+}
+/** "<n> pages from <m> sites" of one half of a set. */
+export const halfSummary = (pages: A11yPage[], split: A11ySplit, sites = 'sites'): string =>
+  `${pages.filter((p) => p.split === split).length} from ${new Set(pages.filter((p) => p.split === split).map((p) => p.site)).size} ${sites}`;
+
 export interface Source { id: string; url: string; type: string; html: string }
 export interface Truth { file: string; url: string; type: string; site: string }
 export function wcxbTruths(): Truth[] {

@@ -12,12 +12,11 @@
 // blind marking of primary actions, scratch/a11y/dev4-controls.txt (every named control in page order,
 // visible ones flagged; not committed).
 // Run: node --import tsx train/a11y/collect-articles.ts
-import { readFileSync, writeFileSync } from 'node:fs';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { pathToFileURL } from 'node:url';
-import { launch } from '../../test/helpers/browser.ts';
 import { hash } from '../../src/rank/goal.ts';
-import { renderPage, writeControlListing, type A11yPage, type A11ySplit } from './collect-a11y.ts';
+import { renderSet, halfSummary, type A11yPage, type A11ySplit } from './collect-a11y.ts';
 import { shopOf } from './collect-products.ts';
 
 const AEB = new URL('../../../shared/data/article-extraction-benchmark/', import.meta.url);
@@ -33,22 +32,11 @@ async function main() {
   const splitOf = (site: string): A11ySplit => tuned.has(site) || ((hash(`${DEV4_SEED}:${site}`) >>> 0) % 100) < 50 ? 'tune' : 'test';
   const sources = Object.keys(truth).sort().map((key) => {
     const url = truth[key].url.split('#')[0];
-    return { id: `aeb-${key.slice(0, 12)}`, url, type: 'article', site: shopOf(url), file: key };
+    const html = gunzipSync(readFileSync(new URL(`html/${key}.html.gz`, AEB))).toString('utf8');
+    return { id: `aeb-${key.slice(0, 12)}`, url, type: 'article', site: shopOf(url), html };
   }).filter((s) => !frozen.has(s.site));
-  const browser = await launch();
-  const pages: A11yPage[] = [];
-  for (const [k, s] of sources.entries()) {
-    const html = gunzipSync(readFileSync(new URL(`html/${s.file}.html.gz`, AEB))).toString('utf8');
-    const got = await renderPage(browser, { id: s.id, url: s.url, type: s.type, html }, undefined, undefined, s.site, splitOf(s.site));
-    if (got) pages.push(got);
-    if ((k + 1) % 20 === 0) process.stderr.write(`${k + 1}/${sources.length} pages\n`);
-  }
-  await browser.close();
-  writeFileSync(new URL('./dev4.json.gz', import.meta.url), gzipSync(JSON.stringify({ splitSeed: DEV4_SEED, pages })));
-  // Listing for the blind marking of primary actions.
-  writeControlListing('dev4-controls.txt', pages, (p) => p.split);
-  const sites = (split: A11ySplit) => new Set(pages.filter((p) => p.split === split).map((p) => p.site)).size;
-  console.log(`${pages.length} of ${sources.length} pages (${Object.keys(truth).length - sources.length} left out: a site of the frozen WCXB split); dev4 tune ${pages.filter((p) => p.split === 'tune').length} from ${sites('tune')} sites, dev4 test ${pages.filter((p) => p.split === 'test').length} from ${sites('test')} sites`);
+  const pages = await renderSet('dev4', DEV4_SEED, sources, splitOf);
+  console.log(`${pages.length} of ${sources.length} pages (${Object.keys(truth).length - sources.length} left out: a site of the frozen WCXB split); dev4 tune ${halfSummary(pages, 'tune')}, dev4 test ${halfSummary(pages, 'test')}`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

@@ -13,13 +13,12 @@
 // visible ones flagged; not committed). The benchmark's pages are not committed: extract its `dataset/`
 // and point PEB_DIR at the folder holding it.
 // Run: PEB_DIR=/work/pextract node --import tsx train/a11y/collect-products.ts
-import { readFileSync, writeFileSync } from 'node:fs';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { launch } from '../../test/helpers/browser.ts';
 import { hash } from '../../src/rank/goal.ts';
-import { renderPage, writeControlListing, type A11yPage, type A11ySplit, type Source } from './collect-a11y.ts';
+import { renderSet, halfSummary, type A11ySplit, type Source } from './collect-a11y.ts';
 
 const PEB = process.env.PEB_DIR ?? '/work/pextract';
 export const DEV3_SEED = 'a11y-dev3-products-2026-11';
@@ -47,20 +46,9 @@ export function pebSources(): (Source & { shop: string })[] {
 }
 
 async function main() {
-  const sources = pebSources();
-  const browser = await launch();
-  const pages: A11yPage[] = [];
-  for (const [k, s] of sources.entries()) {
-    const got = await renderPage(browser, s, undefined, undefined, s.shop, dev3SplitOf(s.shop));
-    if (got) pages.push(got);
-    if ((k + 1) % 20 === 0) process.stderr.write(`${k + 1}/${sources.length} pages\n`);
-  }
-  await browser.close();
-  writeFileSync(new URL('./dev3.json.gz', import.meta.url), gzipSync(JSON.stringify({ splitSeed: DEV3_SEED, pages })));
-  // Listing for the blind marking of primary actions.
-  writeControlListing('dev3-controls.txt', pages, (p) => p.split);
-  const shops = (split: A11ySplit) => new Set(pages.filter((p) => p.split === split).map((p) => p.site)).size;
-  console.log(`${pages.length} of ${sources.length} pages (dev3 tune ${pages.filter((p) => p.split === 'tune').length} from ${shops('tune')} shops, dev3 test ${pages.filter((p) => p.split === 'test').length} from ${shops('test')} shops)`);
+  const sources = pebSources().map((s) => ({ ...s, site: s.shop }));
+  const pages = await renderSet('dev3', DEV3_SEED, sources, dev3SplitOf);
+  console.log(`${pages.length} of ${sources.length} pages (dev3 tune ${halfSummary(pages, 'tune', 'shops')}, dev3 test ${halfSummary(pages, 'test', 'shops')})`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

@@ -214,6 +214,13 @@ describe('reading listings and collections', () => {
     assert.ok(md.includes('# Sheets') && md.includes('[Cotton Fitted Sheet]'), 'the heading and the grid');
   });
 
+  test("a collection read by the generic step (its cards' text runs together, so it does not 'hold' them) loses its photos' alternative text too; the pictures, names and prices stay", () => {
+    const md = readPage(fixture('collection-gallery-alt.html'), 'https://ridge.example/c/sleeping-bags').content;
+    assert.ok(!md.includes('zipper detail') && !md.includes('head view'), md.slice(0, 900));
+    assert.ok(md.includes('![](https://ridge.example/media/ridgeback-20-sleeping-bag-0.jpg)'), 'the picture stays');
+    for (const kept of ['# Sleeping Bags', 'Ridgeback 20 Sleeping Bag', '$104.93', 'Trailhead 35 Quilt', '$129.00']) assert.ok(md.includes(kept), kept);
+  });
+
   test('touching inline elements holding two words are set apart (a badge and a title, a count and its label); a word styled across elements stays one word', () => {
     for (const format of ['markdown', 'text'] as const) {
       const out = readPage(TOUCHING, 'https://ridge.example/gear/trail-shoes', { format }).content;

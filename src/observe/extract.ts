@@ -403,6 +403,9 @@ function readListing(html: string, url: string, generic: Found, probe: Probe): E
   const { document } = parseHTML(`<!doctype html><html><body>${read.html}</body></html>`);
   const root = document.body as El;
   dropLayoutCopies(root);
+  // Whichever read was returned (the generic one too, when it did not hold the items by their run-together
+  // text): the pictures' alternative text goes, as on the listing read.
+  dropThumbnailAlt(root);
   return { ...read, html: root.innerHTML, text: blockText(root) };
 }
 

@@ -404,8 +404,9 @@ function readListing(html: string, url: string, generic: Found, probe: Probe): E
   const root = document.body as El;
   dropLayoutCopies(root);
   // Whichever read was returned (the generic one too, when it did not hold the items by their run-together
-  // text): the pictures' alternative text goes, as on the listing read.
-  dropThumbnailAlt(root);
+  // text): the pictures' alternative text goes, as on the listing read. Only where the page has items: a page
+  // voted a listing by its URL alone (an article at "/article") keeps its figures' alt.
+  if (probe.items) dropThumbnailAlt(root);
   return { ...read, html: root.innerHTML, text: blockText(root) };
 }
 

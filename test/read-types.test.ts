@@ -155,6 +155,16 @@ describe('reading listings and collections', () => {
     for (const junk of ['0% APR', 'Trade-in values', 'scuba diving']) assert.ok(!md.includes(junk), `${junk} left out`);
   });
 
+  test('blocks named as small print go on a page no signal marks as a product (a feature page with a disclaimer under each feature)', () => {
+    const url = 'https://lumen.example/tablets/slate-11-fe/';
+    const html = fixture('feature-disclaimers.html');
+    const d = parseHTML(html).document as unknown as Document;
+    assert.notEqual(detectPageType(pageMeta(d), url, 0, d).type, 'product', 'no product signal on the page');
+    const md = readPage(html, url).content;
+    for (const kept of ['# Lumen Slate 11 FE', '## All-day battery', 'reaches 900 nits outdoors', 'Up to 14 hours of video playback', 'wakes the tablet to a blank note']) assert.ok(md.includes(kept), `${kept} kept`);
+    for (const junk of ['Image simulated', 'Typical value tested', 'not advised for beach', 'Charging speed may vary']) assert.ok(!md.includes(junk), `${junk} left out`);
+  });
+
   test('link lists that hold none of the items go; an item keeps its own links', () => {
     const card = (i: number) => `<li class="card"><h3><a href="/p/${i}">Walnut stool number ${i}</a></h3><p>Oiled walnut, hand-turned legs, ${40 + i} cm tall.</p>`
       + `<div class="swatches">${['oak', 'ash', 'elm', 'yew', 'fir'].map((w) => `<a href="/p/${i}?wood=${w}">${w}</a>`).join(' ')}</div></li>`;

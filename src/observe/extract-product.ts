@@ -87,13 +87,13 @@ const SMALL_PRINT = /(?:^|[-_])(?:footnotes?|disclaimers?|fine-?print|legal-?(?:
 const smallPrint = (el: El) => `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`.split(/\s+/).some((t) => SMALL_PRINT.test(t));
 
 /**
- * Removes the page's footers and legal small print (test conditions, offer terms, availability
- * notes) from a product page before its content is chosen: they are about the shop or the claims,
- * not what the product is, and a long list of them can outscore the description.
+ * Removes legal small print (test conditions, offer terms, availability notes) named as such, and on
+ * product and listing pages the page's footers too, before the content is chosen: they are about the
+ * shop or the claims, not what the page is, and a long list of them can outscore the description.
  */
-export function dropSmallPrint(body: El): void {
-  for (const el of [...body.querySelectorAll('footer, [class], [id]')]) {
-    if (el !== body && body.contains(el) && (el.tagName === 'FOOTER' || smallPrint(el))) el.remove();
+export function dropSmallPrint(body: El, footers = true): void {
+  for (const el of [...body.querySelectorAll(footers ? 'footer, [class], [id]' : '[class], [id]')]) {
+    if (el !== body && body.contains(el) && ((footers && el.tagName === 'FOOTER') || smallPrint(el))) el.remove();
   }
 }
 

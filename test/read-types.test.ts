@@ -163,6 +163,9 @@ describe('reading listings and collections', () => {
     const md = readPage(html, url).content;
     for (const kept of ['# Lumen Slate 11 FE', '## All-day battery', 'reaches 900 nits outdoors', 'Up to 14 hours of video playback', 'wakes the tablet to a blank note']) assert.ok(md.includes(kept), `${kept} kept`);
     for (const junk of ['Image simulated', 'Typical value tested', 'not advised for beach', 'Charging speed may vary']) assert.ok(!md.includes(junk), `${junk} left out`);
+    // main_content: false keeps the whole page, small print included.
+    const whole = readPage(html, url, { mainContent: false }).content;
+    for (const kept of ['Image simulated', 'Typical value tested', 'Charging speed may vary']) assert.ok(whole.includes(kept), `${kept} kept in the whole page`);
   });
 
   test('link lists that hold none of the items go; an item keeps its own links', () => {

@@ -615,8 +615,9 @@ function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Atte
   }
   // Legal small print (offer terms, test conditions) is never what a product or a listing of them is:
   // on both it is long, comma-rich prose the scoring may take for the content. Blocks named as small
-  // print go on every page (a product page no signal marks as one, its feature disclaimers kept).
-  dropSmallPrint(body, kind === 'product' || kind === 'listing');
+  // print go on every page (a product page no signal marks as one, its feature disclaimers kept); not
+  // from the whole page (main_content: false).
+  if (mainOnly) dropSmallPrint(body, kind === 'product' || kind === 'listing');
   // A thread's posts, found before class-name stripping takes comments and post headers away.
   const thread = posts ? threadOf(body) : null;
   const commentText = !thread && mainOnly && attempt.unlikely ? stripUnlikely(body, !!attempt.comments) : 0;

@@ -84,6 +84,9 @@ function headedBlock(heading: El, root: El): El {
  * "common-bottom-disclaimer__list"). A word anywhere in a class token, as its own part.
  */
 const SMALL_PRINT = /(?:^|[-_])(?:footnotes?|disclaimers?|fine-?print|legal-?(?:notes?|text|copy))(?:$|[-_])/i;
+/** Whether a page's HTML holds any small-print word at all: most pages hold none, and this one scan of the
+ *  string spares them the walk over every element with a class or id. */
+export const mayHoldSmallPrint = (html: string): boolean => /footnote|disclaimer|fine-?print|legal-?(?:note|text|copy)/i.test(html);
 const smallPrint = (el: El) => `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`.split(/\s+/).some((t) => SMALL_PRINT.test(t));
 
 /**

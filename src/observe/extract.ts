@@ -7,7 +7,7 @@
 import { parseHTML } from 'linkedom';
 import { type El, textOf, linkedText, linkDensity, BLOCK_TAGS } from './extract-dom.ts';
 import { tidy, dropCaptions, dropRepeatedBlocks, dropRedundantAlt, absolutize, spaceWords } from './extract-tidy.ts';
-import { isProductPage, tidyProduct, dropSmallPrint, revealPanels, dropScriptText } from './extract-product.ts';
+import { isProductPage, tidyProduct, dropSmallPrint, mayHoldSmallPrint, revealPanels, dropScriptText } from './extract-product.ts';
 import { isForumThread, threadOf } from './extract-forum.ts';
 import { sectionedRegion } from './extract-service.ts';
 import { pruneBlocks } from './extract-blocks.ts';
@@ -617,7 +617,8 @@ function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Atte
   // on both it is long, comma-rich prose the scoring may take for the content. Blocks named as small
   // print go on every page (a product page no signal marks as one, its feature disclaimers kept); not
   // from the whole page (main_content: false).
-  if (mainOnly) dropSmallPrint(body, kind === 'product' || kind === 'listing');
+  const footers = kind === 'product' || kind === 'listing';
+  if (mainOnly && (footers || mayHoldSmallPrint(html))) dropSmallPrint(body, footers);
   // A thread's posts, found before class-name stripping takes comments and post headers away.
   const thread = posts ? threadOf(body) : null;
   const commentText = !thread && mainOnly && attempt.unlikely ? stripUnlikely(body, !!attempt.comments) : 0;

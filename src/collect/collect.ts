@@ -21,6 +21,8 @@ interface Frame {
   host: Element | null;
   /** This frame's visible box in top-viewport coordinates (null for the page itself: it scrolls). */
   clip: Rect | null;
+  /** The document's root or body is transparent (`fadedIn`): its opacity hides nothing. */
+  fading: boolean;
 }
 
 /** Share of a parent's area a child must fill to be the same target (listed once, as the parent). */
@@ -232,6 +234,23 @@ function describe(w: Walk, frame: Frame, tree: Node, el: Element, rect: Rect): C
 
 interface Parent { rect: Rect; area: number }
 
+/** A page that fades in (an A/B test's anti-flicker snippet, a loader) holds its root or body at opacity 0
+ *  until a script reveals it; a person waits that out, and the controls take clicks all along. Read as
+ *  hidden, every element of such a page was dropped (4 of 315 tune pages of the a11y evaluation). */
+function fadedIn(doc: Document, win: Window): boolean {
+  const transparent = (el: Element | null) => el !== null && Number(win.getComputedStyle(el).opacity) === 0;
+  return transparent(doc.documentElement) || transparent(doc.body);
+}
+
+/** checkVisibility with opacity counted only below the body: the fading root and body do not hide. */
+function shownWhileFading(w: Walk, frame: Frame, el: Element): boolean {
+  if (!el.checkVisibility({ visibilityProperty: true })) return false;
+  for (let a: Element | null = el; a && a !== frame.doc.body && a !== frame.doc.documentElement; a = parentOf(a)) {
+    if (Number(styleOf(w, frame, a).opacity) === 0) return false;
+  }
+  return true;
+}
+
 /** Walks the children of `root` in tree order; `tree` is the document or shadow root they belong to. */
 function visit(w: Walk, frame: Frame, tree: Node, root: ParentNode, parent: Parent | null, depth: number): void {
   for (let el = root.firstElementChild; el; el = el.nextElementSibling) {
@@ -241,7 +260,8 @@ function visit(w: Walk, frame: Frame, tree: Node, root: ParentNode, parent: Pare
     if (kind === Kind.Interactive || (kind === Kind.Static && w.includeStatic)) {
       // checkVisibility first: an element it rejects cannot be listed, so its box is never read. Inside
       // a closed <details> (a display lock) that read forces a layout of the locked subtree each time.
-      const rect = el.checkVisibility({ opacityProperty: true, visibilityProperty: true }) ? boxOf(frame, el) : null;
+      const rect = (frame.fading ? shownWhileFading(w, frame, el) : el.checkVisibility({ opacityProperty: true, visibilityProperty: true }))
+        ? boxOf(frame, el) : null;
       const area = rect ? rect.width * rect.height : 0;
       const visible = rect !== null && area > 0 && !clippedAway(w, frame, el, rect);
       const fillsParent = visible && parent !== null && area >= FILLS_PARENT * parent.area && intersects(rect, parent.rect);
@@ -270,7 +290,8 @@ function enterFrame(w: Walk, frame: Frame, iframe: HTMLIFrameElement, depth: num
     return;
   }
   const clip = { x, y, width: iframe.clientWidth, height: iframe.clientHeight };
-  const child: Frame = { doc, win: iframe.contentWindow as Window, x, y, parent: frame, host: iframe, clip };
+  const win = iframe.contentWindow as Window;
+  const child: Frame = { doc, win, x, y, parent: frame, host: iframe, clip, fading: fadedIn(doc, win) };
   if (doc.body) visit(w, child, doc, doc.body, null, depth + 1);
 }
 
@@ -292,7 +313,7 @@ export function collect(options: CollectOptions = {}): CollectResult {
   };
   // A frame collected on its own (cross-origin) is clipped to its box in the top page.
   const clip = options.offset ? { x: offset.x, y: offset.y, width, height } : null;
-  const top: Frame = { doc: document, win: window, x: offset.x, y: offset.y, parent: null, host: null, clip };
+  const top: Frame = { doc: document, win: window, x: offset.x, y: offset.y, parent: null, host: null, clip, fading: fadedIn(document, window) };
   if (document.body) visit(w, top, document, document.body, null, 0);
   return {
     url: location.href,

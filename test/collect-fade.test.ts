@@ -1,0 +1,39 @@
+// A page that fades in: an anti-flicker snippet or a loader holds the root or the body at opacity 0 until a
+// script reveals it (offline, or while that script is slow, it never does). Its controls take clicks all
+// along, so the collector lists them; an element hidden by its own opacity stays hidden. Real Chromium on a
+// localhost fixture, through the client door (collect, rank over HTTP) and the server's map door.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useRankRig, type RankRig } from './helpers/rank-rig.ts';
+import { collectPage, snapshot } from '../src/client/index.ts';
+
+let rig: RankRig;
+useRankRig((r) => { rig = r; }, { serverArgs: ['--egress-allow', '127.0.0.1/32'] });
+
+const CONTROLS = ['Trailhead', 'Shop', 'Search the shop', 'Search', 'Sign in', 'Add to cart'];
+const named = (els: { text?: string | null; attributes?: Record<string, string> }[]) =>
+  els.map((e) => e.attributes?.aria_label || e.text || '');
+
+for (const [what, fade] of [
+  ['the root element (an anti-flicker class on <html>)', () => undefined],
+  ['the body (a loader)', () => { document.documentElement.classList.remove('async-hide'); document.body.classList.add('loading'); }],
+] as const) {
+  test(`controls under a transparent ${what} are collected; a closed menu's own opacity still hides it`, async () => {
+    await rig.page.goto(`${rig.fx.url}/faded.html`);
+    await rig.page.evaluate(fade);
+    const opacity = await rig.page.evaluate(() => [document.documentElement, document.body].map((e) => getComputedStyle(e).opacity).join(','));
+    assert.ok(opacity.includes('0'), `the page is transparent (${opacity})`);
+    const c = await collectPage(rig.page);
+    const texts = named(c.raw_elements);
+    for (const name of CONTROLS) assert.ok(texts.includes(name), `${name} collected (${texts.join(' | ')})`);
+    assert.ok(!texts.some((t) => /Menu item/.test(t)), 'the menu links hidden by their own opacity are not listed');
+    const top = await snapshot(rig.page, { limit: 10, api: rig.api });
+    assert.ok(named(top.elements).includes('Add to cart'), 'the purchase ranks in the top 10');
+  });
+}
+
+test('observe map on a page that fades in returns its controls', async () => {
+  const result = await rig.api.observe({ url: `${rig.fx.url}/faded.html`, mode: 'map', options: { limit: 50 } });
+  const texts = named(result.interactable_elements);
+  for (const name of ['Sign in', 'Add to cart']) assert.ok(texts.includes(name), `${name} in the map (${texts.join(' | ')})`);
+});

@@ -5,7 +5,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import type { CollectedElement } from '../collect/types.ts';
 import type { SnapshotElement } from '../schema/snapshot.ts';
 // No proxy over stdio (the browser is the user's own): the base flags; over HTTP `proxy.flags`.
-import { BASE_CHROMIUM_FLAGS, OWN_SIGNALS } from '../observe/browser-pool.ts';
+import { BASE_CHROMIUM_FLAGS, launchOptions } from '../observe/browser-pool.ts';
 
 
 export interface SessionOptions {
@@ -40,8 +40,8 @@ export class BrowserSession {
     if (this.context && this.browser) return this.context;
     const { proxy } = this.options;
     this.browser ??= (proxy
-      ? proxy.url().then((server) => chromium.launch({ ...OWN_SIGNALS, executablePath: this.options.chromium, headless: true, chromiumSandbox: false, args: proxy.flags, proxy: { server, bypass: '<-loopback>' } }))
-      : chromium.launch({ ...OWN_SIGNALS, executablePath: this.options.chromium, headless: true, chromiumSandbox: false, args: BASE_CHROMIUM_FLAGS }))
+      ? proxy.url().then((server) => chromium.launch(launchOptions(this.options.chromium, proxy.flags, server)))
+      : chromium.launch(launchOptions(this.options.chromium, BASE_CHROMIUM_FLAGS)))
       .catch((err) => { this.browser = undefined; throw new Error(`could not start Chromium at ${this.options.chromium}: ${(err as Error).message.split('\n')[0]}`); });
     const browser = await this.browser;
     browser.on('disconnected', () => { this.browser = undefined; this.context = undefined; this.pages.length = 0; });

@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { connect, isIP, type Socket, type AddressInfo } from 'node:net';
 import { randomBytes, timingSafeEqual, createHash } from 'node:crypto';
 import { chromium, type Browser, type BrowserServer, type CDPSession } from 'playwright-core';
-import { CHROMIUM_FLAGS, LEAN_FLAG, OWN_SIGNALS } from './browser-pool.ts';
+import { CHROMIUM_FLAGS, LEAN_FLAG, launchOptions } from './browser-pool.ts';
 import type { EgressGuard } from './egress.ts';
 import { startEgressProxy, type EgressProxy } from './egress-proxy.ts';
 
@@ -91,9 +91,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   let server: BrowserServer;
   try {
     server = await chromium.launchServer({
-      ...OWN_SIGNALS,
-      executablePath: options.chromium, headless: true, chromiumSandbox: false, args: [...CHROMIUM_FLAGS, LEAN_FLAG],
-      proxy: { server: proxy.url, bypass: '<-loopback>' }, host: '127.0.0.1', port: 0, wsPath: secretPath,
+      ...launchOptions(options.chromium, [...CHROMIUM_FLAGS, LEAN_FLAG], proxy.url), host: '127.0.0.1', port: 0, wsPath: secretPath,
     });
   } catch (err) {
     await proxy.close();

@@ -41,7 +41,16 @@ export const LEAN_FLAG = `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES,
 /** Playwright by default closes every browser it launched the moment the process gets SIGINT, SIGTERM or
  *  SIGHUP, which would fail the requests a shutdown is draining (test/server-shutdown.test.ts). The
  *  process owns its stop: the browser goes after the drain, or at the stop's deadline (cli/children.ts). */
-export const OWN_SIGNALS = { handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false } as const;
+const OWN_SIGNALS = { handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false } as const;
+
+/** The launch options of every Chromium we start (pool, browser host, MCP sessions): our own signals,
+ *  headless, no sandbox (DESIGN.md's flags), and, given a proxy, every request but loopback through it. */
+export function launchOptions(executablePath: string, args: string[], proxyServer?: string) {
+  return {
+    ...OWN_SIGNALS, executablePath, headless: true, chromiumSandbox: false, args,
+    ...(proxyServer === undefined ? {} : { proxy: { server: proxyServer, bypass: '<-loopback>' } }),
+  };
+}
 
 export interface PoolOptions {
   executablePath: string;
@@ -183,10 +192,10 @@ export class BrowserPool implements PageRunner {
 
   private launch(): Promise<Browser> {
     this.launches++;
-    const proxy = { server: this.options.proxyUrl, bypass: '<-loopback>' };
+    const args = this.options.leanRenderers === false ? CHROMIUM_FLAGS : [...CHROMIUM_FLAGS, LEAN_FLAG];
     const started = this.options.wsEndpoint
       ? chromium.connect(this.options.wsEndpoint, { headers: this.options.connectHeaders, timeout: CONNECT_TIMEOUT_MS })
-      : chromium.launch({ ...OWN_SIGNALS, executablePath: this.options.executablePath, headless: true, chromiumSandbox: false, args: this.options.leanRenderers === false ? CHROMIUM_FLAGS : [...CHROMIUM_FLAGS, LEAN_FLAG], proxy });
+      : chromium.launch(launchOptions(this.options.executablePath, args, this.options.proxyUrl));
     const browser = started.then((b) => {
       b.on('disconnected', () => {
         this.dropSpares(browser);

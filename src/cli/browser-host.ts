@@ -20,9 +20,7 @@ export async function browserHost(config: BrowserHostConfig, env: NodeJS.Process
     },
     log: (event, fields) => logger.warn(fields, event),
   });
-  logger.info({ ws: host.wsEndpoint, pages: config.pages, token: Boolean(config.token) }, 'browser host listening');
-  // Always said, whatever the log level: people and scripts wait for this line.
-  process.stderr.write(`sightline: browser host listening on ${host.wsEndpoint} (${config.pages} pages; GET /healthz on the same port)\n`);
+  // Signal handlers go in before the listening line: a signal sent on that line must find them.
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -34,4 +32,7 @@ export async function browserHost(config: BrowserHostConfig, env: NodeJS.Process
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGHUP', () => stop('SIGHUP'));
+  logger.info({ ws: host.wsEndpoint, pages: config.pages, token: Boolean(config.token) }, 'browser host listening');
+  // Always said, whatever the log level: people and scripts wait for this line.
+  process.stderr.write(`sightline: browser host listening on ${host.wsEndpoint} (${config.pages} pages; GET /healthz on the same port)\n`);
 }

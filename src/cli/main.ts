@@ -54,15 +54,7 @@ async function serve(config: ServerConfig, devKey: boolean): Promise<void> {
   const server: RunningServer = config.workers > 1
     ? await runWorkers(config, logger, new URL(import.meta.url))
     : await startServer(config, logger);
-  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${server.port}`;
-  if (key) {
-    const store = await openStore(config);
-    try { process.stdout.write(devKeyBanner(key, url, (await store.resolve(key))?.credits ?? DEV_KEY_CREDITS) + '\n'); } finally { await store.close(); }
-  }
-  logger.info({ url, http: server.backend, workers: config.workers, data_dir: config.dataDir }, 'listening');
-  // Always said, whatever the log level: people and scripts wait for this line.
-  process.stderr.write(`sightline: listening on ${url} (${server.backend}, ${config.workers} worker${config.workers > 1 ? 's' : ''})\n`);
-
+  // Signal handlers go in before the listening line: a signal sent on that line must find them.
   let stoppingSince = 0;
   const stop = (signal: string) => {
     if (stoppingSince) {
@@ -85,8 +77,16 @@ async function serve(config: ServerConfig, devKey: boolean): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
-  // A closed terminal: stop as for SIGTERM (Playwright's own hang-up handler is off: OWN_SIGNALS).
+  // A closed terminal: stop as for SIGTERM (Playwright's own hang-up handler is off: launchOptions).
   process.on('SIGHUP', () => stop('SIGHUP'));
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${server.port}`;
+  if (key) {
+    const store = await openStore(config);
+    try { process.stdout.write(devKeyBanner(key, url, (await store.resolve(key))?.credits ?? DEV_KEY_CREDITS) + '\n'); } finally { await store.close(); }
+  }
+  logger.info({ url, http: server.backend, workers: config.workers, data_dir: config.dataDir }, 'listening');
+  // Always said, whatever the log level: people and scripts wait for this line.
+  process.stderr.write(`sightline: listening on ${url} (${server.backend}, ${config.workers} worker${config.workers > 1 ? 's' : ''})\n`);
 }
 
 async function main(argv: string[]): Promise<number> {

@@ -11,7 +11,7 @@ let rig: RankRig;
 useRankRig((r) => { rig = r; }, { serverArgs: ['--egress-allow', '127.0.0.1/32'] });
 
 const CONTROLS = ['Trailhead', 'Shop', 'Search the shop', 'Search', 'Sign in', 'Add to cart'];
-const named = (els: { text?: string | null; attributes?: Record<string, string> }[]) =>
+const named = (els: { text?: string | null; attributes?: { aria_label?: string | null } }[]) =>
   els.map((e) => e.attributes?.aria_label || e.text || '');
 
 for (const [what, fade] of [

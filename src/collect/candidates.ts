@@ -21,7 +21,9 @@ export const enum Kind { None, Interactive, Static }
 export function kindOf(el: Element, style: () => CSSStyleDeclaration, parentStyle: () => CSSStyleDeclaration | null, viewportArea: number): Kind {
   const tag = el.tagName;
   if (CONTROLS.has(tag)) return Kind.Interactive;
-  if (tag === 'A') return el.hasAttribute('href') ? Kind.Interactive : Kind.None;
+  // An anchor without an href is a control only by the signals below (a role, a tabindex, a click handler,
+  // a pointer), as Chromium's accessibility tree has it: `<a role=button>`, `<a tabindex=0 onclick>`.
+  if (tag === 'A' && el.hasAttribute('href')) return Kind.Interactive;
   if (tag === 'INPUT') return (el as HTMLInputElement).type === 'hidden' ? Kind.None : Kind.Interactive;
   const role = el.getAttribute('role');
   if (role && ARIA_WIDGETS.has(role)) return Kind.Interactive;

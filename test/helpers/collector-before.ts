@@ -33,6 +33,9 @@ const LATER_CHANGES: { file: string; from: string; to: string }[] = [
   // The viewport in quirks mode is the window's, not the root element's (the whole document; issue 20, dev3).
   { file: 'src/collect/collect.ts', from: "const height = document.documentElement.clientHeight || window.innerHeight;",
     to: "const height = (document.compatMode === 'BackCompat' ? 0 : document.documentElement.clientHeight) || window.innerHeight;" },
+  // An anchor without an href is judged by its role, tabindex, click handler and cursor (issue 20, collector recall).
+  { file: 'src/collect/candidates.ts', from: "if (tag === 'A') return el.hasAttribute('href') ? Kind.Interactive : Kind.None;",
+    to: "if (tag === 'A' && el.hasAttribute('href')) return Kind.Interactive;" },
 ];
 
 let cached: string | undefined;

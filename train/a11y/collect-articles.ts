@@ -16,7 +16,7 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { pathToFileURL } from 'node:url';
 import { hash } from '../../src/rank/goal.ts';
-import { renderSet, halfSummary, type A11yPage, type A11ySplit } from './collect-a11y.ts';
+import { renderSet, halfSummary, type A11yPage, type A11ySplit, type Source } from './collect-a11y.ts';
 import { shopOf } from './collect-products.ts';
 
 const AEB = new URL('../../../shared/data/article-extraction-benchmark/', import.meta.url);
@@ -25,18 +25,24 @@ export const DEV4_SEED = 'a11y-dev4-news-2026-11';
 const sitesOf = (file: string) => new Set((JSON.parse(gunzipSync(readFileSync(new URL(file, import.meta.url))).toString()) as { pages: A11yPage[] })
   .pages.map((p) => shopOf(p.request.url)));
 
-async function main() {
+/** Every page of the article benchmark as dev4 renders it (id `aeb-` and the key's first 12 characters). */
+export function aebSources(): (Source & { site: string })[] {
   const truth = JSON.parse(readFileSync(new URL('ground-truth.json', AEB), 'utf8')) as Record<string, { url: string }>;
-  const frozen = sitesOf('./test.json.gz');
-  const tuned = sitesOf('./tune.json.gz');
-  const splitOf = (site: string): A11ySplit => tuned.has(site) || ((hash(`${DEV4_SEED}:${site}`) >>> 0) % 100) < 50 ? 'tune' : 'test';
-  const sources = Object.keys(truth).sort().map((key) => {
+  return Object.keys(truth).sort().map((key) => {
     const url = truth[key].url.split('#')[0];
     const html = gunzipSync(readFileSync(new URL(`html/${key}.html.gz`, AEB))).toString('utf8');
     return { id: `aeb-${key.slice(0, 12)}`, url, type: 'article', site: shopOf(url), html };
-  }).filter((s) => !frozen.has(s.site));
+  });
+}
+
+async function main() {
+  const frozen = sitesOf('./test.json.gz');
+  const tuned = sitesOf('./tune.json.gz');
+  const splitOf = (site: string): A11ySplit => tuned.has(site) || ((hash(`${DEV4_SEED}:${site}`) >>> 0) % 100) < 50 ? 'tune' : 'test';
+  const all = aebSources();
+  const sources = all.filter((s) => !frozen.has(s.site));
   const pages = await renderSet('dev4', DEV4_SEED, sources, splitOf);
-  console.log(`${pages.length} of ${sources.length} pages (${Object.keys(truth).length - sources.length} left out: a site of the frozen WCXB split); dev4 tune ${halfSummary(pages, 'tune')}, dev4 test ${halfSummary(pages, 'test')}`);
+  console.log(`${pages.length} of ${sources.length} pages (${all.length - sources.length} left out: a site of the frozen WCXB split); dev4 tune ${halfSummary(pages, 'tune')}, dev4 test ${halfSummary(pages, 'test')}`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

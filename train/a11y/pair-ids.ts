@@ -11,6 +11,7 @@ import { build } from 'esbuild';
 import type { Browser } from 'playwright-core';
 import { renderPage, wcxbTruths, sourceOf, type A11yPage, type A11ySplit, type Source } from './collect-a11y.ts';
 import { pebSources } from './collect-products.ts';
+import { aebSources } from './collect-articles.ts';
 import type { PrimaryMark } from './evaluate.ts';
 import type { CollectedElement } from '../../src/collect/types.ts';
 
@@ -154,10 +155,11 @@ export type SetName = typeof SETS[number];
 export const setFile = (f: SetName) => new URL(`./${f}.json.gz`, import.meta.url);
 export const isFrozen = (f: SetName, p: A11yPage) => f === 'test' || (f === 'dev3' && p.split === 'test');
 
-/** Every stored page's source (WCXB dev files and the product benchmark's snapshots), by page id. */
+/** Every stored page's source (WCXB dev files, the product and article benchmarks' pages), by page id. */
 export function allSources(): Map<string, Source> {
   return new Map<string, Source>([
     ...wcxbTruths().map((t) => { const s = sourceOf(t); return [s.id, s] as [string, Source]; }),
     ...pebSources().map((s) => [s.id, s] as [string, Source]),
+    ...aebSources().map((s) => [s.id, s] as [string, Source]),
   ]);
 }

@@ -1,4 +1,4 @@
-// A page that fades in: an anti-flicker snippet or a loader holds the root or the body at opacity 0 until a
+// A page that fades in: an anti-flicker snippet or a loader holds the root, the body or a page-wide wrapper at opacity 0 until a
 // script reveals it (offline, or while that script is slow, it never does). Its controls take clicks all
 // along, so the collector lists them; an element hidden by its own opacity stays hidden. Real Chromium on a
 // localhost fixture, through the client door (collect, rank over HTTP) and the server's map door.
@@ -17,16 +17,17 @@ const named = (els: { text?: string | null; attributes?: { aria_label?: string |
 for (const [what, fade] of [
   ['the root element (an anti-flicker class on <html>)', () => undefined],
   ['the body (a loader)', () => { document.documentElement.classList.remove('async-hide'); document.body.classList.add('loading'); }],
+  ['wrapper of the whole page', () => { document.documentElement.classList.remove('async-hide'); document.querySelector('.page')!.classList.add('fading'); }],
 ] as const) {
-  test(`controls under a transparent ${what} are collected; a closed menu's own opacity still hides it`, async () => {
+  test(`controls under a transparent ${what} are collected; a closed menu's or dialog's own opacity still hides it`, async () => {
     await rig.page.goto(`${rig.fx.url}/faded.html`);
     await rig.page.evaluate(fade);
-    const opacity = await rig.page.evaluate(() => [document.documentElement, document.body].map((e) => getComputedStyle(e).opacity).join(','));
+    const opacity = await rig.page.evaluate(() => [document.documentElement, document.body, document.querySelector('.page')!].map((e) => getComputedStyle(e).opacity).join(','));
     assert.ok(opacity.includes('0'), `the page is transparent (${opacity})`);
     const c = await collectPage(rig.page);
     const texts = named(c.raw_elements);
     for (const name of CONTROLS) assert.ok(texts.includes(name), `${name} collected (${texts.join(' | ')})`);
-    assert.ok(!texts.some((t) => /Menu item/.test(t)), 'the menu links hidden by their own opacity are not listed');
+    assert.ok(!texts.some((t) => /Menu item|Close dialog/.test(t)), 'the menu links and the dialog hidden by their own opacity are not listed');
     const top = await snapshot(rig.page, { limit: 10, api: rig.api });
     assert.ok(named(top.elements).includes('Add to cart'), 'the purchase ranks in the top 10');
   });

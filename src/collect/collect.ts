@@ -21,8 +21,8 @@ interface Frame {
   host: Element | null;
   /** This frame's visible box in top-viewport coordinates (null for the page itself: it scrolls). */
   clip: Rect | null;
-  /** The document's root or body is transparent (`fadedIn`): its opacity hides nothing. */
-  fading: boolean;
+  /** Transparent layers that hold the whole page (`fadeLayers`): their opacity hides nothing. */
+  fading: Set<Element>;
 }
 
 /** Share of a parent's area a child must fill to be the same target (listed once, as the parent). */
@@ -234,19 +234,46 @@ function describe(w: Walk, frame: Frame, tree: Node, el: Element, rect: Rect): C
 
 interface Parent { rect: Rect; area: number }
 
-/** A page that fades in (an A/B test's anti-flicker snippet, a loader) holds its root or body at opacity 0
- *  until a script reveals it; a person waits that out, and the controls take clicks all along. Read as
- *  hidden, every element of such a page was dropped (4 of 315 tune pages of the a11y evaluation). */
-function fadedIn(doc: Document, win: Window): boolean {
-  const transparent = (el: Element | null) => el !== null && Number(win.getComputedStyle(el).opacity) === 0;
-  return transparent(doc.documentElement) || transparent(doc.body);
+/** A page that fades in (an A/B test's anti-flicker snippet, a loader) holds its root, its body or a
+ *  wrapper of the whole page at opacity 0 until a script reveals it; a person waits that out, and the
+ *  controls take clicks all along. Read as hidden, every element of such a page was dropped (offline, 4
+ *  of 315 a11y tune pages and 2 of 96 dev4 tune pages collected nothing). A wrapper counts when it is in
+ *  the flow (static or relative: a hidden modal or menu is positioned), nearly as tall as the body and at
+ *  least half as wide (a centred column on a wide screen); the search goes down through such wrappers
+ *  only, a few elements a level. */
+const WRAPPER_TALL = 0.9;
+const WRAPPER_WIDE = 0.5;
+const WRAPPER_DEPTH = 6;
+function fadeLayers(doc: Document, win: Window): Set<Element> {
+  const layers = new Set<Element>();
+  const root = doc.documentElement, body = doc.body;
+  if (Number(win.getComputedStyle(root).opacity) === 0) layers.add(root);
+  if (!body) return layers;
+  if (Number(win.getComputedStyle(body).opacity) === 0) layers.add(body);
+  const tall = WRAPPER_TALL * body.scrollHeight, wide = WRAPPER_WIDE * body.clientWidth;
+  let level: Element[] = [body];
+  for (let depth = 0; depth < WRAPPER_DEPTH && level.length; depth++) {
+    const next: Element[] = [];
+    for (const parent of level) {
+      for (let c = parent.firstElementChild; c; c = c.nextElementSibling) {
+        const r = c.getBoundingClientRect();
+        if (r.height <= 0 || r.height < tall || r.width < wide) continue;
+        const s = win.getComputedStyle(c);
+        if (s.position !== 'static' && s.position !== 'relative') continue;
+        if (Number(s.opacity) === 0) layers.add(c);
+        next.push(c);
+      }
+    }
+    level = next;
+  }
+  return layers;
 }
 
-/** checkVisibility with opacity counted only below the body: the fading root and body do not hide. */
+/** checkVisibility with the fade layers' opacity left out. */
 function shownWhileFading(w: Walk, frame: Frame, el: Element): boolean {
   if (!el.checkVisibility({ visibilityProperty: true })) return false;
-  for (let a: Element | null = el; a && a !== frame.doc.body && a !== frame.doc.documentElement; a = parentOf(a)) {
-    if (Number(styleOf(w, frame, a).opacity) === 0) return false;
+  for (let a: Element | null = el; a; a = parentOf(a)) {
+    if (!frame.fading.has(a) && Number(styleOf(w, frame, a).opacity) === 0) return false;
   }
   return true;
 }
@@ -260,7 +287,7 @@ function visit(w: Walk, frame: Frame, tree: Node, root: ParentNode, parent: Pare
     if (kind === Kind.Interactive || (kind === Kind.Static && w.includeStatic)) {
       // checkVisibility first: an element it rejects cannot be listed, so its box is never read. Inside
       // a closed <details> (a display lock) that read forces a layout of the locked subtree each time.
-      const rect = (frame.fading ? shownWhileFading(w, frame, el) : el.checkVisibility({ opacityProperty: true, visibilityProperty: true }))
+      const rect = (frame.fading.size ? shownWhileFading(w, frame, el) : el.checkVisibility({ opacityProperty: true, visibilityProperty: true }))
         ? boxOf(frame, el) : null;
       const area = rect ? rect.width * rect.height : 0;
       const visible = rect !== null && area > 0 && !clippedAway(w, frame, el, rect);
@@ -291,7 +318,7 @@ function enterFrame(w: Walk, frame: Frame, iframe: HTMLIFrameElement, depth: num
   }
   const clip = { x, y, width: iframe.clientWidth, height: iframe.clientHeight };
   const win = iframe.contentWindow as Window;
-  const child: Frame = { doc, win, x, y, parent: frame, host: iframe, clip, fading: fadedIn(doc, win) };
+  const child: Frame = { doc, win, x, y, parent: frame, host: iframe, clip, fading: fadeLayers(doc, win) };
   if (doc.body) visit(w, child, doc, doc.body, null, depth + 1);
 }
 
@@ -313,7 +340,7 @@ export function collect(options: CollectOptions = {}): CollectResult {
   };
   // A frame collected on its own (cross-origin) is clipped to its box in the top page.
   const clip = options.offset ? { x: offset.x, y: offset.y, width, height } : null;
-  const top: Frame = { doc: document, win: window, x: offset.x, y: offset.y, parent: null, host: null, clip, fading: fadedIn(document, window) };
+  const top: Frame = { doc: document, win: window, x: offset.x, y: offset.y, parent: null, host: null, clip, fading: fadeLayers(document, window) };
   if (document.body) visit(w, top, document, document.body, null, 0);
   return {
     url: location.href,

@@ -18,19 +18,19 @@ const split = values.split as EvalSplit;
 if (!SPLITS.includes(split)) throw new Error(`--split: one of ${SPLITS.join(', ')}`);
 const frozen = split === 'test' || split.endsWith('-test');
 
-interface Recall { pages: number; empty: number; visible: number; listed: number }
+interface Recall { pages: number; empty: number; elements: number; visible: number; listed: number }
 const visibleNamed = (p: A11yPage) => p.controls.filter((c) => c.visible);
 const add = (r: Recall, p: A11yPage) => {
   const v = visibleNamed(p);
-  r.pages++; r.empty += p.request.raw_elements.length === 0 ? 1 : 0;
+  r.pages++; r.empty += p.request.raw_elements.length === 0 ? 1 : 0; r.elements += p.request.raw_elements.length;
   r.visible += v.length; r.listed += v.filter((c) => c.id !== null).length;
 };
-const row = (name: string, r: Recall) => `| ${split} | ${name} | ${r.pages} | ${r.empty} | ${r.listed} of ${r.visible} = ${(100 * r.listed / r.visible).toFixed(1)}% |`;
+const row = (name: string, r: Recall) => `| ${split} | ${name} | ${r.pages} | ${r.empty} | ${r.elements} | ${r.listed} of ${r.visible} = ${(100 * r.listed / r.visible).toFixed(1)}% |`;
 
 const stored = loadSplit(split);
 const sources = allSources();
 const browser = await launch();
-const before: Recall = { pages: 0, empty: 0, visible: 0, listed: 0 }, after: Recall = { ...before };
+const before: Recall = { pages: 0, empty: 0, elements: 0, visible: 0, listed: 0 }, after: Recall = { ...before };
 const changed: string[] = [];
 const dropped = new Map<string, number>();
 let failed = 0;
@@ -46,7 +46,7 @@ for (const [k, old] of stored.entries()) {
   if ((k + 1) % 50 === 0) process.stderr.write(`${k + 1}/${stored.length}\n`);
 }
 await browser.close();
-console.log('| split | collector | pages | pages with no element | visible named controls listed |\n|---|---|---|---|---|');
+console.log('| split | collector | pages | pages with no element | elements | visible named controls listed |\n|---|---|---|---|---|---|');
 console.log(row('stored payloads', before));
 console.log(row('this checkout', after));
 if (failed) console.log(`\n${failed} page(s) not rendered (left out of both rows)`);

@@ -38,3 +38,12 @@ test('observe map on a page that fades in returns its controls', async () => {
   const texts = named(result.interactable_elements);
   for (const name of ['Sign in', 'Add to cart']) assert.ok(texts.includes(name), `${name} in the map (${texts.join(' | ')})`);
 });
+
+test('observe visual waits a fade out before its screenshot, and says so when the page never shows', async () => {
+  // The fade lifts 1.5 s after load: the settle waits for no timer that long, only the fade wait sees it.
+  const lifted = await rig.api.observe({ url: `${rig.fx.url}/faded.html?lift=1500`, mode: 'visual', options: { limit: 10 } });
+  assert.ok(!lifted.warnings.some((w) => w.startsWith('page_fading')), `drawn before the screenshot (${lifted.warnings.join('; ')})`);
+  const never = await rig.api.observe({ url: `${rig.fx.url}/faded.html`, mode: 'visual', options: { limit: 10 } });
+  assert.ok(never.warnings.some((w) => w.startsWith('page_fading:')), `a page that never shows is reported (${never.warnings.join('; ')})`);
+  assert.ok(named(never.interactable_elements).includes('Add to cart'), 'its controls are still listed');
+});

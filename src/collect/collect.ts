@@ -244,7 +244,7 @@ interface Parent { rect: Rect; area: number }
 const WRAPPER_TALL = 0.9;
 const WRAPPER_WIDE = 0.5;
 const WRAPPER_DEPTH = 6;
-function fadeLayers(doc: Document, win: Window): Set<Element> {
+export function fadeLayers(doc: Document, win: Window): Set<Element> {
   const layers = new Set<Element>();
   const root = doc.documentElement, body = doc.body;
   if (Number(win.getComputedStyle(root).opacity) === 0) layers.add(root);

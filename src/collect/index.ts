@@ -1,13 +1,13 @@
 // The collector's entry, bundled to build/collector.js (an IIFE with no imports) and injected into
 // pages: it installs `window.__sightline` once per window.
-import { collect } from './collect.ts';
+import { collect, fadeLayers } from './collect.ts';
 import { resolve, idOf } from './registry.ts';
 import { watchMutations, quietness } from './metrics.ts';
 import { drawHighlight, clearHighlight } from './highlight.ts';
 import { selectorFor, type ElementSelector } from './selector.ts';
 import { findOverlays } from './overlays.ts';
 
-export const VERSION = 3;
+export const VERSION = 4;
 
 export interface SightlineGlobal {
   version: number;
@@ -24,6 +24,8 @@ export interface SightlineGlobal {
   selectorFor: typeof selectorFor;
   /** Consent banners, dialogs and walls over the page, with the control that would dismiss each. */
   overlays: typeof findOverlays;
+  /** The page is still fading in: its root, body or page-wide wrapper is transparent (collect.ts, fadeLayers). */
+  fading(): boolean;
 }
 
 const host = window as unknown as { __sightline?: SightlineGlobal };
@@ -31,5 +33,6 @@ if (!host.__sightline || host.__sightline.version < VERSION) {
   watchMutations();
   const quiet = () => quietness(document);
   const selectors = (ids: number[]) => ids.map((id) => { const el = resolve(id); return el ? selectorFor(el) : null; });
-  host.__sightline = { version: VERSION, collect, resolve, idOf, quiet, highlight: drawHighlight, clearHighlight, selectors, selectorFor, overlays: findOverlays };
+  const fading = () => fadeLayers(document, window).size > 0;
+  host.__sightline = { version: VERSION, collect, resolve, idOf, quiet, highlight: drawHighlight, clearHighlight, selectors, selectorFor, overlays: findOverlays, fading };
 }

@@ -107,6 +107,18 @@ export async function waitForStable(page: Page, { quietMs = 500, timeoutMs = 10_
   return false;
 }
 
+/** Waits, at most `timeoutMs`, for a page that fades in (an anti-flicker snippet, a loader) to be drawn, as a
+ *  person waits the fade out; true when it is still transparent, so a screenshot now would be blank. */
+export async function stillFading(page: Page, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  await inject(page.mainFrame());
+  for (;;) {
+    const fading = await page.evaluate(() => window.__sightline!.fading()).catch(() => false);
+    if (!fading || Date.now() >= deadline) return fading;
+    await new Promise((r) => setTimeout(r, Math.min(100, Math.max(0, deadline - Date.now()))));
+  }
+}
+
 /** Draws each element's box and id over the page (main frame); returns a remover. */
 export async function highlight(page: Page, boxes: HighlightBox[]): Promise<() => Promise<void>> {
   await inject(page.mainFrame());

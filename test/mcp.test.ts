@@ -287,6 +287,26 @@ describe('sightline mcp over stdio', () => {
     assert.equal(left, 0);
   });
 
+  test('a screenshot waits out a page that fades in, and says so when the page never shows', async () => {
+    const shot = async () => {
+      const r = await call('screenshot', {});
+      const c = r.content.find((x) => x.type === 'image');
+      assert.ok(c && c.type === 'image');
+      const png = readPng(Buffer.from(c.data, 'base64'));
+      let dark = 0; // text pixels: a transparent page is all white
+      for (let y = 0; y < 200; y += 2) for (let x = 0; x < 640; x += 2) if (png.pixel(x, y).every((v) => v < 128)) dark++;
+      return { text: textOf(r), dark };
+    };
+    await ok('navigate', { url: `${fx.url}/faded.html?lift=1000` });
+    const lifted = await shot();
+    assert.doesNotMatch(lifted.text, /page_fading/);
+    assert.ok(lifted.dark > 50, `the page is drawn (${lifted.dark} dark pixels)`);
+    await open('faded');
+    const never = await shot();
+    assert.match(never.text, /page_fading: the page was still fading in/);
+    assert.equal(never.dark, 0, 'captured blank, as said');
+  });
+
   test('tabs: a link opening a new tab, list, switch and close', async () => {
     await open('controls');
     const s = await ok('snapshot', {});

@@ -9,7 +9,7 @@ import { boxesOf } from '../collect/highlight.ts';
 import { collectPage, resolve, highlight as drawBoxes } from '../playwright/collect-page.ts';
 import type { SightlineApi } from './api.ts';
 
-export { collectPage, resolve, waitForStable } from '../playwright/collect-page.ts';
+export { collectPage, resolve, waitForStable, stillFading, FADING_WARNING } from '../playwright/collect-page.ts';
 
 export interface SnapshotOptions {
   goal?: string;

@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { Compile } from 'typebox/compile';
 import { McpTools, type McpArgs, type McpToolName } from '../schema/mcp.ts';
 import type { RankResult, SnapshotElement } from '../schema/snapshot.ts';
-import { collectPage, rankCollected, click, type, select, check, hover, press, back, scrollTo, highlight, waitForStable } from '../client/page.ts';
+import { collectPage, rankCollected, click, type, select, check, hover, press, back, scrollTo, highlight, waitForStable, stillFading, FADING_WARNING } from '../client/page.ts';
 import { expect } from '../client/expect.ts';
 import { toPrompt, promptHeader, promptLine } from '../rank/prompt.ts';
 import { readPage } from '../observe/read.ts';
@@ -185,8 +185,10 @@ async function screenshotTool(session: BrowserSession, args: McpArgs<'screenshot
     listing = toPrompt(result, { title: await page.title().catch(() => '') });
   }
   try {
+    const fading = await stillFading(page); // a page still fading in would be captured blank
     const png = await page.screenshot({ type: 'png', fullPage: args.full_page === true });
-    return { content: [{ type: 'image', data: png.toString('base64'), mimeType: 'image/png' }, { type: 'text', text: listing || await header(page) }] };
+    const caption = `${listing || await header(page)}${fading ? `\n${FADING_WARNING}` : ''}`;
+    return { content: [{ type: 'image', data: png.toString('base64'), mimeType: 'image/png' }, { type: 'text', text: caption }] };
   } finally {
     await remove?.().catch(() => undefined);
   }

@@ -7,7 +7,7 @@ import type { Overlay as FoundOverlay } from '../collect/overlays.ts';
 import type { Ranker } from '../rank/ranker.ts';
 import type { RankResult, SnapshotRequest } from '../schema/snapshot.ts';
 import type { MapTimings } from '../schema/observe.ts';
-import { collectPage, highlight, inject, resolve, selectorsOf, stillFading, waitForStable, type FoundSelector } from '../playwright/collect-page.ts';
+import { collectPage, highlight, inject, resolve, selectorsOf, stillFading, waitForStable, FADE_WAIT_MS, FADING_WARNING, type FoundSelector } from '../playwright/collect-page.ts';
 import { boxesOf } from '../collect/highlight.ts';
 import type { PageRunner } from './browser-pool.ts';
 import type { EgressGuard } from './egress.ts';
@@ -61,8 +61,6 @@ export interface PageMap {
 
 /** Resource types the performance engine never loads: they change no element an agent can use. */
 const HEAVY = new Set(['image', 'media', 'font']);
-/** Longest wait for a page that fades in before its screenshot (A/B tests' anti-flicker snippets give up after 2.5-4 s). */
-const FADE_WAIT_MS = 2000;
 /** Time kept for the screenshot itself when the fade wait runs up to the deadline. */
 const SCREENSHOT_RESERVE_MS = 500;
 /** Precision nudges lazy content by scrolling at most this many viewports down. */
@@ -181,9 +179,7 @@ export async function mapPage(pool: PageRunner, guard: EgressGuard, ranker: Rank
       let screenshot: PageMap['screenshot'] = null;
       if (job.screenshot) {
         // A page still fading in would be captured blank: wait the fade out, within FADE_WAIT_MS and the deadline.
-        if (await stillFading(page, Math.min(FADE_WAIT_MS, deadline - Date.now() - SCREENSHOT_RESERVE_MS))) {
-          notes.push('page_fading: the page was still fading in (its root, body or page wrapper transparent) when captured; the screenshot may be blank');
-        }
+        if (await stillFading(page, Math.min(FADE_WAIT_MS, deadline - Date.now() - SCREENSHOT_RESERVE_MS))) notes.push(FADING_WARNING);
         // Set-of-marks: the ids drawn are the result's ids (0-based, in result order).
         const clear = job.annotate ? await highlight(page, boxesOf(ranked.elements.map((e, i) => ({ ...e, id: i })))) : null;
         const png = await page.screenshot({ type: 'png', timeout: Math.max(1, deadline - Date.now()) });

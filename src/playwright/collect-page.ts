@@ -107,9 +107,13 @@ export async function waitForStable(page: Page, { quietMs = 500, timeoutMs = 10_
   return false;
 }
 
+/** Longest wait for a page that fades in before a screenshot (A/B tests' anti-flicker snippets give up after 2.5-4 s). */
+export const FADE_WAIT_MS = 2000;
+export const FADING_WARNING = 'page_fading: the page was still fading in (its root, body or page wrapper transparent) when captured; the screenshot may be blank';
+
 /** Waits, at most `timeoutMs`, for a page that fades in (an anti-flicker snippet, a loader) to be drawn, as a
  *  person waits the fade out; true when it is still transparent, so a screenshot now would be blank. */
-export async function stillFading(page: Page, timeoutMs: number): Promise<boolean> {
+export async function stillFading(page: Page, timeoutMs = FADE_WAIT_MS): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   await inject(page.mainFrame());
   for (;;) {

@@ -1,7 +1,8 @@
 // Re-rendering a page of the a11y evaluation with the current collector while keeping its marks: the
 // collector that made the stored payload runs on the same DOM right after the current one, and each old
 // id is paired with the current id of the element it came from. Used by recollect.ts (the collectors
-// before the label change) and recollect-quirks.ts (the collector before the quirks-mode viewport fix).
+// before the label change), recollect-quirks.ts (the collector before the quirks-mode viewport fix) and
+// recollect-paired.ts (any one old collector: the ninth round's, the fade and anchor fixes').
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -125,18 +126,22 @@ export function remapMark(mark: PrimaryMark | null, map: IdMap | undefined, st: 
 }
 
 /** A marks file, written back in the form it was read in: one entry per line (primary.json,
- *  primary-dev2.json) or indented (primary-dev3.json). */
+ *  primary-dev2.json), indented (primary-dev3.json) or indented with a final newline (primary-dev4.json). */
 export function writeMarks(url: URL, doc: unknown, was: string): void {
-  const indented = JSON.stringify(doc, null, 1);
-  writeFileSync(url, was.endsWith('\n') ? indented.replace(/\n +/g, '\n') + '\n' : indented);
+  const wasDoc = JSON.parse(was) as unknown;
+  const indented = JSON.stringify(wasDoc, null, 1);
+  const forms = [(t: string) => t.replace(/\n +/g, '\n') + '\n', (t: string) => t, (t: string) => t + '\n'];
+  const form = forms.find((f) => f(indented) === was);
+  if (!form) throw new Error(`${url.pathname}: written in a form writeMarks does not know`);
+  writeFileSync(url, form(JSON.stringify(doc, null, 1)));
 }
 
-/** Moves the marks of every marks file (primary.json, primary-dev2.json, primary-dev3.json) to their elements'
+/** Moves the marks of every marks file (primary.json, primary-dev2.json, primary-dev3.json, primary-dev4.json) to their elements'
  *  new ids, page by page through `maps` (a page without a map keeps its marks), writes the maps to
  *  scratch/a11y/<scratchName> (not committed), and returns the marks' counts per file. */
 export function remapMarkFiles(maps: Record<string, IdMap>, scratchName: string): Record<string, MarkStat> {
   const markStats: Record<string, MarkStat> = {};
-  for (const file of ['primary.json', 'primary-dev2.json', 'primary-dev3.json']) {
+  for (const file of ['primary.json', 'primary-dev2.json', 'primary-dev3.json', 'primary-dev4.json']) {
     const url = new URL(`./${file}`, import.meta.url);
     const was = readFileSync(url, 'utf8');
     const doc = JSON.parse(was) as { pages: Record<string, PrimaryMark | null> };
@@ -148,12 +153,12 @@ export function remapMarkFiles(maps: Record<string, IdMap>, scratchName: string)
   return markStats;
 }
 
-/** The stored page sets a re-collection walks, each in its file; the test split and dev3's test half are frozen
- *  (re-collected, never scored or listed by these scripts). */
-export const SETS = ['tune', 'dev2', 'test', 'dev3'] as const;
+/** The stored page sets a re-collection walks, each in its file; the test split and dev3's and dev4's test halves
+ *  are frozen (re-collected, never scored or listed by these scripts). */
+export const SETS = ['tune', 'dev2', 'test', 'dev3', 'dev4'] as const;
 export type SetName = typeof SETS[number];
 export const setFile = (f: SetName) => new URL(`./${f}.json.gz`, import.meta.url);
-export const isFrozen = (f: SetName, p: A11yPage) => f === 'test' || (f === 'dev3' && p.split === 'test');
+export const isFrozen = (f: SetName, p: A11yPage) => f === 'test' || ((f === 'dev3' || f === 'dev4') && p.split === 'test');
 
 /** Every stored page's source (WCXB dev files, the product and article benchmarks' pages), by page id. */
 export function allSources(): Map<string, Source> {

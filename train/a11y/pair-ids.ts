@@ -105,6 +105,25 @@ export async function rerender(browser: Browser, source: Source, old: A11yPage, 
   return { page: now, map, exact: JSON.stringify(again) === JSON.stringify(old.request.raw_elements), reproduced };
 }
 
+/** What every re-collection script counts of its re-renders, whatever else it counts. */
+export interface RerenderCounts { rendered: number; failed: number; exact: number; reproduced: number; how: Record<string, number> }
+
+/** A stored page of set `f` rendered again and paired (rerender), counted in `st`; null when it failed twice
+ *  (the script keeps the stored page). A frozen page is named by its set only (`key`), never by its id. */
+export async function rerenderStored(browser: Browser, f: SetName, old: A11yPage, key: string, bundle: string,
+  sources: Map<string, Source>, st: RerenderCounts): Promise<Rerendered | null> {
+  const label = isFrozen(f, old) ? `a page of ${key}` : old.id;
+  const source = sources.get(old.id);
+  if (!source) throw new Error(`${label}: no source file (WCXB_DIR, PEB_DIR)`);
+  const got = await rerender(browser, source, old, bundle, label, old.site, old.split);
+  if (!got) { st.failed++; return null; }
+  st.rendered++;
+  if (got.exact) st.exact++;
+  if (got.reproduced) st.reproduced++;
+  for (const [, how] of Object.values(got.map)) st.how[how] = (st.how[how] ?? 0) + 1;
+  return got;
+}
+
 export interface MarkStat { marks: number; withIds: number; allMapped: number; someMapped: number; noneMapped: number; ids: number; idsMapped: number; viaLabel: number }
 export const markStat = (): MarkStat => ({ marks: 0, withIds: 0, allMapped: 0, someMapped: 0, noneMapped: 0, ids: 0, idsMapped: 0, viaLabel: 0 });
 

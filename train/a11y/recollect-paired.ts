@@ -16,7 +16,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { parseArgs } from 'node:util';
 import { launch } from '../../test/helpers/browser.ts';
 import type { A11yPage } from './collect-a11y.ts';
-import { oldCollector, rerender, remapMarkFiles, SETS, setFile, isFrozen, allSources, type IdMap, type SetName } from './pair-ids.ts';
+import { oldCollector, rerenderStored, remapMarkFiles, SETS, setFile, allSources, type IdMap, type SetName } from './pair-ids.ts';
 
 const { values: opt } = parseArgs({ options: { old: { type: 'string' }, sets: { type: 'string' }, check: { type: 'string' } } });
 if (!opt.old) throw new Error('--old <commit>: the collector that made the stored payloads');
@@ -41,15 +41,8 @@ for (const f of SETS.filter((x: SetName) => !only || only.includes(x))) {
     const key = f === 'dev3' || f === 'dev4' ? `${f} ${old.split}` : f;
     const st = stats[key] ??= { pages: 0, rendered: 0, failed: 0, exact: 0, reproduced: 0, how: {}, elementsOld: 0, elementsNew: 0, textChanged: 0, flagged: 0, flaggedInView: 0, visibleOld: 0, visibleNew: 0, matchedOld: 0, matchedNew: 0, controlsSame: 0, emptyBefore: 0, emptyNow: 0, changed: 0 };
     st.pages++;
-    const label = isFrozen(f, old) ? `a page of ${key}` : old.id;
-    const source = sources.get(old.id);
-    if (!source) throw new Error(`${label}: no source file (WCXB_DIR, PEB_DIR)`);
-    const got = await rerender(browser, source, old, bundle, label, old.site, old.split);
-    if (!got) { st.failed++; continue; } // kept as it was, and counted
-    st.rendered++;
-    if (got.exact) st.exact++;
-    if (got.reproduced) st.reproduced++;
-    for (const [, how] of Object.values(got.map)) st.how[how] = (st.how[how] ?? 0) + 1;
+    const got = await rerenderStored(browser, f, old, key, bundle, sources, st);
+    if (!got) continue; // kept as it was, and counted
     const now = got.page;
     st.elementsOld += old.request.raw_elements.length; st.elementsNew += now.request.raw_elements.length;
     if (!old.request.raw_elements.length) st.emptyBefore++;

@@ -18,7 +18,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { launch } from '../../test/helpers/browser.ts';
 import { VIEWPORT, type A11yPage } from './collect-a11y.ts';
 import { inView } from './evaluate.ts';
-import { oldCollector, rerender, remapMarkFiles, SETS, setFile, isFrozen, allSources, type IdMap } from './pair-ids.ts';
+import { oldCollector, rerenderStored, remapMarkFiles, SETS, setFile, allSources, type IdMap } from './pair-ids.ts';
 
 const OLD = '882fcb9';
 const quirks = (p: A11yPage) => p.request.viewport.height !== VIEWPORT.height || p.request.viewport.width !== VIEWPORT.width;
@@ -41,16 +41,9 @@ for (const f of SETS.filter((x) => x !== 'dev4')) { // the sets of its day
     st.pages++;
     if (!quirks(old)) continue;
     st.quirks++;
-    const label = isFrozen(f, old) ? `a page of ${key}` : old.id;
-    const source = sources.get(old.id);
-    if (!source) throw new Error(`${label}: no source file (WCXB_DIR, PEB_DIR)`);
-    const got = await rerender(browser, source, old, bundle, label, old.site, old.split);
-    if (!got) { st.failed++; continue; } // kept as it was, and counted
-    st.rendered++;
+    const got = await rerenderStored(browser, f, old, key, bundle, sources, st);
+    if (!got) continue; // kept as it was, and counted
     if (!quirks(got.page)) st.fixed++;
-    if (got.exact) st.exact++;
-    if (got.reproduced) st.reproduced++;
-    for (const [, how] of Object.values(got.map)) st.how[how] = (st.how[how] ?? 0) + 1;
     const visible = (p: A11yPage) => p.controls.filter((c) => c.visible);
     st.visibleOld += visible(old).length; st.visibleNew += visible(got.page).length;
     st.matchedOld += visible(old).filter((c) => c.id !== null).length; st.matchedNew += visible(got.page).filter((c) => c.id !== null).length;

@@ -83,10 +83,12 @@ function headedBlock(heading: El, root: El): El {
  * Class or id words of legal small print: footnotes, disclaimers, fine print ("footnote-4",
  * "common-bottom-disclaimer__list"). A word anywhere in a class token, as its own part.
  */
-const SMALL_PRINT = /(?:^|[-_])(?:footnotes?|disclaimers?|fine-?print|legal-?(?:notes?|text|copy))(?:$|[-_])/i;
+const SMALL_PRINT_WORDS = 'footnotes?|disclaimers?|fine-?print|legal-?(?:notes?|text|copy)';
+const SMALL_PRINT = new RegExp(`(?:^|[-_])(?:${SMALL_PRINT_WORDS})(?:$|[-_])`, 'i');
+const ANY_SMALL_PRINT = new RegExp(SMALL_PRINT_WORDS, 'i');
 /** Whether a page's HTML holds any small-print word at all: most pages hold none, and this one scan of the
  *  string spares them the walk over every element with a class or id. */
-export const mayHoldSmallPrint = (html: string): boolean => /footnote|disclaimer|fine-?print|legal-?(?:note|text|copy)/i.test(html);
+export const mayHoldSmallPrint = (html: string): boolean => ANY_SMALL_PRINT.test(html);
 const smallPrint = (el: El) => `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`.split(/\s+/).some((t) => SMALL_PRINT.test(t));
 
 /**

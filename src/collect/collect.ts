@@ -351,6 +351,7 @@ export function collect(options: CollectOptions = {}): CollectResult {
     client_diagnostics: { captcha: detectCaptcha(document) },
     frames: w.frames,
     truncated: w.truncated,
+    fading: top.fading.size > 0,
     collect_ms: Math.round((performance.now() - started) * 10) / 10,
   };
 }

@@ -60,5 +60,7 @@ export interface CollectResult {
   client_diagnostics: { captcha: CaptchaReport };
   frames: OpaqueFrame[];
   truncated: number;
+  /** The top document is still fading in (its root, body or page-wide wrapper transparent: collect.ts, fadeLayers). */
+  fading: boolean;
   collect_ms: number;
 }

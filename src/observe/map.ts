@@ -178,8 +178,9 @@ export async function mapPage(pool: PageRunner, guard: EgressGuard, ranker: Rank
 
       let screenshot: PageMap['screenshot'] = null;
       if (job.screenshot) {
-        // A page still fading in would be captured blank: wait the fade out, within FADE_WAIT_MS and the deadline.
-        if (await stillFading(page, Math.min(FADE_WAIT_MS, deadline - Date.now() - SCREENSHOT_RESERVE_MS))) notes.push(FADING_WARNING);
+        // A page still fading in when collected would be captured blank: wait the fade out, within FADE_WAIT_MS
+        // and the deadline (no round trip for the pages that were drawn).
+        if (collected.fading && await stillFading(page, Math.min(FADE_WAIT_MS, deadline - Date.now() - SCREENSHOT_RESERVE_MS))) notes.push(FADING_WARNING);
         // Set-of-marks: the ids drawn are the result's ids (0-based, in result order).
         const clear = job.annotate ? await highlight(page, boxesOf(ranked.elements.map((e, i) => ({ ...e, id: i })))) : null;
         const png = await page.screenshot({ type: 'png', timeout: Math.max(1, deadline - Date.now()) });

@@ -26,6 +26,7 @@ import { readPage, type ReadOptions } from '../src/observe/read.ts';
 import { ExtractPool } from '../src/observe/extract-pool.ts';
 import { hash } from '../src/rank/words.ts';
 import { barChart, type Bar } from './chart.ts';
+import { bootstrapMean } from './stats.ts';
 import { runParts, CPU_CLOCK, type PartOutcome } from './read/pool.ts';
 import { pageRefs, sampleRefs, typeOf, loadPage, summarise, type PageRef, type PageScore, type ReaderSummary } from './read/pages.ts';
 import { unpackOldReader, OLD_READER_COMMIT } from './read/old-reader.ts';
@@ -125,6 +126,24 @@ const md: string[] = [
   (partial ? ` **Partial run**: stopped after ${maxMinutes} minutes with ${tasks.length} of ${allTasks.length} pages read (in a fixed mixed order; every reader on the same pages).` : ''), ''];
 const failureNote = (s: ReaderSummary) => { const n = s.failures.timeout + s.failures.crash + s.failures.error; return n ? `${n} (${Object.entries(s.failures).filter(([, v]) => v).map(([k, v]) => `${v} ${k}`).join(', ')})` : '0'; };
 const vsOld = (r: string, s: ReaderSummary, o: ReaderSummary | undefined) => (r === 'old' || !o || !o.pagesPerSecond ? '' : `${(s.pagesPerSecond / o.pagesPerSecond).toFixed(2)}×`);
+const range = ([lo, hi]: [number, number]) => `${lo.toFixed(3)}–${hi.toFixed(3)}`;
+const sign = (x: number) => { const t = Math.abs(x).toFixed(3); return t === '0.000' ? t : `${x < 0 ? '−' : '+'}${t}`; };
+const signed = ([lo, hi]: [number, number]) => `${sign(lo)} to ${sign(hi)}`;
+/** Under the readers' rows: ours' 95% bootstrap interval per column, and the paired interval of ours minus each other
+ *  reader (per-page differences resampled: an interval above 0 is a lead the pages' spread cannot explain). */
+function intervalRows(rs: Record<string, ReaderSummary>, typeNames: string[], members: string[]): string[] {
+  const ours = rs.ours;
+  if (!ours?.interval || !ours.f1s) return [];
+  const s = pick(members);
+  const pages = `${s.types.length} pages; per type: ${typeNames.map((t) => `${t} ${s.types.filter((x) => x === t).length}`).join(', ')}`;
+  const rows = [`| ours, 95% interval (bootstrap over ${pages}) | ${range(ours.interval.overall)} | ${typeNames.map((t) => range(ours.interval!.byType[t])).join(' | ')} | | | |`];
+  for (const r of readers.filter((x) => x !== 'ours' && rs[x].f1s)) {
+    const diff = ours.f1s.map((f, i) => f - rs[r].f1s![i]);
+    const of = (t?: string) => bootstrapMean(t ? diff.filter((_, i) => s.types[i] === t) : diff);
+    rows.push(`| ours − ${LABEL[r]}, 95% interval (paired) | ${signed(of())} | ${typeNames.map((t) => signed(of(t))).join(' | ')} | | | |`);
+  }
+  return rows;
+}
 const bars: Bar[] = [];
 for (const [name, members] of sets) {
   const rs = results[name];
@@ -137,6 +156,7 @@ for (const [name, members] of sets) {
   const typeNames = Object.keys(rs[readers[0]].byType);
   md.push(`### ${name} (${rs[readers[0]].pages}${partial ? ` of ${members.reduce((n, m) => n + count(m), 0)}` : ''} pages; word F1)`, '', `| extractor | overall | ${typeNames.join(' | ')} | pages/s | vs old | failed |`, `|---|---|${typeNames.map(() => '---|').join('')}---|---|---|`,
     ...readers.map((r) => { const s = rs[r]; return `| ${LABEL[r]} | ${r === 'ours' ? `**${s.overall.toFixed(3)}**` : s.overall.toFixed(3)} | ${typeNames.map((t) => s.byType[t].toFixed(3)).join(' | ')} | ${s.pagesPerSecond.toFixed(1)} | ${vsOld(r, s, rs.old)} | ${failureNote(s)} |`; }),
+    ...intervalRows(rs, typeNames, members),
     ...(name === 'wcxb-dev whole split' ? Object.entries(PUBLISHED).map(([n, f]) => `| ${n}, published | ${f.overall.toFixed(3)} | ${typeNames.map((t) => f[t]?.toFixed(3) ?? '').join(' | ')} | | | |`) : []), '');
   if (name === 'wcxb-dev test (frozen)' || name === 'wcxb-dev-sample') {
     for (const t of ['overall', ...typeNames]) for (const r of readers) bars.push({ label: `WCXB ${t}: ${r}`, value: t === 'overall' ? rs[r].overall : rs[r].byType[t], group: r });
@@ -185,11 +205,14 @@ if (process.env.BENCH_READ_THROUGHPUT !== '0') {
   md.push(...speed, '');
 }
 
+/** The results without per-page scores (the frozen part is reported as aggregates only). */
+const withoutPages = (r: Record<string, Record<string, ReaderSummary>>) =>
+  Object.fromEntries(Object.entries(r).map(([set, byReader]) => [set, Object.fromEntries(Object.entries(byReader).map(([k, v]) => [k, { ...v, f1s: undefined }]))]));
 const complete = stride === 1 && Object.keys(LABEL).every((r) => readers.includes(r));
 if (complete) mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
 if (complete) writeFileSync(new URL('./results/read.json', import.meta.url), JSON.stringify({
   date: new Date().toISOString(), machine, workers, wallSeconds, loadAverage: { start: load0, end: load1 }, cpuClock: CPU_CLOCK,
-  timeoutMs, partial, pagesRead: tasks.length, pagesTotal: allTasks.length, readers, oldReaderCommit: old ? OLD_READER_COMMIT : null, results, speed: everything, throughput: throughputs,
+  timeoutMs, partial, pagesRead: tasks.length, pagesTotal: allTasks.length, readers, oldReaderCommit: old ? OLD_READER_COMMIT : null, results: withoutPages(results), speed: everything, throughput: throughputs,
 }, null, 2) + '\n');
 if (complete) writeFileSync(new URL('./results/read.md', import.meta.url), md.join('\n'));
 if (complete) writeFileSync(new URL('./results/read.svg', import.meta.url), barChart('Read-mode extraction F1, same pages, same run', bars, ''));

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { SHARED_DATA } from '../payloads.ts';
 import { wcxbPage, wcxbAvailable, SPLIT, WCXB_DIR } from './wcxb-eval.ts';
 import { aggregate } from './metrics.ts';
+import { bootstrapMean } from '../stats.ts';
 import type { PartOutcome } from './pool.ts';
 
 /** articles: ../shared/data/article-extraction-benchmark; tune / test: the WCXB checkout's development
@@ -67,6 +68,10 @@ export interface ReaderSummary {
   /** Pages per second of CPU time, over the pages that finished. */
   pagesPerSecond: number;
   failures: { timeout: number; crash: number; error: number };
+  /** Word F1: the 95% bootstrap interval of the overall mean and of each type's (pages resampled). */
+  interval?: { overall: [number, number]; byType: Record<string, [number, number]> };
+  /** Word F1 per page, in the order of the pages given (for paired comparisons; never written out). */
+  f1s?: number[];
 }
 
 /** Sums one reader's outcomes on one set of pages (outcomes[i] are page i's; types[i] its type). */
@@ -89,7 +94,10 @@ export function summarise(reader: string, outcomes: PartOutcome<PageScore>[][], 
   for (const t of [...new Set(types)].sort()) byType[t] = mean(f1s.filter((_, i) => types[i] === t));
   const cpuSeconds = cpuNs / 1e9;
   const base = { pages: outcomes.length, byType, cpuSeconds, pagesPerSecond: cpuSeconds > 0 ? finished / cpuSeconds : 0, failures };
-  if (metric === 'word-f1') return { ...base, overall: mean(f1s) };
+  if (metric === 'word-f1') {
+    const byTypeInterval = Object.fromEntries(Object.keys(byType).map((t) => [t, bootstrapMean(f1s.filter((_, i) => types[i] === t))]));
+    return { ...base, overall: mean(f1s), interval: { overall: bootstrapMean(f1s), byType: byTypeInterval }, f1s };
+  }
   const a = aggregate(shingles);
   return { ...base, overall: a.f1, precision: a.precision, recall: a.recall };
 }

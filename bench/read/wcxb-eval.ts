@@ -18,6 +18,7 @@ import { extractRead, type ReadAs } from '../../src/observe/extract.ts';
 import { toMarkdown, cutAtBlock } from '../../src/observe/markdown.ts';
 import { hash } from '../../src/rank/words.ts';
 import { markdownText, wordF1 } from './metrics.ts';
+import { bootstrapMean } from '../stats.ts';
 
 export interface WcxbPage { id: string; url: string; html: string; truth: string; type: string }
 export const WCXB_DIR = process.env.WCXB_DIR ?? '/work/wcxb';
@@ -93,8 +94,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       console.log(`  ${t.padEnd(14)} ${String(idx.length).padStart(4)} ${m((i) => scored[i].f1).padStart(9)} ${m((i) => forced[i][stepOf(t)]).padStart(7)}${STEPS.map((st) => m((i) => forced[i][st]).padStart(11)).join('')} ${m((i) => Math.max(...Object.values(forced[i]))).padStart(7)}`);
     }
   }
-  console.log(`${part}${values.fold ? ` fold ${values.fold}` : ''}: ${pages.length} pages, ${(pages.length / seconds).toFixed(1)} pages/s, overall word F1 ${mean(scored.map((s) => s.f1)).toFixed(3)}`);
-  for (const t of types) { const s = scored.filter((x) => x.p.type === t); console.log(`  ${t.padEnd(14)} ${String(s.length).padStart(4)}  ${mean(s.map((x) => x.f1)).toFixed(3)}`); }
+  // Each mean with its 95% bootstrap interval (pages resampled): how far the number moves with the pages drawn.
+  const withInterval = (f1s: number[]) => { const [lo, hi] = bootstrapMean(f1s); return `${mean(f1s).toFixed(3)} (95% interval ${lo.toFixed(3)}–${hi.toFixed(3)})`; };
+  console.log(`${part}${values.fold ? ` fold ${values.fold}` : ''}: ${pages.length} pages, ${(pages.length / seconds).toFixed(1)} pages/s, overall word F1 ${withInterval(scored.map((s) => s.f1))}`);
+  for (const t of types) { const s = scored.filter((x) => x.p.type === t); console.log(`  ${t.padEnd(14)} ${String(s.length).padStart(4)}  ${withInterval(s.map((x) => x.f1))}`); }
   const worst = Number(values.worst);
   if (worst > 0 && part === 'tune') for (const s of [...scored].sort((a, b) => a.f1 - b.f1).slice(0, worst)) console.log(`  ${s.p.id} ${s.p.type.padEnd(14)} ${s.f1.toFixed(3)} ${s.p.url}`);
 }

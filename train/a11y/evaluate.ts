@@ -21,6 +21,7 @@ import { loadWasmCore } from '../../src/rank/load-node.ts';
 import { jsBackend } from '../../src/rank/core-js.ts';
 import { hash } from '../../src/rank/goal.ts';
 import type { A11yPage, A11ySplit } from './collect-a11y.ts';
+import { wilson } from '../../bench/stats.ts';
 
 export const TOP = 50;
 export const PRIMARY_TOP = 10;
@@ -111,8 +112,10 @@ export async function rankAll(pages: A11yPage[], backend?: 'wasm' | 'js'): Promi
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+/** The 95% Wilson interval of a share: 84 of 92 pages is compatible with anything from about 84% to 96%. */
+const interval = (k: number, n: number) => { const [lo, hi] = wilson(k, n); return `${(lo * 100).toFixed(0)}–${(hi * 100).toFixed(0)}%`; };
 export function row(name: string, m: Metrics): string {
-  return `| ${name} | ${m.pages} | ${pct(m.pooled)} | ${pct(m.min)} | ${m.below.length} | ${m.primaryTop10}/${m.primaryPages} = ${pct(m.primaryTop10 / Math.max(1, m.primaryPages))} | ${m.primaryUncollected} | ${pct(m.inViewShare)} |`;
+  return `| ${name} | ${m.pages} | ${pct(m.pooled)} | ${pct(m.min)} | ${m.below.length} | ${m.primaryTop10}/${m.primaryPages} = ${pct(m.primaryTop10 / Math.max(1, m.primaryPages))} (${interval(m.primaryTop10, m.primaryPages)}) | ${m.primaryUncollected} | ${pct(m.inViewShare)} |`;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

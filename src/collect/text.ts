@@ -24,7 +24,7 @@ export function clean(text: string | null | undefined, max = MAX_TEXT): string {
 
 function byIds(el: Element, ids: string): string {
   const root = el.getRootNode() as Document | ShadowRoot;
-  return ids.split(/\s+/).map((id) => root.getElementById?.(id)?.textContent ?? '').join(' ');
+  return ids.split(/\s+/).map((id) => { const target = root.getElementById?.(id); return target ? drawnText(target) ?? '' : ''; }).join(' ');
 }
 
 /** `mayHide`: false when the element's tree holds nothing names leave out (`UNNAMED_TEXT`, checked once per
@@ -35,18 +35,23 @@ export function visibleText(el: Element, mayHide = true): string {
   return clean(mayHide ? namedText(el) : el.textContent);
 }
 
+/** Elements whose content is never drawn: a style sheet (an SVG icon's embedded `<style>`, a CSS-in-JS sheet
+ *  inside or just before a button), a script, `<noscript>` while scripts run (its markup is raw text), a
+ *  template. The accessibility tree leaves their text out of every name, and so do names and nearby text here. */
+export const NOT_DRAWN = 'style, script, noscript, template';
+const NOT_DRAWN_TAGS = new Set(['style', 'script', 'noscript', 'template']);
+const notDrawn = (e: Element) => NOT_DRAWN_TAGS.has(e.localName);
+
 /** Descendants whose text no accessible name from content holds: `aria-hidden="true"` subtrees (an icon's
- *  SVG `<title>` inside one) and SVG `<desc>` (a description, never a name). A visible SVG's `<title>`
- *  stays: it names the SVG, and so the icon-only button around it. */
-export const UNNAMED_TEXT = '[aria-hidden="true" i], desc';
+ *  SVG `<title>` inside one), SVG `<desc>` (a description, never a name) and what is never drawn (NOT_DRAWN).
+ *  A visible SVG's `<title>` stays: it names the SVG, and so the icon-only button around it. */
+export const UNNAMED_TEXT = `[aria-hidden="true" i], desc, ${NOT_DRAWN}`;
 /** Text gathered from a walk before it stops: far more than `clean` keeps (it collapses a prefix of
  *  PREFIX_PER_CHAR x MAX_TEXT characters), so the cut never changes a cleaned text with a real prefix. */
 const WALK_MAX = 16 * PREFIX_PER_CHAR * MAX_TEXT;
 
-/** The element's text as its accessible name from content reads it: textContent (the fast path) unless a
- *  descendant's text is left out of names ("Click here to search" plus an aria-hidden icon's "search"). */
-function namedText(el: Element): string | null {
-  if (!el.firstElementChild || !el.querySelector(UNNAMED_TEXT)) return el.textContent;
+/** The text of `el`'s subtree without the subtrees `skip` names (read up to WALK_MAX characters). */
+function textWithout(el: Element, skip: (e: Element) => boolean): string {
   const parts: string[] = [];
   let length = 0;
   const walk = (node: Node): void => {
@@ -54,15 +59,30 @@ function namedText(el: Element): string | null {
       if (c.nodeType === Node.TEXT_NODE || c.nodeType === Node.CDATA_SECTION_NODE) {
         const t = (c as CharacterData).data;
         parts.push(t); length += t.length;
-      } else if (c.nodeType === Node.ELEMENT_NODE) {
-        const e = c as Element;
-        if (e.getAttribute('aria-hidden')?.toLowerCase() === 'true' || (e.localName === 'desc' && e.namespaceURI === SVG_NS)) continue;
-        walk(e);
-      }
+      } else if (c.nodeType === Node.ELEMENT_NODE && !skip(c as Element)) walk(c);
     }
   };
   walk(el);
   return parts.join('');
+}
+
+const unnamed = (e: Element) => notDrawn(e) || e.getAttribute('aria-hidden')?.toLowerCase() === 'true'
+  || (e.localName === 'desc' && e.namespaceURI === SVG_NS);
+
+/** The element's text as its accessible name from content reads it: textContent (the fast path) unless a
+ *  descendant's text is left out of names ("Click here to search" plus an aria-hidden icon's "search"). */
+function namedText(el: Element): string | null {
+  if (notDrawn(el)) return '';
+  if (!el.firstElementChild || !el.querySelector(UNNAMED_TEXT)) return el.textContent;
+  return textWithout(el, unnamed);
+}
+
+/** The element's drawn text: textContent without what is never drawn (NOT_DRAWN). Nearby text keeps
+ *  aria-hidden words (they still say what is around a control to someone looking at the page). */
+function drawnText(el: Element): string | null {
+  if (notDrawn(el)) return '';
+  if (!el.firstElementChild || !el.querySelector(NOT_DRAWN)) return el.textContent;
+  return textWithout(el, notDrawn);
 }
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
@@ -105,7 +125,7 @@ export function accessibleName(el: Element, labelIndex: LabelIndex): string {
   // `labels` itself is cheap (null for elements that cannot be labelled); its length is not.
   const labels = (el as HTMLInputElement).labels ? labelsOf(labelIndex, el) : null;
   if (labels && labels.length) {
-    const name = clean([...labels].map((l) => l.textContent).join(' '));
+    const name = clean([...labels].map((l) => drawnText(l)).join(' '));
     if (name) return name;
   }
   const placeholder = el.getAttribute('placeholder');
@@ -119,15 +139,18 @@ export function accessibleName(el: Element, labelIndex: LabelIndex): string {
 /** Text around the element that is not its own: the previous sibling's, else the parent's. `parents`
  *  keeps each parent's cleaned text for the collection (many controls share one parent). */
 export function nearbyText(el: Element, own: string, parents: Map<Element, string>, ownIsText = false): string {
-  const prev = clean(el.previousElementSibling?.textContent, MAX_NEARBY);
+  // The previous drawn sibling: a CSS-in-JS sheet is often written just before the element it styles.
+  let before = el.previousElementSibling;
+  while (before && notDrawn(before)) before = before.previousElementSibling;
+  const prev = before ? clean(drawnText(before), MAX_NEARBY) : '';
   if (prev && prev !== own) return prev;
   const parent = el.parentElement;
   if (!parent) return '';
   let around = parents.get(parent);
-  if (around === undefined) { around = clean(parent.textContent, MAX_TEXT); parents.set(parent, around); }
+  if (around === undefined) { around = clean(drawnText(parent), MAX_TEXT); parents.set(parent, around); }
   // The parent's textContent holds the element's text with any parts names leave out ("Add <svg
   // aria-hidden><title>cart icon</title></svg>to cart"): when its own text is not found there, take that out.
-  const mine = ownIsText && !around.includes(own) ? clean(el.textContent, MAX_TEXT) || own : own;
+  const mine = ownIsText && !around.includes(own) ? clean(drawnText(el), MAX_TEXT) || own : own;
   const rest = clean(mine ? around.replace(mine, ' ') : around, MAX_NEARBY);
   return rest === mine ? '' : rest;
 }

@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { FIXTURES, type FixtureServer } from './helpers/fixtures.ts';
 import { useRankRig } from './helpers/rank-rig.ts';
 import { snapshot, waitForStable, type SightlineApi } from '../src/client/index.ts';
-import { namesPurchase, PURCHASE_PHRASES, PURCHASE_PHRASES_CJK, PURCHASE_STEMS } from '../src/rank/action-words.ts';
+import { namesPurchase, namesPurchaseLink, PURCHASE_PHRASES, PURCHASE_PHRASES_CJK, PURCHASE_STEMS } from '../src/rank/action-words.ts';
 
 let fx: FixtureServer;
 let page: Page;
@@ -141,4 +141,20 @@ test('every spelling of every purchase phrase holds a stem (the scan that skips 
   // Going to the cart, the cart noun alone, a stem inside another word.
   for (const label of ['Read our cart policy', 'Bookmarks', 'Checklist', 'Przejdź do koszyka', 'Перейти в корзину', 'Перейти у кошик',
     'Idi u košaricu', 'מעבר לסל', 'Ostoskori', 'Kosár', 'カートへ進む', 'ตะกร้า', 'Believe', 'Order history', 'Kupiony']) assert.ok(!namesPurchase(label), label);
+});
+
+test('a link is a purchase when its label leads with the words: headlines and names that hold them are not', async () => {
+  // Stop 17: "How to buy an Instagram following" (a news headline) and "Best Buy Canada" had taken purchase promotions.
+  await page.goto(`${fx.url}/buy-headlines.html`);
+  await waitForStable(page, { quietMs: 100 });
+  const box = await page.getByRole('link', { name: 'Buy tickets' }).boundingBox();
+  assert.ok(box && box.y > 2000, `the ticket link is screens below (y ${box?.y})`);
+  const top = (await snapshot(page, { limit: 50, api })).elements.map((e) => e.text ?? e.name ?? '');
+  const at = (label: string) => top.indexOf(label);
+  assert.ok(at('Buy tickets') >= 0 && at('Buy tickets') < 3, `the purchase link leads (${top.slice(0, 5).join(' | ')})`);
+  for (const headline of ['How to buy a used car', 'Which phone should you buy?', 'What to buy this month', 'Best Buy opens new stores']) {
+    assert.ok(at(headline) > at('Buy tickets'), `${headline} (${at(headline) + 1}) is not promoted above the purchase`);
+  }
+  for (const label of ['Buy now', '$29.95 Add to cart', 'Pre-Order', 'Dodaj do koszyka', '馬上購買']) assert.ok(namesPurchaseLink(label), label);
+  for (const label of ['How to buy an Instagram following', 'Best Buy Canada', 'Verified Purchase', 'Przejdź do koszyka']) assert.ok(!namesPurchaseLink(label), label);
 });

@@ -129,6 +129,21 @@ export function namesPurchase(text: string): boolean {
   return t !== null && PURCHASE.test(t) && !GO_TO_CART.test(t);
 }
 
+const PURCHASE_CJK = new RegExp(PURCHASE_PHRASES_CJK.join('|'), 'iu');
+/** What may come before a link's purchase words: numbers, prices and marks ("$29.95 Add to cart"). */
+const BEFORE_LEAD = /^[^\p{L}]+/u;
+/**
+ * A link names a purchase when its label leads with the purchase words (numbers and prices before them aside)
+ * or holds a phrase of a script without spaces. A link with those words later in its label is a headline or a
+ * name, not an action: "How to buy an Instagram following", "Which Air Fryer Should You Buy?", "Best Buy
+ * Canada", "Verified Purchase". A button keeps namesPurchase ("15859 Add to cart - $29.95", "Quick buy").
+ */
+export function namesPurchaseLink(text: string): boolean {
+  const t = withStem(text);
+  if (t === null || GO_TO_CART.test(t)) return false;
+  return PURCHASE_CJK.test(t) || PURCHASE_LEAD.test(t.replace(BEFORE_LEAD, ''));
+}
+
 // Sign in and search: the lexicon's words, in three kinds of place. A lexicon phrase serves a goal, where
 // any word that may mean the action helps; a flag promotes a control above the page's other controls without
 // a goal, so it needs the phrase to name the action in the label:

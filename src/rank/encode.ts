@@ -9,7 +9,7 @@ import { parseColor } from './color.ts';
 import { normalizeText, accessibleName, stateKey, isDisabled, isTrue, hasNonSpace } from './text.ts';
 import type { CoreBackend } from './backend.ts';
 import { goalTokens, goalCount, writeGoal } from './encode-goal.ts';
-import { namesPurchase, leadsWithPurchase, namesSignIn, namesSearch, asksForQuery } from './action-words.ts';
+import { namesPurchase, namesPurchaseLink, leadsWithPurchase, namesSignIn, namesSearch, asksForQuery } from './action-words.ts';
 
 export const DEFAULT_LIMIT = 50;
 export const DEFAULT_LIMIT_CAP = 100;
@@ -289,7 +289,7 @@ export function encode(body: unknown, core: CoreBackend, options: EncodeOptions 
       // The name is read only when the text said nothing of signing in (most elements never get there).
       // A text field's words say what to type, not what it does: a search box named after a shop whose name
       // holds "buy" is the search, not a purchase (dev3 fold b, eighth round).
-      if (ROLES[role].kind !== Kind.TEXT_INPUT && namesPurchase(text)) flags |= Flag.PURCHASE;
+      if (ROLES[role].kind !== Kind.TEXT_INPUT && (band === Band.LINK ? namesPurchaseLink(text) : namesPurchase(text))) flags |= Flag.PURCHASE;
       else if (inputType !== 'search' && (namesSignIn(text) || (e.text && namesSignIn(accessibleName(a))))) flags |= Flag.SIGN_IN;
       else if (inputType === 'search' || namesSearch(text) || (tag === 'input' && (inputType === '' || inputType === 'text')
         && (asksForQuery(text) || asksForQuery((a as { placeholder?: string | null } | undefined)?.placeholder ?? '')))) flags |= Flag.SEARCH;

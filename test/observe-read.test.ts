@@ -45,6 +45,10 @@ function route(path: string, res: import('node:http').ServerResponse): void {
     case '/to-metadata': res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }); res.end(); return;
     case '/to-ipv6-loopback': res.writeHead(302, { location: 'http://[::1]:9/' }); res.end(); return;
     case '/to-file': res.writeHead(302, { location: 'file:///etc/passwd' }); res.end(); return;
+    // Pages that break mid-answer: the page's failure (502), never ours (500).
+    case '/bad-location': res.writeHead(302, { location: 'http://[::1' }); res.end(); return;
+    case '/reset': res.writeHead(200, { 'content-type': 'text/html', 'content-length': '100000' }); res.write(`<html><body>${'x'.repeat(1000)}`); setTimeout(() => res.socket?.destroy(), 50); return;
+    case '/bad-gzip': res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' }); res.end('this is not gzip at all'); return;
     default: res.writeHead(404); res.end();
   }
 }
@@ -130,6 +134,9 @@ describe('reading pages', () => {
     ['redirect to cloud metadata', '/to-metadata', 403, 'blocked_url', /169\.254\.169\.254.*link-local/],
     ['redirect to IPv6 loopback (not in the allow list)', '/to-ipv6-loopback', 403, 'blocked_url', /::1 is a loopback address/],
     ['redirect to file:', '/to-file', 403, 'blocked_url', /file: URLs are not allowed/],
+    ['redirect to a Location that is not a URL', '/bad-location', 502, 'unreachable', /redirected to an invalid URL/],
+    ['connection reset mid-body', '/reset', 502, 'unreachable', /body could not be read/],
+    ['a body that is not in its Content-Encoding', '/bad-gzip', 502, 'unreachable', /body could not be read/],
   ];
   for (const [name, path, status, code, message] of failures) {
     test(`${name}: ${status} ${code}, no charge`, async () => {

@@ -49,6 +49,10 @@ function route(path: string, res: import('node:http').ServerResponse): void {
     case '/bad-location': res.writeHead(302, { location: 'http://[::1' }); res.end(); return;
     case '/reset': res.writeHead(200, { 'content-type': 'text/html', 'content-length': '100000' }); res.write(`<html><body>${'x'.repeat(1000)}`); setTimeout(() => res.socket?.destroy(), 50); return;
     case '/bad-gzip': res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' }); res.end('this is not gzip at all'); return;
+    // Documents without a single element: text, or nothing.
+    case '/plain': return html('User-agent: *\nDisallow: /private\n\n# a <b>text</b> file, not HTML: 1 < 2 && 3 > 2\n', 'text/plain; charset=utf-8');
+    case '/bare': return html('Just one sentence, and no tag around it at all.');
+    case '/empty': return html('');
     default: res.writeHead(404); res.end();
   }
 }
@@ -115,6 +119,20 @@ describe('reading pages', () => {
     assert.equal(chain.status, 200);
     assert.equal(chain.body.url, `${site}/article`);
     assert.deepEqual(chain.body.redirects, [`${site}/r1`, `${site}/r2`, `${site}/r3`]);
+  });
+
+  test('a text/plain page reads as its text (as the browser shows it), and pages without an element read as what they hold', async () => {
+    const plain = await observe(server, key, { url: `${site}/plain` });
+    assert.equal(plain.status, 200, JSON.stringify(plain.body));
+    assert.match(plain.body.content, /User-agent: \*\nDisallow: \/private/);
+    assert.match(plain.body.content, /# a <b>text<\/b> file, not HTML: 1 < 2 && 3 > 2/);
+    const bare = await observe(server, key, { url: `${site}/bare` });
+    assert.equal(bare.status, 200, JSON.stringify(bare.body));
+    assert.equal(bare.body.content, 'Just one sentence, and no tag around it at all.');
+    const empty = await observe(server, key, { url: `${site}/empty` });
+    assert.equal(empty.status, 200, JSON.stringify(empty.body));
+    assert.equal(empty.body.content, '');
+    assert.ok(empty.body.warnings.some((w: string) => w.startsWith('content_short')));
   });
 
   test('a script shell reads as short content with a warning', async () => {

@@ -1,6 +1,14 @@
 // DOM helpers shared by the extraction modules (linkedom elements).
+import { parseHTML } from 'linkedom';
 
 export type El = Element;
+
+/** A page's HTML as a document. linkedom builds no root for markup without an element (a bare
+ *  sentence, nothing at all), which every step expects; a browser puts such text in a body. */
+export function parsePage(html: string): Document {
+  const { document } = parseHTML(html);
+  return document.documentElement ? document : parseHTML(`<!doctype html><html><body>${html}</body></html>`).document;
+}
 
 export const textOf = (el: El) => (el.textContent ?? '').replace(/\s+/g, ' ').trim();
 

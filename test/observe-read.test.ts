@@ -53,6 +53,9 @@ function route(path: string, res: import('node:http').ServerResponse): void {
     case '/plain': return html('User-agent: *\nDisallow: /private\n\n# a <b>text</b> file, not HTML: 1 < 2 && 3 > 2\n', 'text/plain; charset=utf-8');
     case '/bare': return html('Just one sentence, and no tag around it at all.');
     case '/empty': return html('');
+    // Markup that omits <html>, <head> and <body> (as HTML allows), and a page that is one script.
+    case '/omitted': return html(`<!doctype html><title>Omitted tags</title><h1>Omitted tags</h1><p>${'A page that leaves out the optional html, head and body tags. '.repeat(5)}</p>`);
+    case '/script-only': return html('<script>location.replace("/article")</script>');
     default: res.writeHead(404); res.end();
   }
 }
@@ -121,7 +124,7 @@ describe('reading pages', () => {
     assert.deepEqual(chain.body.redirects, [`${site}/r1`, `${site}/r2`, `${site}/r3`]);
   });
 
-  test('a text/plain page reads as its text (as the browser shows it), and pages without an element read as what they hold', async () => {
+  test('a text/plain page reads as its text (as the browser shows it); markup without an element or without <html> reads as a browser has it', async () => {
     const plain = await observe(server, key, { url: `${site}/plain` });
     assert.equal(plain.status, 200, JSON.stringify(plain.body));
     assert.match(plain.body.content, /User-agent: \*\nDisallow: \/private/);
@@ -133,6 +136,12 @@ describe('reading pages', () => {
     assert.equal(empty.status, 200, JSON.stringify(empty.body));
     assert.equal(empty.body.content, '');
     assert.ok(empty.body.warnings.some((w: string) => w.startsWith('content_short')));
+    const omitted = await observe(server, key, { url: `${site}/omitted` });
+    assert.equal(omitted.status, 200, JSON.stringify(omitted.body));
+    assert.match(omitted.body.content, /# Omitted tags\n\nA page that leaves out/);
+    const script = await observe(server, key, { url: `${site}/script-only`, options: { render: 'never' } });
+    assert.equal(script.status, 200, JSON.stringify(script.body));
+    assert.equal(script.body.content, '');
   });
 
   test('a script shell reads as short content with a warning', async () => {

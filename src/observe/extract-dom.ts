@@ -3,11 +3,14 @@ import { parseHTML } from 'linkedom';
 
 export type El = Element;
 
-/** A page's HTML as a document. linkedom builds no root for markup without an element (a bare
- *  sentence, nothing at all), which every step expects; a browser puts such text in a body. */
+/** A page's HTML as a document whose root is <html>. linkedom makes the first element the root and
+ *  leaves what follows it outside (markup that omits <html>, as HTML allows, or puts a <style> before
+ *  it), and makes no root for text alone; a browser has all of it in the document, which every step
+ *  here expects. */
 export function parsePage(html: string): Document {
   const { document } = parseHTML(html);
-  return document.documentElement ? document : parseHTML(`<!doctype html><html><body>${html}</body></html>`).document;
+  if (document.documentElement?.nodeName === 'HTML') return document;
+  return parseHTML(`<!doctype html><html>${html.replace(/^\s*<!doctype[^>]*>/i, '')}</html>`).document;
 }
 
 export const textOf = (el: El) => (el.textContent ?? '').replace(/\s+/g, ' ').trim();

@@ -56,6 +56,8 @@ function route(path: string, res: import('node:http').ServerResponse): void {
     // Markup that omits <html>, <head> and <body> (as HTML allows), and a page that is one script.
     case '/omitted': return html(`<!doctype html><title>Omitted tags</title><h1>Omitted tags</h1><p>${'A page that leaves out the optional html, head and body tags. '.repeat(5)}</p>`);
     case '/script-only': return html('<script>location.replace("/article")</script>');
+    case '/colspan': return html(`<html><body><article><h1>Wide</h1><p>${'A table whose cell claims an absurd span follows. '.repeat(5)}</p><table><tr><th colspan="99999999">All</th></tr><tr><td>1</td></tr></table></article></body></html>`);
+    case '/deep': return html(`<html><body><article><h1>Deep</h1><p>${'Deep text. '.repeat(30)}${'<b>'.repeat(6000)}inner${'</b>'.repeat(6000)}</p></article></body></html>`);
     default: res.writeHead(404); res.end();
   }
 }
@@ -124,7 +126,7 @@ describe('reading pages', () => {
     assert.deepEqual(chain.body.redirects, [`${site}/r1`, `${site}/r2`, `${site}/r3`]);
   });
 
-  test('a text/plain page reads as its text (as the browser shows it); markup without an element or without <html> reads as a browser has it', async () => {
+  test('a text/plain page reads as its text (as the browser shows it); markup without an element, without <html>, or with an absurd colspan reads as a browser has it', async () => {
     const plain = await observe(server, key, { url: `${site}/plain` });
     assert.equal(plain.status, 200, JSON.stringify(plain.body));
     assert.match(plain.body.content, /User-agent: \*\nDisallow: \/private/);
@@ -142,6 +144,10 @@ describe('reading pages', () => {
     const script = await observe(server, key, { url: `${site}/script-only`, options: { render: 'never' } });
     assert.equal(script.status, 200, JSON.stringify(script.body));
     assert.equal(script.body.content, '');
+    // HTML's colspan stops at 1000 columns.
+    const wide = await observe(server, key, { url: `${site}/colspan` });
+    assert.equal(wide.status, 200, JSON.stringify(wide.body));
+    assert.ok(wide.body.content.includes(`| All |${' |'.repeat(999)}\n|${' --- |'.repeat(1000)}\n| 1 |`), wide.body.content.slice(0, 300));
   });
 
   test('a script shell reads as short content with a warning', async () => {
@@ -164,6 +170,7 @@ describe('reading pages', () => {
     ['redirect to a Location that is not a URL', '/bad-location', 502, 'unreachable', /redirected to an invalid URL/],
     ['connection reset mid-body', '/reset', 502, 'unreachable', /body could not be read/],
     ['a body that is not in its Content-Encoding', '/bad-gzip', 502, 'unreachable', /body could not be read/],
+    ['elements nested deeper than the reader goes', '/deep', 422, 'too_large', /nested too deeply/],
   ];
   for (const [name, path, status, code, message] of failures) {
     test(`${name}: ${status} ${code}, no charge`, async () => {

@@ -303,6 +303,9 @@ describe('request errors', () => {
     const res = await fetch(`${server.url}/v1/observe`, { method: 'POST', body: '{"url":' , headers: { authorization: `Bearer ${key}` } });
     assert.equal(res.status, 400);
     assert.equal((await res.json()).error, 'bad_request');
+    const latin1 = await fetch(`${server.url}/v1/observe`, { method: 'POST', body: Buffer.from(`{"url":"${site}/caf\xe9"}`, 'latin1'), headers: { authorization: `Bearer ${key}` } });
+    assert.equal(latin1.status, 400);
+    assert.match((await latin1.json()).message, /not valid UTF-8/);
     const unauth = await fetch(`${server.url}/v1/observe`, { method: 'POST', body: '{}' });
     assert.equal(unauth.status, 401);
     assert.equal((await unauth.json()).error, 'unauthorized');

@@ -14,7 +14,7 @@ let fx: FixtureServer;
 
 before(async () => {
   fx = await serveFixtures();
-  server = await startServer(['--mcp-idle-s', '2']);
+  server = await startServer(['--mcp-idle-s', '2', '--mcp-sessions', '2']);
 });
 after(async () => {
   await server.stop();
@@ -87,4 +87,27 @@ test('tools over HTTP: free listing, one credit per call, private URLs refused, 
   await assert.rejects(client.callTool({ name: 'snapshot', arguments: {} }), /404|Unknown or expired MCP session/);
   assert.equal(await balance(server.dataDir, key), 8, 'a call to an expired session costs nothing');
   await client.close().catch(() => undefined);
+});
+
+test('at most --mcp-sessions sessions are open at once: an initialize beyond is 503 busy and free, even when they race; ending one makes room', async () => {
+  const key = await createKey(server.dataDir, 10);
+  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  const init = () => fetch(`${server.url}/mcp`, { method: 'POST', headers, body: JSON.stringify(initialize) });
+  const answers = await Promise.all(Array.from({ length: 5 }, init));
+  const opened = answers.filter((r) => r.status === 200);
+  assert.equal(opened.length, 2, answers.map((r) => r.status).join(','));
+  for (const r of answers.filter((a) => a.status !== 200)) {
+    assert.equal(r.status, 503);
+    assert.equal(r.headers.get('retry-after'), '1');
+    const body = await r.json();
+    assert.equal(body.error_code, 'busy');
+    assert.match(body.error, /--mcp-sessions/);
+  }
+  const ids = opened.map((r) => r.headers.get('mcp-session-id')!);
+  await Promise.all(opened.map((r) => r.text()));
+  const ended = await fetch(`${server.url}/mcp`, { method: 'DELETE', headers: { ...headers, 'mcp-session-id': ids[0], 'mcp-protocol-version': '2025-03-26' } });
+  assert.equal(ended.status, 200);
+  const again = await init();
+  assert.equal(again.status, 200, await again.text());
+  assert.equal(await balance(server.dataDir, key), 10, 'initialize, refused or not, is free');
 });

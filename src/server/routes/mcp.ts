@@ -3,6 +3,7 @@
 // reply here is one body), one MCP session per `initialize`, each with its own browser whose traffic
 // goes through the egress proxy and whose navigations the guard checks first. A session belongs to the
 // key that opened it; it closes (browser and all) after --mcp-idle-s without a request, or on DELETE.
+// At most --mcp-sessions are open at once; an initialize beyond them is 503 busy.
 // Each tools/call costs MCP_TOOL_COST credits, held before the call runs.
 import { randomUUID } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
@@ -29,6 +30,8 @@ export interface McpDeps {
   /** Throws (an egress refusal) for a URL the service must not reach. */
   checkUrl: (url: string) => Promise<void>;
   idleMs: number;
+  /** Sessions open at once in this worker (--mcp-sessions): each may run a Chromium. */
+  maxSessions: number;
   version: string;
 }
 
@@ -50,6 +53,8 @@ function toolCalls(body: unknown): number {
 
 export function mcpRoute(deps: McpDeps): { route: Route; sessions: () => number; close(): Promise<void> } {
   const sessions = new Map<string, McpSession>();
+  /** Sessions made and not yet closed: initialized ones, and those whose initialize is under way. */
+  let opened = 0;
 
   /** Starts the idle clock again (when no request of the session is under way). */
   function idle(s: McpSession): void {
@@ -64,6 +69,7 @@ export function mcpRoute(deps: McpDeps): { route: Route; sessions: () => number;
     const browser = new BrowserSession({ chromium: deps.chromium, proxy: deps.proxy, checkUrl: deps.checkUrl });
     const server = createMcpServer(browser, deps.version);
     let closed = false;
+    opened++;
     const session: McpSession = {
       accountId, browser, busy: 0,
       transport: new WebStandardStreamableHTTPServerTransport({
@@ -75,6 +81,7 @@ export function mcpRoute(deps: McpDeps): { route: Route; sessions: () => number;
       async close() {
         if (closed) return;
         closed = true;
+        opened--;
         clearTimeout(session.timer);
         if (session.transport.sessionId) sessions.delete(session.transport.sessionId);
         await browser.close();
@@ -102,6 +109,13 @@ export function mcpRoute(deps: McpDeps): { route: Route; sessions: () => number;
       if (!session || session.accountId !== account.id) return jsonRpcError(404, 'Unknown or expired MCP session: initialize a new one');
     } else {
       if (req.method !== 'POST') return jsonRpcError(400, 'Mcp-Session-Id header required');
+      // Each session may run a Chromium: without a bound, one key's initializes would start browsers
+      // until the machine runs out of memory.
+      if (opened >= deps.maxSessions) {
+        const err = new SightlineError('busy', `All ${deps.maxSessions} MCP sessions of this server are open (--mcp-sessions): end one (DELETE /mcp) or retry later`);
+        err.retryAfter = 1;
+        throw err;
+      }
       session = open(account.id);
     }
     const request = new Request(`http://${req.host || 'localhost'}/mcp`, { method: req.method, headers, body: req.method === 'POST' ? new Uint8Array(req.body) : undefined });

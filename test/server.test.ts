@@ -230,6 +230,13 @@ describe('errors (SPEC bodies, no charge)', () => {
     const wrong = await fetch(`${server.url}/v1/snapshot`);
     assert.equal(wrong.status, 405);
     assert.equal(wrong.headers.get('allow'), 'POST');
+    // Observe answers in its own SPEC error shape (short name in `error`, then `message`), 405 included.
+    const observeWrong = await fetch(`${server.url}/v1/observe`);
+    assert.equal(observeWrong.status, 405);
+    const body = await observeWrong.json();
+    assert.equal(body.error, 'method_not_allowed');
+    assert.match(body.message, /accepts POST/);
+    assert.equal(body.error_code, undefined);
   });
 });
 

@@ -4,7 +4,8 @@
 // goes through the egress proxy and whose navigations the guard checks first. A session belongs to the
 // key that opened it; it closes (browser and all) after --mcp-idle-s without a request, or on DELETE.
 // At most --mcp-sessions are open at once; an initialize beyond them is 503 busy.
-// Each tools/call costs MCP_TOOL_COST credits, held before the call runs.
+// Each tools/call costs MCP_TOOL_COST credits, held before the call runs (voided when the transport
+// refuses the message).
 import { randomUUID } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { BrowserSession } from '../../mcp/session.ts';
@@ -50,6 +51,18 @@ function toolCalls(body: unknown): number {
   const messages = Array.isArray(body) ? body : [body];
   return messages.filter((m) => (m as { method?: unknown })?.method === 'tools/call').length;
 }
+
+/** Whether every tools/call of a request was answered with a JSON-RPC error (not a tool result). */
+function callsRefused(request: unknown, answer: string): boolean {
+  let answers: unknown;
+  try { answers = JSON.parse(answer); } catch { return false; }
+  const refused = new Set((Array.isArray(answers) ? answers : [answers]).filter((a) => (a as { error?: unknown })?.error).map((a) => (a as { id?: unknown }).id));
+  const calls = (Array.isArray(request) ? request : [request]).filter((m) => (m as { method?: unknown })?.method === 'tools/call');
+  return calls.every((m) => refused.has((m as { id?: unknown }).id));
+}
+
+/** Whether a JSON-RPC body (one message or a batch) asks to open a session. */
+const opens = (body: unknown) => (Array.isArray(body) ? body : [body]).some((m) => (m as { method?: unknown })?.method === 'initialize');
 
 export function mcpRoute(deps: McpDeps): { route: Route; sessions: () => number; close(): Promise<void> } {
   const sessions = new Map<string, McpSession>();
@@ -111,7 +124,7 @@ export function mcpRoute(deps: McpDeps): { route: Route; sessions: () => number;
       if (req.method !== 'POST') return jsonRpcError(400, 'Mcp-Session-Id header required');
       // Each session may run a Chromium: without a bound, one key's initializes would start browsers
       // until the machine runs out of memory.
-      if (opened >= deps.maxSessions) {
+      if (opens(parsed) && opened >= deps.maxSessions) {
         const err = new SightlineError('busy', `All ${deps.maxSessions} MCP sessions of this server are open (--mcp-sessions): end one (DELETE /mcp) or retry later`);
         err.retryAfter = 1;
         throw err;
@@ -135,7 +148,20 @@ export function mcpRoute(deps: McpDeps): { route: Route; sessions: () => number;
     clearTimeout(live.timer);
     try {
       if (!calls) return await handle();
-      return await withHold({ store: deps.store, ttlMs: deps.holdTtlMs }, req, account.id, calls * MCP_TOOL_COST, `an MCP tool call`, handle);
+      try {
+        return await withHold({ store: deps.store, ttlMs: deps.holdTtlMs }, req, account.id, calls * MCP_TOOL_COST, `an MCP tool call`, async () => {
+          const reply = await handle();
+          // The transport refused the message (no session yet, not a JSON-RPC request), or answered
+          // every call with a JSON-RPC error (params not a tool call): no tool ran, so the hold is
+          // voided and the answer given as it is.
+          if (reply.status >= 400 || callsRefused(parsed, reply.body)) throw Object.assign(new SightlineError('bad_request', `MCP transport answered ${reply.status}`), { reply });
+          return reply;
+        });
+      } catch (err) {
+        const refused = (err as { reply?: Reply }).reply;
+        if (refused) return refused;
+        throw err;
+      }
     } finally {
       live.busy--;
       idle(live);

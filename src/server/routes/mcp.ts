@@ -53,9 +53,9 @@ function toolCalls(body: unknown): number {
 }
 
 /** Whether every tools/call of a request was answered with a JSON-RPC error (not a tool result). */
-function callsRefused(request: unknown, answer: string): boolean {
+function callsRefused(request: unknown, answer: string | Buffer): boolean {
   let answers: unknown;
-  try { answers = JSON.parse(answer); } catch { return false; }
+  try { answers = JSON.parse(answer.toString()); } catch { return false; }
   const refused = new Set((Array.isArray(answers) ? answers : [answers]).filter((a) => (a as { error?: unknown })?.error).map((a) => (a as { id?: unknown }).id));
   const calls = (Array.isArray(request) ? request : [request]).filter((m) => (m as { method?: unknown })?.method === 'tools/call');
   return calls.every((m) => refused.has((m as { id?: unknown }).id));

@@ -14,7 +14,7 @@ let fx: FixtureServer;
 
 before(async () => {
   fx = await serveFixtures();
-  server = await startServer(['--mcp-idle-s', '2']);
+  server = await startServer(['--mcp-idle-s', '2', '--mcp-sessions', '2']);
 });
 after(async () => {
   await server.stop();
@@ -87,4 +87,56 @@ test('tools over HTTP: free listing, one credit per call, private URLs refused, 
   await assert.rejects(client.callTool({ name: 'snapshot', arguments: {} }), /404|Unknown or expired MCP session/);
   assert.equal(await balance(server.dataDir, key), 8, 'a call to an expired session costs nothing');
   await client.close().catch(() => undefined);
+});
+
+test('at most --mcp-sessions sessions are open at once: an initialize beyond is 503 busy and free, even when they race; ending one makes room', async () => {
+  const key = await createKey(server.dataDir, 10);
+  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  const init = () => fetch(`${server.url}/mcp`, { method: 'POST', headers, body: JSON.stringify(initialize) });
+  const answers = await Promise.all(Array.from({ length: 5 }, init));
+  const opened = answers.filter((r) => r.status === 200);
+  assert.equal(opened.length, 2, answers.map((r) => r.status).join(','));
+  for (const r of answers.filter((a) => a.status !== 200)) {
+    assert.equal(r.status, 503);
+    assert.equal(r.headers.get('retry-after'), '1');
+    const body = await r.json();
+    assert.equal(body.error_code, 'busy');
+    assert.match(body.error, /--mcp-sessions/);
+  }
+  const ids = opened.map((r) => r.headers.get('mcp-session-id')!);
+  await Promise.all(opened.map((r) => r.text()));
+  const ended = await fetch(`${server.url}/mcp`, { method: 'DELETE', headers: { ...headers, 'mcp-session-id': ids[0], 'mcp-protocol-version': '2025-03-26' } });
+  assert.equal(ended.status, 200);
+  const again = await init();
+  assert.equal(again.status, 200, await again.text());
+  assert.equal(await balance(server.dataDir, key), 10, 'initialize, refused or not, is free');
+  for (const id of [ids[1], again.headers.get('mcp-session-id')!]) {
+    await fetch(`${server.url}/mcp`, { method: 'DELETE', headers: { ...headers, 'mcp-session-id': id, 'mcp-protocol-version': '2025-03-26' } });
+  }
+});
+
+test('a tools/call the transport refuses (no session yet, not a JSON-RPC message, params that are no tool call) costs nothing; a tool error is charged', async () => {
+  const key = await createKey(server.dataDir, 10);
+  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  const call = (params: unknown) => JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params });
+  const early = await fetch(`${server.url}/mcp`, { method: 'POST', headers, body: call({ name: 'snapshot', arguments: {} }) });
+  assert.equal(early.status, 400, await early.text());
+  const opened = await fetch(`${server.url}/mcp`, { method: 'POST', headers, body: JSON.stringify(initialize) });
+  assert.equal(opened.status, 200);
+  await opened.text();
+  const session = { ...headers, 'mcp-session-id': opened.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-03-26' };
+  const malformed = await fetch(`${server.url}/mcp`, { method: 'POST', headers: session, body: call('not an object') });
+  assert.equal(malformed.status, 400, await malformed.text());
+  // Params that are no tool call: a JSON-RPC error in a 200 answer, and no tool ran either.
+  for (const params of [{}, { arguments: {} }]) {
+    const invalid = await fetch(`${server.url}/mcp`, { method: 'POST', headers: session, body: call(params) });
+    assert.equal(invalid.status, 200);
+    assert.ok((await invalid.json()).error, 'a JSON-RPC error');
+  }
+  assert.equal(await balance(server.dataDir, key), 10, 'no tool ran');
+  // A tool that runs and reports an error is charged (docs/mcp.md): the browser did the work.
+  const ran = await fetch(`${server.url}/mcp`, { method: 'POST', headers: session, body: call({ name: 'navigate', arguments: { url: 'http://10.0.0.1/' } }) });
+  assert.equal((await ran.json()).result.isError, true);
+  assert.equal(await balance(server.dataDir, key), 9);
+  await fetch(`${server.url}/mcp`, { method: 'DELETE', headers: session });
 });

@@ -32,6 +32,16 @@ function route(url: URL, res: import('node:http').ServerResponse): void {
     case '/relocate': return html(page('Leaving', `addEventListener('load', () => setTimeout(() => { location.href = '/landed'; }, ${at}));`));
     case '/landed': return html(page('Landed'));
     case '/restless': return html(page('Restless', 'setTimeout(() => location.reload(), 30);'));
+    // Pages that send the browser to a refused address (10.0.0.1 and the metadata address are outside
+    // --egress-allow): the proxy answers its refusal page, which must never be read as the caller's page.
+    case '/to-private': {
+      const target = url.searchParams.get('https') ? 'https://10.0.0.1/' : 'http://10.0.0.1/';
+      const how = url.searchParams.get('how');
+      if (how === 'meta') return html(page('Meta', '').replace('<head>', `<head><meta http-equiv="refresh" content="0;url=${target}">`));
+      if (how === 'form') return html(page('Form', `document.body.insertAdjacentHTML('beforeend', '<form method="post" action="${target}x"><input name="a" value="b"></form>'); document.forms[0].submit();`));
+      if (how === 'load') return html(page('Load', `addEventListener('load', () => { location.href = 'http://169.254.169.254/latest/meta-data/'; });`));
+      return html(page('Script', `location.href = '${target}';`));
+    }
     default: res.writeHead(404); res.end();
   }
 }
@@ -113,6 +123,19 @@ describe('a page that replaces its document right after load', () => {
     }
     const read = await observe(calm, k, { url: `${siteUrl}/relocate?at=0`, options: { render: 'always' } });
     assert.equal(read.status, 200, JSON.stringify(read.body));
+  });
+
+  test('a page that sends the browser to a refused address (meta refresh, script, form post, after load) is refused with 403 blocked_url, not read, and costs nothing', async () => {
+    const k = await createKey(calm.dataDir, 100);
+    for (const query of ['how=script', 'how=script&https=1', 'how=meta', 'how=form', 'how=load']) {
+      for (const options of [{ mode: 'map' }, { mode: 'read', options: { render: 'always' } }]) {
+        const r = await observe(calm, k, { url: `${siteUrl}/to-private?${query}`, ...options });
+        assert.equal(r.status, 403, `${query} ${options.mode}: ${JSON.stringify(r.body).slice(0, 300)}`);
+        assert.equal(r.body.error, 'blocked_url');
+        assert.match(r.body.message, /egress guard/);
+      }
+    }
+    assert.equal(await balance(calm.dataDir, k), 100, 'nothing charged');
   });
 
   test('a page that never stops reloading answers a clear error, not a crash, and costs nothing', async () => {

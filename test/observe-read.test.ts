@@ -45,6 +45,19 @@ function route(path: string, res: import('node:http').ServerResponse): void {
     case '/to-metadata': res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }); res.end(); return;
     case '/to-ipv6-loopback': res.writeHead(302, { location: 'http://[::1]:9/' }); res.end(); return;
     case '/to-file': res.writeHead(302, { location: 'file:///etc/passwd' }); res.end(); return;
+    // Pages that break mid-answer: the page's failure (502), never ours (500).
+    case '/bad-location': res.writeHead(302, { location: 'http://[::1' }); res.end(); return;
+    case '/reset': res.writeHead(200, { 'content-type': 'text/html', 'content-length': '100000' }); res.write(`<html><body>${'x'.repeat(1000)}`); setTimeout(() => res.socket?.destroy(), 50); return;
+    case '/bad-gzip': res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' }); res.end('this is not gzip at all'); return;
+    // Documents without a single element: text, or nothing.
+    case '/plain': return html('User-agent: *\nDisallow: /private\n\n# a <b>text</b> file, not HTML: 1 < 2 && 3 > 2\n', 'text/plain; charset=utf-8');
+    case '/bare': return html('Just one sentence, and no tag around it at all.');
+    case '/empty': return html('');
+    // Markup that omits <html>, <head> and <body> (as HTML allows), and a page that is one script.
+    case '/omitted': return html(`<!doctype html><title>Omitted tags</title><h1>Omitted tags</h1><p>${'A page that leaves out the optional html, head and body tags. '.repeat(5)}</p>`);
+    case '/script-only': return html('<script>location.replace("/article")</script>');
+    case '/colspan': return html(`<html><body><article><h1>Wide</h1><p>${'A table whose cell claims an absurd span follows. '.repeat(5)}</p><table><tr><th colspan="99999999">All</th></tr><tr><td>1</td></tr></table></article></body></html>`);
+    case '/deep': return html(`<html><body><article><h1>Deep</h1><p>${'Deep text. '.repeat(30)}${'<b>'.repeat(6000)}inner${'</b>'.repeat(6000)}</p></article></body></html>`);
     default: res.writeHead(404); res.end();
   }
 }
@@ -113,6 +126,30 @@ describe('reading pages', () => {
     assert.deepEqual(chain.body.redirects, [`${site}/r1`, `${site}/r2`, `${site}/r3`]);
   });
 
+  test('a text/plain page reads as its text (as the browser shows it); markup without an element, without <html>, or with an absurd colspan reads as a browser has it', async () => {
+    const plain = await observe(server, key, { url: `${site}/plain` });
+    assert.equal(plain.status, 200, JSON.stringify(plain.body));
+    assert.match(plain.body.content, /User-agent: \*\nDisallow: \/private/);
+    assert.match(plain.body.content, /# a <b>text<\/b> file, not HTML: 1 < 2 && 3 > 2/);
+    const bare = await observe(server, key, { url: `${site}/bare` });
+    assert.equal(bare.status, 200, JSON.stringify(bare.body));
+    assert.equal(bare.body.content, 'Just one sentence, and no tag around it at all.');
+    const empty = await observe(server, key, { url: `${site}/empty` });
+    assert.equal(empty.status, 200, JSON.stringify(empty.body));
+    assert.equal(empty.body.content, '');
+    assert.ok(empty.body.warnings.some((w: string) => w.startsWith('content_short')));
+    const omitted = await observe(server, key, { url: `${site}/omitted` });
+    assert.equal(omitted.status, 200, JSON.stringify(omitted.body));
+    assert.match(omitted.body.content, /# Omitted tags\n\nA page that leaves out/);
+    const script = await observe(server, key, { url: `${site}/script-only`, options: { render: 'never' } });
+    assert.equal(script.status, 200, JSON.stringify(script.body));
+    assert.equal(script.body.content, '');
+    // HTML's colspan stops at 1000 columns.
+    const wide = await observe(server, key, { url: `${site}/colspan` });
+    assert.equal(wide.status, 200, JSON.stringify(wide.body));
+    assert.ok(wide.body.content.includes(`| All |${' |'.repeat(999)}\n|${' --- |'.repeat(1000)}\n| 1 |`), wide.body.content.slice(0, 300));
+  });
+
   test('a script shell reads as short content with a warning', async () => {
     const r = await observe(server, key, { url: `${site}/shell` });
     assert.equal(r.status, 200);
@@ -130,6 +167,10 @@ describe('reading pages', () => {
     ['redirect to cloud metadata', '/to-metadata', 403, 'blocked_url', /169\.254\.169\.254.*link-local/],
     ['redirect to IPv6 loopback (not in the allow list)', '/to-ipv6-loopback', 403, 'blocked_url', /::1 is a loopback address/],
     ['redirect to file:', '/to-file', 403, 'blocked_url', /file: URLs are not allowed/],
+    ['redirect to a Location that is not a URL', '/bad-location', 502, 'unreachable', /redirected to an invalid URL/],
+    ['connection reset mid-body', '/reset', 502, 'unreachable', /body could not be read/],
+    ['a body that is not in its Content-Encoding', '/bad-gzip', 502, 'unreachable', /body could not be read/],
+    ['elements nested deeper than the reader goes', '/deep', 422, 'too_large', /nested too deeply/],
   ];
   for (const [name, path, status, code, message] of failures) {
     test(`${name}: ${status} ${code}, no charge`, async () => {
@@ -262,6 +303,9 @@ describe('request errors', () => {
     const res = await fetch(`${server.url}/v1/observe`, { method: 'POST', body: '{"url":' , headers: { authorization: `Bearer ${key}` } });
     assert.equal(res.status, 400);
     assert.equal((await res.json()).error, 'bad_request');
+    const latin1 = await fetch(`${server.url}/v1/observe`, { method: 'POST', body: Buffer.from(`{"url":"${site}/caf\xe9"}`, 'latin1'), headers: { authorization: `Bearer ${key}` } });
+    assert.equal(latin1.status, 400);
+    assert.match((await latin1.json()).message, /not valid UTF-8/);
     const unauth = await fetch(`${server.url}/v1/observe`, { method: 'POST', body: '{}' });
     assert.equal(unauth.status, 401);
     assert.equal((await unauth.json()).error, 'unauthorized');

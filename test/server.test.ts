@@ -195,6 +195,11 @@ describe('errors (SPEC bodies, no charge)', () => {
     assertError(await snapshot(server.url, key, '{"url": "u", raw_elements: ['), 400, 'bad_request', /^Invalid JSON payload/);
     assertError(await snapshot(server.url, key, ''), 400, 'bad_request', /^Invalid JSON payload: the body is empty/);
     assertError(await snapshot(server.url, key, Buffer.from([0xff, 0xfe, 0x00, 0x7b])), 400, 'bad_request', /^Invalid JSON payload/);
+    // JSON text is UTF-8 (RFC 8259 §8.1): bytes that are not are refused, as the columnar body refuses
+    // them, not turned into U+FFFD inside the caller's strings.
+    const [head, tail] = JSON.stringify(page()).split('"Action 1"');
+    const broken = Buffer.concat([Buffer.from(`${head}"Action `), Buffer.from([0xff, 0xc3]), Buffer.from(`"${tail}`)]);
+    assertError(await snapshot(server.url, key, broken), 400, 'bad_request', /^Invalid JSON payload: the body is not valid UTF-8/);
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml']) {
       assertError(await snapshot(server.url, key, page(), { 'content-type': type }), 400, 'bad_request', /Content-Type/);
     }
@@ -225,6 +230,13 @@ describe('errors (SPEC bodies, no charge)', () => {
     const wrong = await fetch(`${server.url}/v1/snapshot`);
     assert.equal(wrong.status, 405);
     assert.equal(wrong.headers.get('allow'), 'POST');
+    // Observe answers in its own SPEC error shape (short name in `error`, then `message`), 405 included.
+    const observeWrong = await fetch(`${server.url}/v1/observe`);
+    assert.equal(observeWrong.status, 405);
+    const body = await observeWrong.json();
+    assert.equal(body.error, 'method_not_allowed');
+    assert.match(body.message, /accepts POST/);
+    assert.equal(body.error_code, undefined);
   });
 });
 

@@ -1,6 +1,17 @@
 // DOM helpers shared by the extraction modules (linkedom elements).
+import { parseHTML } from 'linkedom';
 
 export type El = Element;
+
+/** A page's HTML as a document whose root is <html>. linkedom makes the first element the root and
+ *  leaves what follows it outside (markup that omits <html>, as HTML allows, or puts a <style> before
+ *  it), and makes no root for text alone; a browser has all of it in the document, which every step
+ *  here expects. */
+export function parsePage(html: string): Document {
+  const { document } = parseHTML(html);
+  if (document.documentElement?.nodeName === 'HTML') return document;
+  return parseHTML(`<!doctype html><html>${html.replace(/^\s*<!doctype[^>]*>/i, '')}</html>`).document;
+}
 
 export const textOf = (el: El) => (el.textContent ?? '').replace(/\s+/g, ' ').trim();
 

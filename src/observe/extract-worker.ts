@@ -40,6 +40,11 @@ async function answer(job: ExtractJob, maxNodes: number): Promise<ExtractAnswer>
     return { id: job.id, ok: true, result: readPage(job.html, job.url, job.options) };
   } catch (err) {
     if (err instanceof SightlineError) return { id: job.id, ok: false, code: err.code, message: err.message };
+    // Elements nested thousands deep run the recursive DOM walks (turndown's parser) out of stack: a
+    // page over the extraction limits, like too many elements.
+    if (err instanceof RangeError && /call stack/i.test(err.message)) {
+      return { id: job.id, ok: false, code: 'too_large', message: 'The page\'s elements are nested too deeply to read' };
+    }
     return { id: job.id, ok: false, code: 'internal_error', message: `extraction failed: ${(err as Error)?.message ?? String(err)}` };
   }
 }

@@ -5,7 +5,7 @@
 // discussion. General by design: no site rules. Also the title, description, absolute links and lazy
 // images. Clean-up of the chosen content lives in extract-tidy.ts.
 import { parseHTML } from 'linkedom';
-import { type El, textOf, linkedText, linkDensity, BLOCK_TAGS } from './extract-dom.ts';
+import { type El, parsePage, textOf, linkedText, linkDensity, BLOCK_TAGS } from './extract-dom.ts';
 import { tidy, dropCaptions, dropRepeatedBlocks, dropRedundantAlt, absolutize, spaceWords } from './extract-tidy.ts';
 import { isProductPage, tidyProduct, dropSmallPrint, mayHoldSmallPrint, revealPanels, dropScriptText } from './extract-product.ts';
 import { isForumThread, threadOf } from './extract-forum.ts';
@@ -455,7 +455,7 @@ function pageHead(doc: Document, url: string): { baseUrl: string; title: string 
 
 /** The listing's whole main region (mainRegionContent), read from a fresh parse of the page. */
 function regionRead(html: string, url: string): Extracted | null {
-  const { document: doc } = parseHTML(html);
+  const doc = parsePage(html);
   const { baseUrl, title } = pageHead(doc, url);
   strip(doc, true);
   const body = pageRoot(doc);
@@ -583,7 +583,7 @@ interface Found extends Extracted {
 }
 
 function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Attempt, knownKind?: PageKind, posts = false, probe?: Probe): Found {
-  const { document: doc } = parseHTML(html);
+  const doc = parsePage(html);
   // What the page says about itself (JSON-LD lives in scripts, so before stripping), read once for
   // the kind and the page type.
   const said = probe || (!knownKind && mainOnly) ? pageMeta(doc) : null;
@@ -653,7 +653,7 @@ export function candidateReads(html: string, url: string): { pageType: PageTypeR
   const chosen = extract(html, url);
   const generic = extractGeneric(html, url, probe);
   const reads: CandidateRead[] = [{ name: 'chosen', html: chosen.html, text: chosen.text }, { name: 'generic', html: generic.html, text: generic.text }];
-  const { document: doc } = parseHTML(html);
+  const doc = parsePage(html);
   const { baseUrl, title } = pageHead(doc, url);
   strip(doc, true);
   const body = pageRoot(doc);

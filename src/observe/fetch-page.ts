@@ -86,10 +86,18 @@ async function readCapped(res: Response, maxBytes: number): Promise<Uint8Array> 
   }
   const chunks: Uint8Array[] = [];
   let total = 0;
-  for await (const chunk of res.body ?? []) {
-    total += chunk.length;
-    if (total > maxBytes) throw new SightlineError('too_large', `The page is over the ${maxBytes}-byte limit`);
-    chunks.push(chunk);
+  try {
+    for await (const chunk of res.body ?? []) {
+      total += chunk.length;
+      if (total > maxBytes) throw new SightlineError('too_large', `The page is over the ${maxBytes}-byte limit`);
+      chunks.push(chunk);
+    }
+  } catch (err) {
+    // The page server reset the connection, or the body is not valid in its Content-Encoding: the
+    // page's failure. (A deadline or a cancel is told apart by fetchPage.)
+    if (err instanceof SightlineError) throw err;
+    const cause = (err as Error & { cause?: Error }).cause?.message;
+    throw new SightlineError('unreachable', `The page's body could not be read: ${(err as Error).message}${cause && !(err as Error).message.includes(cause) ? ` (${cause})` : ''}`);
   }
   return Buffer.concat(chunks, total);
 }
@@ -121,7 +129,9 @@ export async function fetchPage(raw: string, options: FetchOptions, agent: Agent
         await res.body?.cancel();
         if (redirects.length >= MAX_REDIRECTS) throw new SightlineError('unreachable', `More than ${MAX_REDIRECTS} redirects, starting at ${raw}`);
         redirects.push(checked.url.href);
-        current = new URL(res.headers.get('location')!, checked.url).href;
+        const location = res.headers.get('location')!;
+        if (!URL.canParse(location, checked.url)) throw new SightlineError('unreachable', `The page redirected to an invalid URL: ${location.slice(0, 200)}`);
+        current = new URL(location, checked.url).href;
         continue;
       }
       if (res.status >= 400) {

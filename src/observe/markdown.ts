@@ -7,11 +7,17 @@ import TurndownService from 'turndown';
 import { strikethrough } from '@joplin/turndown-plugin-gfm';
 
 const CELLS = new Set(['TH', 'TD']);
+/** HTML's largest colspan: a browser reads a larger one as this (a page's colspan="99999999" would
+ *  otherwise be a string too long to build). */
+const MAX_COLSPAN = 1000;
+
+/** Columns a cell spans. */
+const spanOf = (cell: Element) => Math.min(MAX_COLSPAN, Math.max(1, Number(cell.getAttribute('colspan')) || 1));
 
 /** Columns a row spans (colspan counted). */
 function columns(row: HTMLElement): number {
   let n = 0;
-  for (const c of Array.from(row.children)) if (CELLS.has(c.nodeName)) n += Math.max(1, Number(c.getAttribute('colspan')) || 1);
+  for (const c of Array.from(row.children)) if (CELLS.has(c.nodeName)) n += spanOf(c);
   return n;
 }
 
@@ -25,8 +31,7 @@ function addTables(service: TurndownService): void {
     filter: ['th', 'td'],
     replacement: (content, node) => {
       const text = content.trim().replace(/\s*\n+\s*/g, '<br>').replace(/\|/g, '\\|') || ' ';
-      const span = Math.max(1, Number((node as HTMLElement).getAttribute('colspan')) || 1);
-      return ` ${text} |${' |'.repeat(span - 1)}`;
+      return ` ${text} |${' |'.repeat(spanOf(node as HTMLElement) - 1)}`;
     },
   });
   service.addRule('tableRow', {

@@ -9,6 +9,8 @@ import { EgressError, refusalError, type EgressGuard } from './egress.ts';
 export interface Navigated {
   /** Requests of the page the egress guard refused (they live on: later requests are added). */
   blocked: string[];
+  /** The URL the main frame last asked for (a redirect hop, a script's or a form's navigation). */
+  lastNavigation: string;
 }
 
 /** Refuses a URL the guard would refuse, before it takes a pool page (the proxy checks it again). */
@@ -23,6 +25,8 @@ export async function checkUrl(guard: EgressGuard, url: string): Promise<void> {
 
 export async function navigate(page: Page, url: string, waitUntil: 'domcontentloaded' | 'load', timeoutMs: number): Promise<Navigated> {
   const blocked: string[] = [];
+  const navigated: Navigated = { blocked, lastNavigation: url };
+  page.on('request', (r) => { if (r.frame() === page.mainFrame() && r.isNavigationRequest()) navigated.lastNavigation = r.url(); });
   page.on('response', (r) => { if (r.headers()[BLOCKED_HEADER]) blocked.push(r.url()); });
   page.on('requestfailed', (r) => { if (/TUNNEL_CONNECTION_FAILED|ERR_PROXY/.test(r.failure()?.errorText ?? '')) blocked.push(r.url()); });
   const response = await page.goto(url, { waitUntil, timeout: timeoutMs }).catch((err: Error) => {
@@ -34,7 +38,7 @@ export async function navigate(page: Page, url: string, waitUntil: 'domcontentlo
   if (response && response.status() >= 400) throw new SightlineError('http_error', `The page answered HTTP ${response.status()}`);
   const type = response?.headers()['content-type'] ?? '';
   if (type && !/html|xml|text\/plain|image\/svg/i.test(type)) throw new SightlineError('unsupported_content_type', `The page is ${type.split(';')[0]}, not a web page`);
-  return { blocked };
+  return navigated;
 }
 
 /** What Playwright says when the page replaced its document while we were reading the old one. */
@@ -54,7 +58,11 @@ const REREAD_PAUSE_MS = 50;
 export async function readSettled<T>(page: Page, navigated: Navigated, deadline: number, warnings: string[], read: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await read();
+      const result = await read();
+      // A navigation that committed before the read began (a script or a meta refresh sending the page
+      // to a refused address) raises nothing: the read saw the proxy's refusal, not the caller's page.
+      refuseLeft(page, navigated);
+      return result;
     } catch (err) {
       if (!REPLACED.test((err as Error).message ?? '')) throw err;
       if (attempt >= MAX_READS) throw new SightlineError('unreachable', `The page replaced its document ${attempt} times while it was being read; it never held still`);
@@ -62,9 +70,16 @@ export async function readSettled<T>(page: Page, navigated: Navigated, deadline:
     await new Promise((r) => setTimeout(r, Math.min(REREAD_PAUSE_MS * attempt, Math.max(0, deadline - Date.now()))));
     // Playwright resets the frame's load states when the new document commits: this waits for it.
     await page.waitForLoadState('domcontentloaded', { timeout: Math.max(1, deadline - Date.now()) }).catch(() => undefined);
-    const url = page.url();
-    if (navigated.blocked.includes(url)) throw new SightlineError('blocked_url', `The page navigated to ${url}, which the egress guard refused`);
-    if (url.startsWith('chrome-error:')) throw new SightlineError('unreachable', 'The page navigated to a document that could not be loaded');
-    warnings.push(`navigated: the page replaced its document while it was being read; the new document (${url.slice(0, 200)}) was read`);
+    refuseLeft(page, navigated);
+    warnings.push(`navigated: the page replaced its document while it was being read; the new document (${page.url().slice(0, 200)}) was read`);
   }
+}
+
+/** Refuses when the page is on a document the egress guard refused, or on Chromium's error page (an
+ *  HTTPS navigation the proxy refused to tunnel ends there too). */
+function refuseLeft(page: Page, navigated: Navigated): void {
+  let url = page.url();
+  if (url.startsWith('chrome-error:') && navigated.blocked.includes(navigated.lastNavigation)) url = navigated.lastNavigation;
+  if (navigated.blocked.includes(url)) throw new SightlineError('blocked_url', `The page navigated to ${url}, which the egress guard refused`);
+  if (url.startsWith('chrome-error:')) throw new SightlineError('unreachable', 'The page navigated to a document that could not be loaded');
 }

@@ -35,6 +35,11 @@ export interface ReadResult {
   pages?: number;
 }
 
+/** A text/plain page as the document a browser shows for it: its text, escaped, in one <pre>. */
+export function plainTextPage(text: string): string {
+  return `<!doctype html><html><body><pre>${text.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</pre></body></html>`;
+}
+
 /**
  * The links of extracted content (its links are already absolute): http(s) and mailto, each URL once
  * with its first non-empty text (anchor text, else aria-label, title or an image's alt), in order.

@@ -1,6 +1,7 @@
 // Request bodies, written once for both transports: receiving the bytes under the size cap, decoding a
 // Content-Encoding (gzip, deflate, br; zstd where node:zlib has it) as they arrive, and the JSON rule.
 import zlib from 'node:zlib';
+import { isUtf8 } from 'node:buffer';
 import type { Transform } from 'node:stream';
 import { SightlineError, badRequest, SNAPSHOT_MESSAGES } from '../schema/errors.ts';
 import { bodyErrors, type HttpRequest } from './http.ts';
@@ -16,6 +17,8 @@ export function parseJsonBody(req: HttpRequest): unknown {
     throw badRequest(`Unsupported Content-Type "${req.contentType.slice(0, 100)}": send the body as application/json`);
   }
   if (req.body.length === 0) throw badRequest(`${SNAPSHOT_MESSAGES.invalidJson}: the body is empty`);
+  // JSON text is UTF-8 (RFC 8259 §8.1); decoding would turn other bytes into U+FFFD in the caller's strings.
+  if (!isUtf8(req.body)) throw badRequest(`${SNAPSHOT_MESSAGES.invalidJson}: the body is not valid UTF-8`);
   try {
     return JSON.parse(req.body.toString('utf8'));
   } catch (err) {

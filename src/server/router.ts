@@ -122,7 +122,8 @@ export function createRouter({ routes, store, logger, deadlineMs, metrics, idemp
           const allowed = paths.get(pattern);
           if (!allowed) throw new SightlineError('not_found', `No route ${req.method} ${req.path}`);
           const err = new SightlineError('method_not_allowed', `${req.path} accepts ${allowed.join(', ')}, not ${req.method}`);
-          return finish(req, { ...errorReply(err), headers: { allow: allowed.join(', ') } }, started);
+          const reply = errorReply(err, undefined, shapeOf(req.path));
+          return finish(req, { ...reply, headers: { ...reply.headers, allow: allowed.join(', ') } }, started);
         }
         if (idempotency && idempotentRoutes.has(routeKey) && req.idempotencyKey) {
           const key = checkIdempotencyKey(req.idempotencyKey);

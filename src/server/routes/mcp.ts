@@ -3,7 +3,9 @@
 // reply here is one body), one MCP session per `initialize`, each with its own browser whose traffic
 // goes through the egress proxy and whose navigations the guard checks first. A session belongs to the
 // key that opened it; it closes (browser and all) after --mcp-idle-s without a request, or on DELETE.
-// Each tools/call costs MCP_TOOL_COST credits, held before the call runs.
+// At most --mcp-sessions are open at once; an initialize beyond them is 503 busy.
+// Each tools/call costs MCP_TOOL_COST credits, held before the call runs (voided when the transport
+// refuses the message).
 import { randomUUID } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { BrowserSession } from '../../mcp/session.ts';
@@ -29,6 +31,8 @@ export interface McpDeps {
   /** Throws (an egress refusal) for a URL the service must not reach. */
   checkUrl: (url: string) => Promise<void>;
   idleMs: number;
+  /** Sessions open at once in this worker (--mcp-sessions): each may run a Chromium. */
+  maxSessions: number;
   version: string;
 }
 
@@ -48,8 +52,22 @@ function toolCalls(body: unknown): number {
   return messages.filter((m) => (m as { method?: unknown })?.method === 'tools/call').length;
 }
 
+/** Whether every tools/call of a request was answered with a JSON-RPC error (not a tool result). */
+function callsRefused(request: unknown, answer: string | Buffer): boolean {
+  let answers: unknown;
+  try { answers = JSON.parse(answer.toString()); } catch { return false; }
+  const refused = new Set((Array.isArray(answers) ? answers : [answers]).filter((a) => (a as { error?: unknown })?.error).map((a) => (a as { id?: unknown }).id));
+  const calls = (Array.isArray(request) ? request : [request]).filter((m) => (m as { method?: unknown })?.method === 'tools/call');
+  return calls.every((m) => refused.has((m as { id?: unknown }).id));
+}
+
+/** Whether a JSON-RPC body (one message or a batch) asks to open a session. */
+const opens = (body: unknown) => (Array.isArray(body) ? body : [body]).some((m) => (m as { method?: unknown })?.method === 'initialize');
+
 export function mcpRoute(deps: McpDeps): { route: Route; sessions: () => number; close(): Promise<void> } {
   const sessions = new Map<string, McpSession>();
+  /** Sessions made and not yet closed: initialized ones, and those whose initialize is under way. */
+  let opened = 0;
 
   /** Starts the idle clock again (when no request of the session is under way). */
   function idle(s: McpSession): void {
@@ -64,6 +82,7 @@ export function mcpRoute(deps: McpDeps): { route: Route; sessions: () => number;
     const browser = new BrowserSession({ chromium: deps.chromium, proxy: deps.proxy, checkUrl: deps.checkUrl });
     const server = createMcpServer(browser, deps.version);
     let closed = false;
+    opened++;
     const session: McpSession = {
       accountId, browser, busy: 0,
       transport: new WebStandardStreamableHTTPServerTransport({
@@ -75,6 +94,7 @@ export function mcpRoute(deps: McpDeps): { route: Route; sessions: () => number;
       async close() {
         if (closed) return;
         closed = true;
+        opened--;
         clearTimeout(session.timer);
         if (session.transport.sessionId) sessions.delete(session.transport.sessionId);
         await browser.close();
@@ -102,6 +122,13 @@ export function mcpRoute(deps: McpDeps): { route: Route; sessions: () => number;
       if (!session || session.accountId !== account.id) return jsonRpcError(404, 'Unknown or expired MCP session: initialize a new one');
     } else {
       if (req.method !== 'POST') return jsonRpcError(400, 'Mcp-Session-Id header required');
+      // Each session may run a Chromium: without a bound, one key's initializes would start browsers
+      // until the machine runs out of memory.
+      if (opens(parsed) && opened >= deps.maxSessions) {
+        const err = new SightlineError('busy', `All ${deps.maxSessions} MCP sessions of this server are open (--mcp-sessions): end one (DELETE /mcp) or retry later`);
+        err.retryAfter = 1;
+        throw err;
+      }
       session = open(account.id);
     }
     const request = new Request(`http://${req.host || 'localhost'}/mcp`, { method: req.method, headers, body: req.method === 'POST' ? new Uint8Array(req.body) : undefined });
@@ -121,7 +148,20 @@ export function mcpRoute(deps: McpDeps): { route: Route; sessions: () => number;
     clearTimeout(live.timer);
     try {
       if (!calls) return await handle();
-      return await withHold({ store: deps.store, ttlMs: deps.holdTtlMs }, req, account.id, calls * MCP_TOOL_COST, `an MCP tool call`, handle);
+      try {
+        return await withHold({ store: deps.store, ttlMs: deps.holdTtlMs }, req, account.id, calls * MCP_TOOL_COST, `an MCP tool call`, async () => {
+          const reply = await handle();
+          // The transport refused the message (no session yet, not a JSON-RPC request), or answered
+          // every call with a JSON-RPC error (params not a tool call): no tool ran, so the hold is
+          // voided and the answer given as it is.
+          if (reply.status >= 400 || callsRefused(parsed, reply.body)) throw Object.assign(new SightlineError('bad_request', `MCP transport answered ${reply.status}`), { reply });
+          return reply;
+        });
+      } catch (err) {
+        const refused = (err as { reply?: Reply }).reply;
+        if (refused) return refused;
+        throw err;
+      }
     } finally {
       live.busy--;
       idle(live);

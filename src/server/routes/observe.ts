@@ -16,6 +16,7 @@ import type { Store } from '../../store/store.ts';
 import { fetchPage, guardedAgent, type FetchOptions } from '../../observe/fetch-page.ts';
 import type { ExtractPool } from '../../observe/extract-pool.ts';
 import { renderPage, looksLikeScriptShell } from '../../observe/render.ts';
+import { plainTextPage } from '../../observe/read.ts';
 import type { PageRunner } from '../../observe/browser-pool.ts';
 import { admit } from '../auth.ts';
 import type { KeyLimits } from '../limits.ts';
@@ -90,7 +91,8 @@ async function read(deps: ObserveDeps, agent: ReturnType<typeof guardedAgent>, r
   } else {
     // The guard inside fetchPage checks the scheme and every address, at every redirect.
     const page = await fetchPage(body.url.trim(), fetch, agent, req.signal);
-    source = { url: page.url, html: page.text, redirects: page.redirects, blocked: [], warnings: [], pdf: page.pdf };
+    const html = page.contentType === 'text/plain' ? plainTextPage(page.text) : page.text;
+    source = { url: page.url, html, redirects: page.redirects, blocked: [], warnings: [], pdf: page.pdf };
   }
   if (source.pdf) {
     // A PDF: its text laid out as Markdown in a worker (pdf.ts); never rendered, same credits.

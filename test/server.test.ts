@@ -268,4 +268,22 @@ describe('service endpoints', () => {
     assert.match(op.responses['503'].description, /store_unavailable/);
     assert.ok(op.responses['429'].headers['Retry-After']);
   });
+
+  test('GET /openapi.json: both paid routes document every error the key, the body and the transport can give, and observe its modes and defaults', async () => {
+    const { ERRORS } = await import('../src/schema/errors.ts');
+    const doc = await (await fetch(`${server.url}/openapi.json`)).json();
+    // SPEC "Authentication": both endpoints answer 401 and 403 (inactive account); a body arrives late (408),
+    // a head is too large (431), the server shuts down (503 busy) on either.
+    const shared = ['unauthorized', 'account_inactive', 'insufficient_credits', 'request_timeout', 'payload_too_large', 'headers_too_large', 'rate_limited', 'busy', 'timeout'] as const;
+    for (const path of ['/v1/snapshot', '/v1/observe']) {
+      for (const code of shared) {
+        const response = doc.paths[path].post.responses[String(ERRORS[code].status)];
+        assert.match(response?.description ?? '', new RegExp(`\\b${code}\\b`), `${path} documents ${ERRORS[code].status} ${code}`);
+      }
+    }
+    const observe = doc.components.schemas.ObserveRequest.properties;
+    assert.deepEqual(observe.mode.anyOf.map((m: { const: string }) => m.const), ['read', 'map', 'visual']);
+    assert.equal(observe.mode.default, 'read');
+    assert.equal(observe.format.default, 'markdown');
+  });
 });

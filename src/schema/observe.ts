@@ -34,9 +34,10 @@ export const ObserveOptions = Type.Object({
 }, { description: 'Options; keys that do not apply to the chosen mode are ignored.' });
 
 export const ObserveRequest = Type.Object({
-  url: Type.String({ minLength: 1, maxLength: 8192 }),
-  mode: Type.Optional(Type.String()),
-  format: Type.Optional(Type.Union([Type.Literal('markdown'), Type.Literal('text'), Type.Literal('html')])),
+  url: Type.String({ minLength: 1, maxLength: 8192, description: 'a valid http or https URL' }),
+  // Another value is 400 invalid_mode (checked before the schema, routes/observe.ts).
+  mode: Type.Optional(Type.Union([Type.Literal('read'), Type.Literal('map'), Type.Literal('visual')], { default: 'read' })),
+  format: Type.Optional(Type.Union([Type.Literal('markdown'), Type.Literal('text'), Type.Literal('html')], { default: 'markdown', description: 'read mode\'s output format' })),
   options: Type.Optional(ObserveOptions),
 });
 

@@ -13,9 +13,12 @@ const jsonContent = (name: string) => ({ 'application/json': { schema: ref(name)
 /** Drops typebox's symbol keys and anything else JSON cannot carry. */
 const plain = (schema: unknown) => JSON.parse(JSON.stringify(schema));
 
-const SNAPSHOT_ERRORS = ['bad_request', 'unauthorized', 'insufficient_credits', 'account_inactive', 'payload_too_large', 'unsupported_encoding', 'request_timeout', 'headers_too_large', 'rate_limited', 'idempotency_key_reused', 'idempotency_in_progress', 'internal_error', 'store_unavailable', 'timeout'] as const;
-const USAGE_ERRORS = ['bad_request', 'unauthorized', 'account_inactive', 'rate_limited', 'internal_error', 'store_unavailable', 'timeout'] as const;
-const OBSERVE_ERRORS = ['bad_request', 'invalid_url', 'invalid_mode', 'unauthorized', 'insufficient_credits', 'blocked_url', 'unsupported_content_type', 'too_large', 'payload_too_large', 'unsupported_encoding', 'rate_limited', 'idempotency_key_reused', 'idempotency_in_progress', 'internal_error', 'unreachable', 'http_error', 'busy', 'store_unavailable', 'timeout'] as const;
+/** What any paid POST route can answer: the key, its limits and credits, the body, the transport, a
+ *  server shutting down (503 busy), our failures. */
+const PAID_POST_ERRORS = ['bad_request', 'unauthorized', 'insufficient_credits', 'account_inactive', 'payload_too_large', 'unsupported_encoding', 'request_timeout', 'headers_too_large', 'rate_limited', 'idempotency_key_reused', 'idempotency_in_progress', 'internal_error', 'busy', 'store_unavailable', 'timeout'] as const;
+const SNAPSHOT_ERRORS = PAID_POST_ERRORS;
+const USAGE_ERRORS = ['bad_request', 'unauthorized', 'account_inactive', 'headers_too_large', 'rate_limited', 'internal_error', 'busy', 'store_unavailable', 'timeout'] as const;
+const OBSERVE_ERRORS = [...PAID_POST_ERRORS, 'invalid_url', 'invalid_mode', 'blocked_url', 'unsupported_content_type', 'too_large', 'unreachable', 'http_error'] as const;
 
 /** Idempotency-Key (docs/decisions.md, "Idempotency keys"). */
 /** Request bodies may come compressed (body.ts); the cap applies to the decoded size. */

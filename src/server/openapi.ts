@@ -8,6 +8,8 @@ import { ObserveRequest, ReadResult, MapResult, VisualResult, MapTextResult, Vis
 import { UsageResponse, USAGE_DEFAULT_LIMIT, USAGE_MAX_LIMIT } from '../schema/usage.ts';
 import type { ServerConfig } from './config.ts';
 
+// A path's answers are anyOf its shapes, never oneOf: shapes overlap (a visual result is also a map
+// result, since schemas allow extra fields), and oneOf refuses every answer that fits two.
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const jsonContent = (name: string) => ({ 'application/json': { schema: ref(name) } });
 /** Drops typebox's symbol keys and anything else JSON cannot carry. */
@@ -145,7 +147,7 @@ export function openApiDocument(config: Pick<ServerConfig, 'limitCap' | 'maxBody
             [COLUMNS_TYPE]: { schema: { type: 'string', format: 'binary', description: COLUMNS_DOC } },
           } },
           responses: {
-            200: { description: 'ranked elements (with options.format "text" also `text`; with options.elements false `text` alone)', headers: REPLAYED_HEADER_DOC, content: { 'application/json': { schema: { oneOf: [ref('SnapshotResponse'), ref('SnapshotTextResponse')] } } } },
+            200: { description: 'ranked elements (with options.format "text" also `text`; with options.elements false `text` alone)', headers: REPLAYED_HEADER_DOC, content: { 'application/json': { schema: { anyOf: [ref('SnapshotResponse'), ref('SnapshotTextResponse')] } } } },
             ...snapshotErrors,
           },
         },
@@ -157,7 +159,7 @@ export function openApiDocument(config: Pick<ServerConfig, 'limitCap' | 'maxBody
           parameters: [IDEMPOTENCY_KEY_PARAMETER, CONTENT_ENCODING_PARAMETER],
           requestBody: { required: true, content: { 'application/json': { schema: ref('ObserveRequest'), examples: EXAMPLES.observe } } },
           responses: {
-            200: { description: 'the result of the chosen mode', headers: REPLAYED_HEADER_DOC, content: { 'application/json': { schema: { oneOf: [ref('ReadResult'), ref('MapResult'), ref('VisualResult'), ref('MapTextResult'), ref('VisualTextResult')] } } } },
+            200: { description: 'the result of the chosen mode', headers: REPLAYED_HEADER_DOC, content: { 'application/json': { schema: { anyOf: [ref('ReadResult'), ref('MapResult'), ref('VisualResult'), ref('MapTextResult'), ref('VisualTextResult')] } } } },
             ...errorResponses(OBSERVE_ERRORS, 'ObserveError'),
           },
         },

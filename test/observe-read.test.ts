@@ -123,6 +123,13 @@ describe('reading pages', () => {
     assert.ok(one.truncated && one.content.length <= 1000 && one.content.length > 500, `${one.content.length} characters`);
     assert.equal(reparsed(one.content), one.content);
     assert.match(one.content, /^<h1>.*<\/h1>\s*<p>Routes run .* fare<\/p>$/s);
+    // Markdown and text too: a block longer than the limit is cut at a word, not inside one.
+    for (const format of ['markdown', 'text']) {
+      const whole: string = (await observe(server, key, { url: `${site}/one-block`, format })).body.content;
+      const cut: string = (await observe(server, key, { url: `${site}/one-block`, format, options: { contentLimit: 1000 } })).body.content;
+      assert.ok(cut.length <= 1000 && cut.length > 500 && whole.startsWith(cut), `${format}: ${cut.length} characters, a start of the whole`);
+      assert.match(whole.slice(cut.length), /^\s/, `${format}: cut at a word: …${cut.slice(-20)}|${whole.slice(cut.length, cut.length + 20)}…`);
+    }
   });
 
   test('a legacy charset, gzip and brotli bodies, and a redirect chain', async () => {

@@ -278,6 +278,16 @@ describe('the egress guard (no loopback allowed on this server)', () => {
 });
 
 describe('request errors', () => {
+  test('optional fields sent as null take their defaults (as on /v1/snapshot): read, markdown, no limit given', async () => {
+    const r = await observe(server, key, { url: `${site}/article`, mode: null, format: null, options: { contentLimit: null, main_content: null, include_links: null, render: null, goal: null } });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.equal(r.body.format, 'markdown');
+    assert.equal(r.body.truncated, false);
+    assert.equal(r.body.links, undefined);
+    assert.match(r.body.content, /^# Tuning Node\.js servers/m);
+    assert.equal((await observe(server, key, { url: `${site}/article`, options: null })).status, 200);
+  });
+
   test('bad bodies, modes and URLs', async () => {
     const cases: [unknown, number, string][] = [
       [{}, 400, 'bad_request'], [{ url: 5 }, 400, 'invalid_url'], [{ url: 'not a url' }, 400, 'invalid_url'],

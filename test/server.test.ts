@@ -282,7 +282,7 @@ describe('service endpoints', () => {
       }
     }
     const observe = doc.components.schemas.ObserveRequest.properties;
-    assert.deepEqual(observe.mode.anyOf.map((m: { const: string }) => m.const), ['read', 'map', 'visual']);
+    assert.deepEqual(observe.mode.anyOf.map((m: { const?: string }) => m.const ?? null), ['read', 'map', 'visual', null], 'null: the default, as on /v1/snapshot');
     assert.equal(observe.mode.default, 'read');
     assert.equal(observe.format.default, 'markdown');
   });

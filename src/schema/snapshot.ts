@@ -4,7 +4,8 @@
 import Type, { type Static, type TSchema } from 'typebox';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-const Maybe = <T extends TSchema>(schema: T) => Type.Optional(Nullable(schema));
+/** An optional field that may also be sent as null (absent: its default). */
+export const Maybe = <T extends TSchema>(schema: T) => Type.Optional(Nullable(schema));
 /** A flag some clients send as a boolean and others as "true"/"false". */
 const Flag = Maybe(Type.Union([Type.Boolean(), Type.String()]));
 

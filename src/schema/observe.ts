@@ -148,7 +148,7 @@ export const Screenshot = Type.Object({
   size_bytes: Type.Integer(),
   width: Type.Integer(),
   height: Type.Integer(),
-  expires_at: Type.Optional(Type.String({ description: 'ISO 8601 UTC' })),
+  expires_at: Type.Optional(Type.String({ format: 'date-time', description: 'ISO 8601 UTC: the URL answers 404 after it' })),
   annotated: Type.Boolean(),
 });
 

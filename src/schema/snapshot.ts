@@ -228,7 +228,7 @@ export const Diagnostics = Type.Object({
 export const RankResult = Type.Object({
   status: Type.Literal('success'),
   url: Type.String(),
-  timestamp: Type.String(),
+  timestamp: Type.String({ format: 'date-time', description: 'server processing time, ISO 8601 UTC' }),
   viewport: Viewport,
   elements: Type.Array(SnapshotElement),
   dominant_group_key: Nullable(Type.String()),

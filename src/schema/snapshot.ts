@@ -86,7 +86,7 @@ export const PreviousElement = Type.Object({
 export const Viewport = Type.Object({ width: Type.Number(), height: Type.Number() });
 
 export const ElementFilter = Type.Object({
-  min_area: Maybe(Type.Number()),
+  min_area: Maybe(Type.Number({ description: 'smallest bbox area kept, in px² (width × height); not negative' })),
   allowed_roles: Maybe(Type.Array(Type.String())),
   allowed_tags: Maybe(Type.Array(Type.String())),
 });
@@ -100,7 +100,7 @@ export const ResultFormat = Type.Union([Type.Literal('json'), Type.Literal('text
 export const ResultElements = Type.Boolean({ description: 'false (with format "text"): leave the JSON elements out; default true' });
 
 export const SnapshotOptions = Type.Object({
-  limit: Maybe(Type.Number({ description: 'Maximum elements returned; default 50, capped by the server (default cap 100).' })),
+  limit: Maybe(Type.Number({ description: 'Maximum elements returned; default 50, capped by the server (default cap 100); at least 1, a fraction rounded down.' })),
   filter: Maybe(ElementFilter),
   previous: Maybe(Type.Array(PreviousElement, { description: 'Elements of the previous snapshot: sets diff_status.' })),
   format: Maybe(ResultFormat),

@@ -122,7 +122,7 @@ export function createRouter({ routes, store, logger, deadlineMs, metrics, idemp
           const allowed = paths.get(pattern);
           if (!allowed) throw new SightlineError('not_found', `No route ${req.method} ${req.path}`);
           const err = new SightlineError('method_not_allowed', `${req.path} accepts ${allowed.join(', ')}, not ${req.method}`);
-          return finish(req, { ...errorReply(err), headers: { allow: allowed.join(', ') } }, started);
+          return finish(req, { ...errorReply(err, undefined, shapeOf(req.path)), headers: { allow: allowed.join(', ') } }, started);
         }
         if (idempotency && idempotentRoutes.has(routeKey) && req.idempotencyKey) {
           const key = checkIdempotencyKey(req.idempotencyKey);

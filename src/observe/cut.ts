@@ -14,7 +14,7 @@ export function cutContent(content: string, format: ReadFormat, limit: number): 
 /** Blocks kept whole by the first pass: a table row, preformatted text, a figure. */
 const ATOMIC = new Set(['TR', 'PRE', 'FIGURE', 'PICTURE', 'SVG', 'MATH', 'svg', 'math']);
 
-type Doc = ReturnType<typeof parseHTML>['document'];
+type Doc = ReturnType<typeof parseHTML>["document"];
 
 const serialize = (node: Node): string => (node.nodeType === 1 ? (node as Element).outerHTML : node.nodeType === 3 ? String(node) : '');
 
@@ -70,7 +70,13 @@ function fill(doc: Doc, parent: Node, budget: number, deep: boolean): string {
  */
 export function cutHtmlAtBlock(html: string, limit: number): Cut {
   if (html.length <= limit) return { content: html, truncated: false };
-  const { document } = parseHTML(`<!doctype html><html><body>${html}</body></html>`);
+  const parse = (part: string) => parseHTML(`<!doctype html><html><body>${part}</body></html>`).document;
+  // A start of the page is parsed (a 10 MB page is not parsed twice for 50,000 characters), and trusted
+  // when it reads back as the page does past the limit: then what ends within the limit ends there in
+  // the page too. A tag the slice cut in half is dropped by the parser and would make an unfinished
+  // element look whole: the whole page is parsed then.
+  let document = parse(html.slice(0, 2 * limit + 4096));
+  if (!html.startsWith(document.body.innerHTML.slice(0, limit + 1024))) document = parse(html);
   document.body.normalize(); // the parser splits text at character references: one node per run of text
   let content = fill(document, document.body, limit, false).trimEnd();
   if (content.length <= limit * 0.5) content = fill(document, document.body, limit, true).trimEnd();

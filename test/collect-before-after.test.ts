@@ -63,8 +63,8 @@ function textWithPartsLeftOut(old: string, now: string): boolean {
   return true;
 }
 
-function sameElement(o: CollectedElement, n: CollectedElement, where: string, sameIds: boolean): void {
-  if (sameIds) assert.equal(n.id, o.id, `${where}: id`);
+function sameElement(o: CollectedElement, n: CollectedElement, where: string): void {
+  assert.equal(n.id, o.id, `${where}: id`);
   assert.equal(n.tag, o.tag, `${where}: tag`);
   if (n.text !== o.text) assert.ok(n.text.length < o.text.length || o.text.endsWith('…'), `${where}: text ${JSON.stringify(n.text)} longer than ${JSON.stringify(o.text)}`);
   assert.ok(textWithPartsLeftOut(o.text, n.text), `${where}: text ${JSON.stringify(n.text)} is ${JSON.stringify(o.text)} with parts left out`);
@@ -83,18 +83,10 @@ function sameElement(o: CollectedElement, n: CollectedElement, where: string, sa
   for (const k of ['x', 'y', 'width', 'height'] as const) assert.ok(Math.abs(n.rect[k] - o.rect[k]) <= 1, `${where}: rect.${k} ${n.rect[k]} vs ${o.rect[k]}`);
 }
 
-/** Since spec17 a <details> is not listed, its <summary> is (test/element-states.test.ts): both are left
- *  out here, and where the old collector listed a details the ids after it moved, so the elements are
- *  compared in order without their ids. */
-const notDisclosure = (e: CollectedElement) => e.tag !== 'details' && e.tag !== 'summary';
-
 function compare(name: string, old: CollectResult, now: CollectResult): void {
   assert.ok(old.raw_elements.length > 0, `${name}: the old collector listed nothing`);
-  const sameIds = !old.raw_elements.some((e) => e.tag === 'details');
-  const [o, n] = [old.raw_elements.filter(notDisclosure), now.raw_elements.filter(notDisclosure)];
-  if (sameIds) assert.deepEqual(n.map((e) => e.id), o.map((e) => e.id), `${name}: the same elements in the same order`);
-  else assert.deepEqual(n.map((e) => e.tag), o.map((e) => e.tag), `${name}: the same elements in the same order`);
-  o.forEach((e, i) => sameElement(e, n[i], `${name} #${e.id} (${e.tag} "${e.text.slice(0, 30)}")`, sameIds));
+  assert.deepEqual(now.raw_elements.map((e) => e.id), old.raw_elements.map((e) => e.id), `${name}: the same elements in the same order`);
+  old.raw_elements.forEach((o, i) => sameElement(o, now.raw_elements[i], `${name} #${o.id} (${o.tag} "${o.text.slice(0, 30)}")`));
   assert.deepEqual(now.frames, old.frames, `${name}: opaque frames`);
   assert.equal(now.truncated, old.truncated, `${name}: truncated`);
   assert.deepEqual(now.client_diagnostics, old.client_diagnostics, `${name}: captcha report`);

@@ -9,9 +9,7 @@ const STATIC_ROLES = new Set(['heading', 'alert', 'status', 'dialog', 'alertdial
 /** A positioned layer with a z-index covering this share of the viewport is listed (a modal or wall). */
 const OVERLAY_SHARE = 0.3;
 const HEADINGS = new Set(['H1', 'H2', 'H3', 'H4', 'H5', 'H6']);
-// Not DETAILS: its summary is what a person clicks (a button); the details is a group that also holds
-// what a closed one does not show.
-const CONTROLS = new Set(['BUTTON', 'SELECT', 'TEXTAREA', 'SUMMARY', 'OPTION']);
+const CONTROLS = new Set(['BUTTON', 'SELECT', 'TEXTAREA', 'SUMMARY', 'DETAILS', 'OPTION']);
 /** Inputs a wrapping label stands for. */
 const LABEL_CLICKED = 'input[type=checkbox], input[type=radio], input[type=file]';
 /** Text that short, directly inside a landmark, is listed as context. */

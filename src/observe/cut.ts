@@ -11,10 +11,10 @@ export function cutContent(content: string, format: ReadFormat, limit: number): 
   return format === 'html' ? cutHtmlAtBlock(content, limit) : cutAtBlock(content, limit);
 }
 
-/** Blocks kept whole by the first pass: a table row, preformatted text, a figure. */
-const ATOMIC = new Set(['TR', 'PRE', 'FIGURE', 'PICTURE', 'SVG', 'MATH', 'svg', 'math']);
+/** Blocks kept whole by the first pass (upper-case tag names): a table row, preformatted text, a figure. */
+const ATOMIC = new Set(['TR', 'PRE', 'FIGURE', 'PICTURE', 'SVG', 'MATH']);
 
-type Doc = ReturnType<typeof parseHTML>["document"];
+type Doc = ReturnType<typeof parseHTML>['document'];
 
 const serialize = (node: Node): string => (node.nodeType === 1 ? (node as Element).outerHTML : node.nodeType === 3 ? String(node) : '');
 
@@ -53,7 +53,7 @@ function fill(doc: Doc, parent: Node, budget: number, deep: boolean): string {
     if (child.nodeType === 1) {
       const el = child as Element;
       const tags = tagsOf(el);
-      if (tags && (deep || (!ATOMIC.has(el.tagName) && !holdsText(el)))) {
+      if (tags && (deep || (!ATOMIC.has(el.tagName.toUpperCase()) && !holdsText(el)))) {
         const inner = fill(doc, el, room - tags[0].length - tags[1].length, deep);
         if (inner.trim()) out += tags[0] + inner + tags[1];
       }

@@ -70,6 +70,9 @@ function sameElement(o: CollectedElement, n: CollectedElement, where: string): v
   assert.ok(textWithPartsLeftOut(o.text, n.text), `${where}: text ${JSON.stringify(n.text)} is ${JSON.stringify(o.text)} with parts left out`);
   // a11y_hidden is new (ninth round; test/collect-hidden.test.ts checks it).
   const { a11y_hidden: _flag, ...attributes } = n.attributes;
+  // disabled is `:disabled` since spec17: a control inside a disabled fieldset is disabled now, where the
+  // old collector said nothing (test/element-states.test.ts checks it).
+  if (attributes.disabled === 'true' && o.attributes.disabled === undefined) delete attributes.disabled;
   // Nearby text is the parent's textContent less the element's own text: where the own text lost hidden
   // parts it is no longer found there (docs/ranking.md, ninth round, what is left).
   if (n.text !== o.text) { delete attributes.nearby_text; delete o.attributes.nearby_text; }

@@ -38,6 +38,18 @@ test('the README library example runs and prints what its comments say', async (
   assert.deepEqual(printed, expected);
 });
 
+test('the README text-form example prints what its comments say, for the library example\'s request', async () => {
+  const { execFileSync } = await import('node:child_process');
+  const readme = read('README.md');
+  const request = /^const request = \{[\s\S]*?^\};$/m.exec(/```js\n([\s\S]*?)```/.exec(readme)![1])![0];
+  const example = /```ts\n(import \{ rank, toPrompt \} from 'sightline';[\s\S]*?)```/.exec(readme)![1];
+  const [imports, ...body] = example.split('\n');
+  const expected = body.filter((l) => l.startsWith('// ')).map((l) => l.slice(3));
+  assert.equal(expected.length, 3);
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', [imports, request, ...body].join('\n')], { cwd: new URL('..', import.meta.url), encoding: 'utf8' });
+  assert.deepEqual(out.trim().split('\n'), expected);
+});
+
 test('the README settings table matches the server settings', async () => {
   const { SETTINGS } = await import('../src/server/config.ts');
   const rows = [...read('README.md').matchAll(/^\| `--([a-z0-9-]+)` \| `(SIGHTLINE_[A-Z0-9_]+)` \| ([^|]*) \|/gm)]

@@ -127,6 +127,10 @@ describe('map mode', () => {
     assert.ok(plain.every((e: any) => e.visual_cues === undefined));
     const withAttributes = (await map('login.html', { include_attributes: true })).body.interactable_elements;
     assert.deepEqual(withAttributes.find((e: any) => e.text === 'Email').attributes, { type: 'email', placeholder: 'you@example.com', name: 'Email' });
+    // Options sent as null take their defaults, as on /v1/snapshot: the same answer as none.
+    const nulls = (await map('shop.html', { limit: null, filter: null, render_quality: null, include_visual_cues: null, include_attributes: null, element_shape: null, goal: null, format: null, elements: null })).body;
+    assert.equal(nulls.engine, 'performance');
+    assert.deepEqual(nulls.interactable_elements.map((e: any) => [e.role, e.text, e.visual_cues?.background_color_name, e.attributes]), all.interactable_elements.slice(0, 50).map((e: any) => [e.role, e.text, e.visual_cues?.background_color_name, undefined]));
     const before = await balance(server.dataDir, key);
     for (const options of [{ limit: 501 }, { limit: 0 }, { filter: { min_area: 'big' } }, { render_quality: 'ultra' }, { element_shape: 'tree' }]) {
       const r = await map('shop.html', options);

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { gzipSync, brotliCompressSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
+import { parseHTML } from 'linkedom';
 import { startServer, createKey, balance, removeDataDir, observe, type ServerProcess } from './helpers/server.ts';
 import { GUARD_CASES } from './helpers/guard-cases.ts';
 
@@ -23,6 +24,7 @@ function route(path: string, res: import('node:http').ServerResponse): void {
   if (loop) { res.writeHead(301, { location: `/loop${Number(loop[1]) + 1}` }); res.end(); return; }
   switch (path) {
     case '/article': return html(ARTICLE);
+    case '/one-block': return html(`<html><head><title>One block</title></head><body><article><h1>${'A very long heading about night buses & fares '.repeat(3)}</h1><p>${'Routes run every thirty minutes between midnight and five, with a <em>flat</em> fare & free transfers. '.repeat(30)}</p></article></body></html>`);
     case '/latin1': return html(Buffer.from('<html><head><meta charset="windows-1252"><title>Caf\xe9</title></head><body><article><h1>Caf\xe9 cr\xe8me</h1><p>Un caf\xe9 cr\xe8me co\xfbte 3 \x80 \xe0 la terrasse, servi avec un croissant chaud et beaucoup de patience.</p></article></body></html>', 'latin1'), 'text/html');
     case '/gzip': res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' }); res.end(gzipSync(ARTICLE)); return;
     case '/br': res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'br' }); res.end(brotliCompressSync(ARTICLE)); return;
@@ -113,6 +115,34 @@ describe('reading pages', () => {
     assert.ok(cut.body.content.length <= 300);
     assert.equal(cut.body.truncated, true);
     assert.ok(!/\n$/.test(cut.body.content) && cut.body.warnings.some((w: string) => w.startsWith('content_truncated')));
+  });
+
+  test('format html with contentLimit: well-formed HTML within the limit, cut between whole blocks', async () => {
+    /** The HTML as a parser reads it back: unchanged when every tag the cut left is whole and closed. */
+    const reparsed = (html: string) => parseHTML(`<!doctype html><html><body>${html}</body></html>`).document.body.innerHTML;
+    const full: string = (await observe(server, key, { url: `${site}/article`, format: 'html' })).body.content;
+    for (const limit of [150, 400, 700, 1000]) {
+      const r = (await observe(server, key, { url: `${site}/article`, format: 'html', options: { contentLimit: limit } })).body;
+      assert.equal(r.truncated, true);
+      assert.ok(r.content.length <= limit && r.content.length > limit / 2, `${limit}: ${r.content.length} characters`);
+      assert.equal(reparsed(r.content), r.content, `${limit}: well-formed`);
+      const blocks = [...parseHTML(`<!doctype html><html><body>${r.content}</body></html>`).document.body.children];
+      // Whole blocks of the full content, the last one possibly a container (a table) cut between its rows.
+      assert.ok(blocks.length > 0 && blocks.slice(0, -1).every((b) => full.includes(b.outerHTML)), `${limit}: whole blocks of the full content: ${r.content}`);
+      assert.ok(full.startsWith(r.content.slice(0, r.content.lastIndexOf(blocks.at(-1)!.outerHTML.slice(0, 20)))), `${limit}: a start of the full content`);
+    }
+    // One block longer than the limit: cut inside it, at a word, still well-formed.
+    const one = (await observe(server, key, { url: `${site}/one-block`, format: 'html', options: { contentLimit: 1000 } })).body;
+    assert.ok(one.truncated && one.content.length <= 1000 && one.content.length > 500, `${one.content.length} characters`);
+    assert.equal(reparsed(one.content), one.content);
+    assert.match(one.content, /^<h1>.*<\/h1>\s*<p>Routes run .* fare<\/p>$/s);
+    // Markdown and text too: a block longer than the limit is cut at a word, not inside one.
+    for (const format of ['markdown', 'text']) {
+      const whole: string = (await observe(server, key, { url: `${site}/one-block`, format })).body.content;
+      const cut: string = (await observe(server, key, { url: `${site}/one-block`, format, options: { contentLimit: 1000 } })).body.content;
+      assert.ok(cut.length <= 1000 && cut.length > 500 && whole.startsWith(cut), `${format}: ${cut.length} characters, a start of the whole`);
+      assert.match(whole.slice(cut.length), /^\s/, `${format}: cut at a word: …${cut.slice(-20)}|${whole.slice(cut.length, cut.length + 20)}…`);
+    }
   });
 
   test('a legacy charset, gzip and brotli bodies, and a redirect chain', async () => {
@@ -289,6 +319,16 @@ describe('the egress guard (no loopback allowed on this server)', () => {
 });
 
 describe('request errors', () => {
+  test('optional fields sent as null take their defaults (as on /v1/snapshot): read, markdown, no limit given', async () => {
+    const r = await observe(server, key, { url: `${site}/article`, mode: null, format: null, options: { contentLimit: null, main_content: null, include_links: null, render: null, goal: null } });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.equal(r.body.format, 'markdown');
+    assert.equal(r.body.truncated, false);
+    assert.equal(r.body.links, undefined);
+    assert.match(r.body.content, /^# Tuning Node\.js servers/m);
+    assert.equal((await observe(server, key, { url: `${site}/article`, options: null })).status, 200);
+  });
+
   test('bad bodies, modes and URLs', async () => {
     const cases: [unknown, number, string][] = [
       [{}, 400, 'bad_request'], [{ url: 5 }, 400, 'invalid_url'], [{ url: 'not a url' }, 400, 'invalid_url'],

@@ -338,10 +338,21 @@ test('the OpenAPI examples are real requests: each one answers 200 in its docume
     const res = await fetch(server.url + path, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
     return { status: res.status, body: await res.json() as any };
   };
+  // Each answer also fits its path's 200 schema in the served document, as a JSON Schema validator reads it.
+  const doc = await (await fetch(`${server.url}/openapi.json`)).json();
+  const inline = (s: unknown) => JSON.parse(JSON.stringify(s), (_k, v) => (v?.$ref ? doc.components.schemas[v.$ref.split('/').pop()] : v));
+  const published = (path: string) => Compile(inline(doc.paths[path].post.responses['200'].content['application/json'].schema));
+  const documented = { '/v1/snapshot': published('/v1/snapshot'), '/v1/observe': published('/v1/observe') };
+  const fitsDocument = (path: keyof typeof documented, body: unknown, what: string) =>
+    assert.ok(documented[path].Check(body), `${what}: ${path}'s 200 schema: ${JSON.stringify([...documented[path].Errors(body)][0])}`);
   for (const [name, example] of Object.entries(EXAMPLES.snapshot)) {
     const answer = await post('/v1/snapshot', example.value);
     assert.equal(answer.status, 200, `${name}: ${JSON.stringify(answer.body)}`);
     assert.ok(snapshot.Check(answer.body), `${name}: ${JSON.stringify([...snapshot.Errors(answer.body)][0])}`);
+    fitsDocument('/v1/snapshot', answer.body, name);
+    const text = await post('/v1/snapshot', { ...example.value, options: { ...example.value.options, format: 'text' } });
+    assert.equal(text.status, 200, `${name} as text: ${JSON.stringify(text.body)}`);
+    fitsDocument('/v1/snapshot', text.body, `${name} as text`);
   }
   for (const [mode, example] of Object.entries(EXAMPLES.observe)) {
     // The example's address is on the internet; the test sends the same request for a local page.
@@ -349,6 +360,7 @@ test('the OpenAPI examples are real requests: each one answers 200 in its docume
     assert.equal(answer.status, 200, `${mode}: ${JSON.stringify(answer.body)}`);
     const check = shapes[mode as keyof typeof shapes];
     assert.ok(check.Check(answer.body), `${mode}: ${JSON.stringify([...check.Errors(answer.body)][0])}`);
+    fitsDocument('/v1/observe', answer.body, mode);
   }
   // GET /v1/usage's example is an answer: it and a real answer have the documented shape.
   const usage = Compile(UsageResponse);

@@ -230,13 +230,14 @@ describe('errors (SPEC bodies, no charge)', () => {
     const wrong = await fetch(`${server.url}/v1/snapshot`);
     assert.equal(wrong.status, 405);
     assert.equal(wrong.headers.get('allow'), 'POST');
-    // Observe answers in its own SPEC error shape (short name in `error`, then `message`), 405 included.
-    const observeWrong = await fetch(`${server.url}/v1/observe`);
-    assert.equal(observeWrong.status, 405);
-    const body = await observeWrong.json();
+    // Each path answers its own SPEC error body: observe's carries the code in `error` and a `message`.
+    const observe = await fetch(`${server.url}/v1/observe`);
+    assert.equal(observe.status, 405);
+    assert.equal(observe.headers.get('allow'), 'POST');
+    const body = await observe.json();
+    assert.deepEqual(Object.keys(body).sort(), ['error', 'message', 'status']);
     assert.equal(body.error, 'method_not_allowed');
     assert.match(body.message, /accepts POST/);
-    assert.equal(body.error_code, undefined);
   });
 });
 
@@ -279,5 +280,23 @@ describe('service endpoints', () => {
     assert.deepEqual(Object.keys(op.responses).sort(), ['200', '400', '401', '402', '403', '408', '409', '413', '415', '422', '429', '431', '500', '503', '504']);
     assert.match(op.responses['503'].description, /store_unavailable/);
     assert.ok(op.responses['429'].headers['Retry-After']);
+  });
+
+  test('GET /openapi.json: both paid routes document every error the key, the body and the transport can give, and observe its modes and defaults', async () => {
+    const { ERRORS } = await import('../src/schema/errors.ts');
+    const doc = await (await fetch(`${server.url}/openapi.json`)).json();
+    // SPEC "Authentication": both endpoints answer 401 and 403 (inactive account); a body arrives late (408),
+    // a head is too large (431), the server shuts down (503 busy) on either.
+    const shared = ['unauthorized', 'account_inactive', 'insufficient_credits', 'request_timeout', 'payload_too_large', 'headers_too_large', 'rate_limited', 'busy', 'timeout'] as const;
+    for (const path of ['/v1/snapshot', '/v1/observe']) {
+      for (const code of shared) {
+        const response = doc.paths[path].post.responses[String(ERRORS[code].status)];
+        assert.match(response?.description ?? '', new RegExp(`\\b${code}\\b`), `${path} documents ${ERRORS[code].status} ${code}`);
+      }
+    }
+    const observe = doc.components.schemas.ObserveRequest.properties;
+    assert.deepEqual(observe.mode.anyOf.map((m: { const?: string }) => m.const ?? null), ['read', 'map', 'visual', null], 'null: the default, as on /v1/snapshot');
+    assert.equal(observe.mode.default, 'read');
+    assert.equal(observe.format.default, 'markdown');
   });
 });

@@ -203,7 +203,8 @@ function describe(w: Walk, frame: Frame, tree: Node, el: Element, rect: Rect): C
     if (isTag(el, 'INPUT') && (el.type === 'checkbox' || el.type === 'radio')) attributes.checked = String(el.checked);
   }
   if (isTag(el, 'BUTTON') && el.type) attributes.type_ = el.type;
-  if ((el as HTMLButtonElement).disabled === true) attributes.disabled = 'true';
+  // :disabled, not the `disabled` property: a control inside a disabled <fieldset> cannot be used either.
+  if (el.matches(':disabled')) attributes.disabled = 'true';
   for (const state of ['checked', 'disabled', 'expanded'] as const) {
     const v = el.getAttribute(`aria-${state}`);
     if (v !== null) attributes[`aria_${state}`] = v;

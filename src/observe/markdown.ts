@@ -73,9 +73,13 @@ export function toMarkdown(html: string): string {
   return turndown().turndown(html).replace(/\n{3,}/g, '\n\n').trim();
 }
 
-/** Cuts at the last block boundary (blank line) before `limit` characters. */
+/** Cuts at the last block boundary (blank line) before `limit` characters; when that keeps under half
+ *  the limit (one block longer than that), at the last word boundary. */
 export function cutAtBlock(content: string, limit: number): { content: string; truncated: boolean } {
   if (content.length <= limit) return { content, truncated: false };
-  const cut = content.lastIndexOf('\n\n', limit);
-  return { content: content.slice(0, cut > limit * 0.5 ? cut : limit).trimEnd(), truncated: true };
+  const block = content.lastIndexOf('\n\n', limit);
+  if (block > limit * 0.5) return { content: content.slice(0, block).trimEnd(), truncated: true };
+  // The last whitespace at or before the limit, so the character after the cut is a space.
+  const space = Math.max(content.lastIndexOf(' ', limit), content.lastIndexOf('\n', limit));
+  return { content: content.slice(0, space > limit * 0.5 ? space : limit).trimEnd(), truncated: true };
 }

@@ -20,7 +20,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { SightlineError } from '../schema/errors.ts';
-import { cutAtBlock } from './markdown.ts';
+import { cutContent } from './cut.ts';
 import { DEFAULT_CONTENT_LIMIT, type ReadLink, type ReadOptions, type ReadResult } from './read.ts';
 
 const PACKAGE = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
@@ -456,7 +456,7 @@ export async function readPdf(bytes: Uint8Array, url: string, options: ReadOptio
     const lines = pages.flatMap((p) => p.lines);
     const bs = blocks(lines, inlineHyphenated(lines), await boldFonts(doc, boldCandidates(lines), fontPage));
     const full = render(bs, format);
-    const { content, truncated } = cutAtBlock(full, limit);
+    const { content, truncated } = cutContent(full, format, limit);
     const meta = await doc.getMetadata().catch(() => undefined);
     const info = (meta?.info ?? {}) as { Title?: string; Subject?: string };
     const xmpTitle = meta?.metadata?.get('dc:title');

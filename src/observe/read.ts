@@ -1,9 +1,10 @@
 // Read mode without a browser: HTML in, the page's main content out as Markdown, text or cleaned HTML,
-// cut at a block boundary. PDFs have their own reader (pdf.ts) with the same result.
+// cut at a block boundary (cut.ts). PDFs have their own reader (pdf.ts) with the same result.
 import { parseHTML } from 'linkedom';
 import { extract } from './extract.ts';
 import { textOf } from './extract-dom.ts';
-import { toMarkdown, cutAtBlock } from './markdown.ts';
+import { toMarkdown } from './markdown.ts';
+import { cutContent } from './cut.ts';
 
 export type ReadFormat = 'markdown' | 'text' | 'html';
 export const DEFAULT_CONTENT_LIMIT = 50_000;
@@ -61,7 +62,7 @@ export function readPage(html: string, url: string, options: ReadOptions = {}): 
   const extracted = extract(html, url, { mainContent: options.mainContent });
   const format = options.format ?? 'markdown';
   const full = format === 'html' ? extracted.html.trim() : format === 'text' ? extracted.text : toMarkdown(extracted.html);
-  const { content, truncated } = cutAtBlock(full, options.contentLimit ?? DEFAULT_CONTENT_LIMIT);
+  const { content, truncated } = cutContent(full, format, options.contentLimit ?? DEFAULT_CONTENT_LIMIT);
   const warnings: string[] = [];
   if (extracted.text.length < SHORT_CONTENT) warnings.push(`content_short: only ${extracted.text.length} characters of text were found (the page may not have loaded, may need a browser, or may be blocked)`);
   if (truncated) warnings.push(`content_truncated: cut at ${content.length} of ${full.length} characters (contentLimit)`);

@@ -76,7 +76,10 @@ export function decode(core: CoreBackend, enc: Encoded, selected: number): Decod
       const inputType = a.input_type ?? a.type_;
       if (inputType) el.input_type = inputType;
       if (a.value_redacted != null) el.value_redacted = isTrue(a.value_redacted);
-      if (a.checked != null) el.checked = isTrue(a.checked);
+      // The state a person sees: the native one, else an ARIA widget's (a role=checkbox or switch has
+      // only aria-checked; "mixed" is not checked, and aria_checked keeps the tri-state).
+      const checked = a.checked ?? a.aria_checked;
+      if (checked != null) el.checked = isTrue(checked);
       if (a.disabled != null || a.aria_disabled != null) el.disabled = isDisabled(a);
       if (a.aria_expanded != null) el.expanded = isTrue(a.aria_expanded);
       if (a.aria_checked != null) el.aria_checked = String(a.aria_checked);

@@ -1,43 +1,45 @@
 // The /v1/observe contract (SPEC "Observe request", "Observe result" read, map and visual modes,
 // observe errors).
 import Type, { type Static } from 'typebox';
-import { ElementFilter, MlRerank, ModalGrid, Rect, ResultElements, ResultFormat, ResultText, Viewport } from './snapshot.ts';
+import { ElementFilter, Maybe, MlRerank, ModalGrid, Rect, ResultElements, ResultFormat, ResultText, Viewport } from './snapshot.ts';
 
 /** Observe `options.limit`: default and maximum (DESIGN "Decisions"). */
 export const MAP_DEFAULT_LIMIT = 50;
 export const MAP_MAX_LIMIT = 500;
 
 export const ObserveOptions = Type.Object({
-  contentLimit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500_000 })),
-  main_content: Type.Optional(Type.Boolean()),
-  include_links: Type.Optional(Type.Boolean({ description: 'read: add `links`, the absolute URL and anchor text of every link in the main content (each URL once; for a PDF, its link annotations)' })),
-  render: Type.Optional(Type.Union([Type.Literal('auto'), Type.Literal('always'), Type.Literal('never')], {
+  contentLimit: Maybe(Type.Integer({ minimum: 1, maximum: 500_000 })),
+  main_content: Maybe(Type.Boolean()),
+  include_links: Maybe(Type.Boolean({ description: 'read: add `links`, the absolute URL and anchor text of every link in the main content (each URL once; for a PDF, its link annotations)' })),
+  render: Maybe(Type.Union([Type.Literal('auto'), Type.Literal('always'), Type.Literal('never')], {
     description: 'auto (default): render in Chromium when the fetched HTML is a script shell',
   })),
   // map and visual
-  render_quality: Type.Optional(Type.Union([Type.Literal('performance'), Type.Literal('precision')], {
+  render_quality: Maybe(Type.Union([Type.Literal('performance'), Type.Literal('precision')], {
     description: 'map engine: performance (default; images, media and fonts blocked, DOM ready plus a short quiet window, 2 credits) or precision (full load, network quiet, fonts, lazy content; 10 credits). Visual always uses precision.',
   })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAP_MAX_LIMIT, description: `most elements returned, most important first (default ${MAP_DEFAULT_LIMIT})` })),
-  filter: Type.Optional(ElementFilter),
-  include_visual_cues: Type.Optional(Type.Boolean({ description: 'visual_cues on each element (default true in map, false in visual)' })),
-  include_attributes: Type.Optional(Type.Boolean({ description: 'attributes (type, placeholder, aria_label, name, href, value) on each element (default false in map, true in visual)' })),
-  element_shape: Type.Optional(Type.Union([Type.Literal('common'), Type.Literal('dom')], {
+  limit: Maybe(Type.Integer({ minimum: 1, maximum: MAP_MAX_LIMIT, description: `most elements returned, most important first (default ${MAP_DEFAULT_LIMIT})` })),
+  filter: Maybe(ElementFilter),
+  include_visual_cues: Maybe(Type.Boolean({ description: 'visual_cues on each element (default true in map, false in visual)' })),
+  include_attributes: Maybe(Type.Boolean({ description: 'attributes (type, placeholder, aria_label, name, href, value) on each element (default false in map, true in visual)' })),
+  element_shape: Maybe(Type.Union([Type.Literal('common'), Type.Literal('dom')], {
     description: 'common (default): id, role, text, bbox {x, y, width, height}...; dom: uid, tag, selector, bbox {x, y, w, h}, is_visible, z_index, attributes',
   })),
-  screenshot_delivery: Type.Optional(Type.Union([Type.Literal('url'), Type.Literal('base64')], { description: 'visual: url (default, expiring) or base64 (inline)' })),
-  annotate: Type.Optional(Type.Boolean({ description: 'visual: draw each returned element\'s box and id onto the screenshot (set-of-marks)' })),
-  goal: Type.Optional(Type.String({ maxLength: 1000, description: 'map and visual: what the agent wants to do; the goal rerank puts the elements it needs first (ml_rerank in the result)' })),
-  dismiss_overlays: Type.Optional(Type.Boolean({ description: 'map and visual: click the control that closes a consent banner or dialog before collecting (default false)' })),
-  format: Type.Optional(ResultFormat),
-  elements: Type.Optional(ResultElements),
+  screenshot_delivery: Maybe(Type.Union([Type.Literal('url'), Type.Literal('base64')], { description: 'visual: url (default, expiring) or base64 (inline)' })),
+  annotate: Maybe(Type.Boolean({ description: 'visual: draw each returned element\'s box and id onto the screenshot (set-of-marks)' })),
+  goal: Maybe(Type.String({ maxLength: 1000, description: 'map and visual: what the agent wants to do; the goal rerank puts the elements it needs first (ml_rerank in the result)' })),
+  dismiss_overlays: Maybe(Type.Boolean({ description: 'map and visual: click the control that closes a consent banner or dialog before collecting (default false)' })),
+  format: Maybe(ResultFormat),
+  elements: Maybe(ResultElements),
 }, { description: 'Options; keys that do not apply to the chosen mode are ignored.' });
 
 export const ObserveRequest = Type.Object({
-  url: Type.String({ minLength: 1, maxLength: 8192 }),
-  mode: Type.Optional(Type.String()),
-  format: Type.Optional(Type.Union([Type.Literal('markdown'), Type.Literal('text'), Type.Literal('html')])),
-  options: Type.Optional(ObserveOptions),
+  url: Type.String({ minLength: 1, maxLength: 8192, description: 'a valid http or https URL' }),
+  // Another value is 400 invalid_mode (checked before the schema, routes/observe.ts).
+  // Like /v1/snapshot's optional fields, these may be sent as null: absent, their default.
+  mode: Type.Optional(Type.Union([Type.Literal('read'), Type.Literal('map'), Type.Literal('visual'), Type.Null()], { default: 'read' })),
+  format: Type.Optional(Type.Union([Type.Literal('markdown'), Type.Literal('text'), Type.Literal('html'), Type.Null()], { default: 'markdown', description: 'read mode\'s output format' })),
+  options: Maybe(ObserveOptions),
 });
 
 export const ReadLink = Type.Object({
@@ -146,7 +148,7 @@ export const Screenshot = Type.Object({
   size_bytes: Type.Integer(),
   width: Type.Integer(),
   height: Type.Integer(),
-  expires_at: Type.Optional(Type.String({ description: 'ISO 8601 UTC' })),
+  expires_at: Type.Optional(Type.String({ format: 'date-time', description: 'ISO 8601 UTC: the URL answers 404 after it' })),
   annotated: Type.Boolean(),
 });
 

@@ -4,7 +4,8 @@
 import Type, { type Static, type TSchema } from 'typebox';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-const Maybe = <T extends TSchema>(schema: T) => Type.Optional(Nullable(schema));
+/** An optional field that may also be sent as null (absent: its default). */
+export const Maybe = <T extends TSchema>(schema: T) => Type.Optional(Nullable(schema));
 /** A flag some clients send as a boolean and others as "true"/"false". */
 const Flag = Maybe(Type.Union([Type.Boolean(), Type.String()]));
 
@@ -85,7 +86,7 @@ export const PreviousElement = Type.Object({
 export const Viewport = Type.Object({ width: Type.Number(), height: Type.Number() });
 
 export const ElementFilter = Type.Object({
-  min_area: Maybe(Type.Number()),
+  min_area: Maybe(Type.Number({ description: 'smallest bbox area kept, in px² (width × height); not negative' })),
   allowed_roles: Maybe(Type.Array(Type.String())),
   allowed_tags: Maybe(Type.Array(Type.String())),
 });
@@ -99,7 +100,7 @@ export const ResultFormat = Type.Union([Type.Literal('json'), Type.Literal('text
 export const ResultElements = Type.Boolean({ description: 'false (with format "text"): leave the JSON elements out; default true' });
 
 export const SnapshotOptions = Type.Object({
-  limit: Maybe(Type.Number({ description: 'Maximum elements returned; default 50, capped by the server (default cap 100).' })),
+  limit: Maybe(Type.Number({ description: 'Maximum elements returned; default 50, capped by the server (default cap 100); at least 1, a fraction rounded down.' })),
   filter: Maybe(ElementFilter),
   previous: Maybe(Type.Array(PreviousElement, { description: 'Elements of the previous snapshot: sets diff_status.' })),
   format: Maybe(ResultFormat),
@@ -227,7 +228,7 @@ export const Diagnostics = Type.Object({
 export const RankResult = Type.Object({
   status: Type.Literal('success'),
   url: Type.String(),
-  timestamp: Type.String(),
+  timestamp: Type.String({ format: 'date-time', description: 'server processing time, ISO 8601 UTC' }),
   viewport: Viewport,
   elements: Type.Array(SnapshotElement),
   dominant_group_key: Nullable(Type.String()),

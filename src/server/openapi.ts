@@ -8,14 +8,19 @@ import { ObserveRequest, ReadResult, MapResult, VisualResult, MapTextResult, Vis
 import { UsageResponse, USAGE_DEFAULT_LIMIT, USAGE_MAX_LIMIT } from '../schema/usage.ts';
 import type { ServerConfig } from './config.ts';
 
+// A path's answers are anyOf its shapes, never oneOf: shapes overlap (a visual result is also a map
+// result, since schemas allow extra fields), and oneOf refuses every answer that fits two.
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const jsonContent = (name: string) => ({ 'application/json': { schema: ref(name) } });
 /** Drops typebox's symbol keys and anything else JSON cannot carry. */
 const plain = (schema: unknown) => JSON.parse(JSON.stringify(schema));
 
-const SNAPSHOT_ERRORS = ['bad_request', 'unauthorized', 'insufficient_credits', 'account_inactive', 'payload_too_large', 'unsupported_encoding', 'request_timeout', 'headers_too_large', 'rate_limited', 'idempotency_key_reused', 'idempotency_in_progress', 'internal_error', 'store_unavailable', 'timeout'] as const;
-const USAGE_ERRORS = ['bad_request', 'unauthorized', 'account_inactive', 'rate_limited', 'internal_error', 'store_unavailable', 'timeout'] as const;
-const OBSERVE_ERRORS = ['bad_request', 'invalid_url', 'invalid_mode', 'unauthorized', 'insufficient_credits', 'blocked_url', 'unsupported_content_type', 'too_large', 'payload_too_large', 'unsupported_encoding', 'rate_limited', 'idempotency_key_reused', 'idempotency_in_progress', 'internal_error', 'unreachable', 'http_error', 'busy', 'store_unavailable', 'timeout'] as const;
+/** What any paid POST route can answer: the key, its limits and credits, the body, the transport, a
+ *  server shutting down (503 busy), our failures. */
+const PAID_POST_ERRORS = ['bad_request', 'unauthorized', 'insufficient_credits', 'account_inactive', 'payload_too_large', 'unsupported_encoding', 'request_timeout', 'headers_too_large', 'rate_limited', 'idempotency_key_reused', 'idempotency_in_progress', 'internal_error', 'busy', 'store_unavailable', 'timeout'] as const;
+const SNAPSHOT_ERRORS = PAID_POST_ERRORS;
+const USAGE_ERRORS = ['bad_request', 'unauthorized', 'account_inactive', 'headers_too_large', 'rate_limited', 'internal_error', 'busy', 'store_unavailable', 'timeout'] as const;
+const OBSERVE_ERRORS = [...PAID_POST_ERRORS, 'invalid_url', 'invalid_mode', 'blocked_url', 'unsupported_content_type', 'too_large', 'unreachable', 'http_error'] as const;
 
 /** Idempotency-Key (docs/decisions.md, "Idempotency keys"). */
 /** Request bodies may come compressed (body.ts); the cap applies to the decoded size. */
@@ -142,7 +147,7 @@ export function openApiDocument(config: Pick<ServerConfig, 'limitCap' | 'maxBody
             [COLUMNS_TYPE]: { schema: { type: 'string', format: 'binary', description: COLUMNS_DOC } },
           } },
           responses: {
-            200: { description: 'ranked elements (with options.format "text" also `text`; with options.elements false `text` alone)', headers: REPLAYED_HEADER_DOC, content: { 'application/json': { schema: { oneOf: [ref('SnapshotResponse'), ref('SnapshotTextResponse')] } } } },
+            200: { description: 'ranked elements (with options.format "text" also `text`; with options.elements false `text` alone)', headers: REPLAYED_HEADER_DOC, content: { 'application/json': { schema: { anyOf: [ref('SnapshotResponse'), ref('SnapshotTextResponse')] } } } },
             ...snapshotErrors,
           },
         },
@@ -154,7 +159,7 @@ export function openApiDocument(config: Pick<ServerConfig, 'limitCap' | 'maxBody
           parameters: [IDEMPOTENCY_KEY_PARAMETER, CONTENT_ENCODING_PARAMETER],
           requestBody: { required: true, content: { 'application/json': { schema: ref('ObserveRequest'), examples: EXAMPLES.observe } } },
           responses: {
-            200: { description: 'the result of the chosen mode', headers: REPLAYED_HEADER_DOC, content: { 'application/json': { schema: { oneOf: [ref('ReadResult'), ref('MapResult'), ref('VisualResult'), ref('MapTextResult'), ref('VisualTextResult')] } } } },
+            200: { description: 'the result of the chosen mode', headers: REPLAYED_HEADER_DOC, content: { 'application/json': { schema: { anyOf: [ref('ReadResult'), ref('MapResult'), ref('VisualResult'), ref('MapTextResult'), ref('VisualTextResult')] } } } },
             ...errorResponses(OBSERVE_ERRORS, 'ObserveError'),
           },
         },

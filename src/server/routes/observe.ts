@@ -56,7 +56,7 @@ function validate(body: unknown): ObserveRequest {
   const b = body as Record<string, unknown>;
   if (b.url === undefined) throw badRequest('Missing required field: url');
   if (typeof b.url !== 'string' || !b.url.trim()) throw new SightlineError('invalid_url', 'url must be a non-empty string');
-  if (b.mode !== undefined && !['read', 'map', 'visual'].includes(b.mode as string)) {
+  if (b.mode != null && !['read', 'map', 'visual'].includes(b.mode as string)) {
     throw new SightlineError('invalid_mode', `Unknown mode ${JSON.stringify(b.mode)}: use read, map or visual`);
   }
   const [first] = check.Errors(body);
@@ -65,7 +65,7 @@ function validate(body: unknown): ObserveRequest {
     throw badRequest(`Invalid request: ${path} ${first.message}`);
   }
   const o = (body as ObserveRequest).options;
-  if (o?.elements === false && o.format !== 'text' && b.mode !== undefined && b.mode !== 'read') {
+  if (o?.elements === false && o.format !== 'text' && b.mode != null && b.mode !== 'read') {
     throw badRequest('Invalid request: options.elements false needs options.format "text" (the result would be empty)');
   }
   return body as ObserveRequest;
@@ -75,7 +75,7 @@ async function read(deps: ObserveDeps, agent: ReturnType<typeof guardedAgent>, r
   const { fetch, browser } = deps;
   const render = body.options?.render ?? 'auto';
   const format = body.format ?? 'markdown';
-  const readOptions = { format, contentLimit: body.options?.contentLimit, mainContent: body.options?.main_content, includeLinks: body.options?.include_links === true };
+  const readOptions = { format, contentLimit: body.options?.contentLimit ?? undefined, mainContent: body.options?.main_content ?? undefined, includeLinks: body.options?.include_links === true };
   let source: { url: string; html: string; redirects: string[]; blocked: string[]; warnings: string[]; pdf?: Uint8Array };
   if (render === 'always') {
     try {
@@ -143,7 +143,7 @@ async function map(deps: ObserveDeps, req: HttpRequest, body: ObserveRequest, vi
   const o = body.options ?? {};
   const shape = o.element_shape ?? 'common';
   const page = await mapPage(await deps.browser(), deps.fetch.guard, deps.ranker, {
-    url: body.url.trim(), engine, limit: o.limit ?? MAP_DEFAULT_LIMIT, filter: o.filter, goal: o.goal, selectors: shape === 'dom',
+    url: body.url.trim(), engine, limit: o.limit ?? MAP_DEFAULT_LIMIT, filter: o.filter, goal: o.goal ?? undefined, selectors: shape === 'dom',
     screenshot: visual, annotate: visual && o.annotate === true, dismissOverlays: o.dismiss_overlays === true, deadlineMs: deps.fetch.deadlineMs, signal: req.signal,
     settle: deps.mapPath === 'legacy' ? 'fixed' : 'adaptive',
   });

@@ -29,3 +29,21 @@ test('normalizeText gives what collapsing white space and trimming give', () => 
   for (const text of ['a '.repeat(400), ` ${'b'.repeat(299)} `, 'c'.repeat(301)]) assert.equal(normalizeText(text), viaRegex(text));
   assert.ok(texts > 400_000);
 });
+
+test('normalizeText reads only the start of a long text and gives what the regex form gives on the whole', () => {
+  const viaRegex = (text: string) => { const clean = text.replace(/\s+/g, ' ').trim(); return clean.length > MAX_TEXT ? clean.slice(0, MAX_TEXT - 1) + '…' : clean; };
+  // Long texts whose white space runs fall anywhere, across the prefix's end too; mostly white space at the
+  // start (the prefix then collapses to less than MAX_TEXT and the whole is read); a megabyte text.
+  let seed = 7;
+  const rand = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
+  const pieces = [' ', '   ', '\n\n\t ', '\u00a0', 'word', 'é', 'a', '\u3000 '];
+  for (let k = 0; k < 3000; k++) {
+    let text = rand() < 0.2 ? ' '.repeat(Math.floor(rand() * 3000)) : '';
+    const target = 1200 + Math.floor(rand() * 2000);
+    while (text.length < target) text += pieces[Math.floor(rand() * pieces.length)];
+    assert.equal(normalizeText(text), viaRegex(text), `text ${k} (${text.length} units)`);
+  }
+  const mega = 'lorem ipsum  dolor\tsit amet '.repeat(40_000);
+  assert.equal(normalizeText(mega), viaRegex(mega));
+  assert.equal(normalizeText(`${' '.repeat(5000)}x`), 'x');
+});

@@ -38,9 +38,10 @@ export function visibleText(el: Element, mayHide = true): string {
 /** Elements whose content is never drawn: a style sheet (an SVG icon's embedded `<style>`, a CSS-in-JS sheet
  *  inside or just before a button), a script, `<noscript>` while scripts run (its markup is raw text), a
  *  template. The accessibility tree leaves their text out of every name, and so do names and nearby text here. */
-export const NOT_DRAWN = 'style, script, noscript, template';
-const NOT_DRAWN_TAGS = new Set(['style', 'script', 'noscript', 'template']);
-const notDrawn = (e: Element) => NOT_DRAWN_TAGS.has(e.localName);
+const NOT_DRAWN_TAGS = ['style', 'script', 'noscript', 'template'];
+export const NOT_DRAWN = NOT_DRAWN_TAGS.join(', ');
+const notDrawnTag = new Set(NOT_DRAWN_TAGS);
+const notDrawn = (e: Element) => notDrawnTag.has(e.localName);
 
 /** Descendants whose text no accessible name from content holds: `aria-hidden="true"` subtrees (an icon's
  *  SVG `<title>` inside one), SVG `<desc>` (a description, never a name) and what is never drawn (NOT_DRAWN).

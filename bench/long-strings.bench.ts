@@ -5,10 +5,9 @@
 // where nothing is long.
 //   git worktree add --detach /tmp/old <commit> && ln -s "$PWD/node_modules" /tmp/old/ && (cd /tmp/old && npm run build)
 //   node --import tsx bench/long-strings.bench.ts /tmp/old [rounds]
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { Ranker } from '../src/rank/ranker.ts';
+import { rankerAt } from './old-checkout.ts';
 import { loadWasmCore } from '../src/rank/load-node.ts';
 import { payload } from './payloads.ts';
 import { quantile } from './stats.ts';
@@ -16,8 +15,7 @@ import { quantile } from './stats.ts';
 const [oldDir, roundsArg] = process.argv.slice(2);
 if (!oldDir) throw new Error('usage: node --import tsx bench/long-strings.bench.ts <previous checkout, built> [rounds]');
 const rounds = Number(roundsArg ?? 5);
-const at = (path: string) => import(pathToFileURL(resolve(oldDir, path)).href);
-const oldRanker: Ranker = new (await at('src/rank/ranker.ts')).Ranker(await (await at('src/rank/load-node.ts')).loadWasmCore());
+const oldRanker = await rankerAt(oldDir);
 const newRanker = new Ranker(await loadWasmCore());
 
 const huge = 'lorem ipsum dolor sit amet '.repeat(1_000_000);

@@ -5,9 +5,8 @@
 // counts the time the process waited for a core, which lands on whichever side was running.
 // `--wall` times by the clock instead, as bench:check does.
 //   node --import tsx bench/rank-old-new.ts <checkout of the previous commit, built> [rounds] [--wall]
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Ranker } from '../src/rank/ranker.ts';
+import { rankerAt } from './old-checkout.ts';
 import { loadWasmCore } from '../src/rank/load-node.ts';
 import { payload } from './payloads.ts';
 
@@ -16,8 +15,7 @@ const wall = process.argv.includes('--wall');
 const oldDir = args[0];
 if (!oldDir) throw new Error('usage: node --import tsx bench/rank-old-new.ts <previous checkout, built> [rounds]');
 const rounds = Number(args[1] ?? 20);
-const at = (path: string) => import(pathToFileURL(resolve(oldDir, path)).href);
-const oldRanker: Ranker = new (await at('src/rank/ranker.ts')).Ranker(await (await at('src/rank/load-node.ts')).loadWasmCore());
+const oldRanker = await rankerAt(oldDir);
 const newRanker = new Ranker(await loadWasmCore());
 const p1k = payload(1000), t1k = JSON.stringify(p1k);
 

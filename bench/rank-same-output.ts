@@ -7,10 +7,9 @@
 //   git worktree add --detach /tmp/rank-old <commit> && ln -s "$PWD/node_modules" /tmp/rank-old/
 //   (cd /tmp/rank-old && npm run build)
 //   node --import tsx bench/rank-same-output.ts /tmp/rank-old
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { createHash } from 'node:crypto';
 import { Ranker } from '../src/rank/ranker.ts';
+import { importFrom, rankerAt } from './old-checkout.ts';
 import { loadWasmCore } from '../src/rank/load-node.ts';
 import { Buf } from '../assembly/layout.ts';
 import { loadSplit } from '../train/a11y/evaluate.ts';
@@ -19,8 +18,8 @@ import type { SnapshotRequest } from '../src/schema/snapshot.ts';
 
 const oldDir = process.argv[2];
 if (!oldDir) throw new Error('usage: node --import tsx bench/rank-same-output.ts <checkout of the previous commit, built>');
-const at = (path: string) => import(pathToFileURL(resolve(oldDir, path)).href);
-const oldRanker: Ranker = new (await at('src/rank/ranker.ts')).Ranker(await (await at('src/rank/load-node.ts')).loadWasmCore());
+const at = (path: string) => importFrom(oldDir, path);
+const oldRanker = await rankerAt(oldDir);
 const newRanker = new Ranker(await loadWasmCore());
 
 const GOALS = [undefined, 'add this to the cart', 'sign in to my account', 'search for running shoes', 'open the second article about the election'];

@@ -39,7 +39,7 @@ export function visibleText(el: Element, mayHide = true): string {
  *  inside or just before a button), a script, `<noscript>` while scripts run (its markup is raw text), a
  *  template. The accessibility tree leaves their text out of every name, and so do names and nearby text here. */
 const NOT_DRAWN_TAGS = ['style', 'script', 'noscript', 'template'];
-export const NOT_DRAWN = NOT_DRAWN_TAGS.join(', ');
+const NOT_DRAWN = NOT_DRAWN_TAGS.join(', ');
 const notDrawnTag = new Set(NOT_DRAWN_TAGS);
 const notDrawn = (e: Element) => notDrawnTag.has(e.localName);
 

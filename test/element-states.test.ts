@@ -9,6 +9,7 @@ import { serveFixtures, type FixtureServer } from './helpers/fixtures.ts';
 import { startServer, createKey, removeDataDir, type ServerProcess } from './helpers/server.ts';
 import { snapshot, waitForStable, toPrompt, SightlineApi } from '../src/client/index.ts';
 import type { RankResult, SnapshotElement } from '../src/schema/snapshot.ts';
+import { wasm } from './helpers/elements.ts';
 
 let fx: FixtureServer;
 let browser: Browser;
@@ -60,5 +61,23 @@ for (const door of ['local', 'api'] as const) {
     assert.equal(byLabel(r, 'Express checkout').disabled, true, 'aria-disabled as before');
     assert.notEqual(byLabel(r, 'Save address').disabled, true);
     assert.ok(byLabel(r, 'Pay now').importance < byLabel(r, 'Save address').importance, 'disabled elements lose (DESIGN)');
+  });
+}
+
+for (const door of ['local', 'api'] as const) {
+  test(`${door}: a value the caller marked redacted is never echoed back; an unredacted one is`, async () => {
+    const field = (id: number, value: string, redacted: string | null) => ({
+      id, tag: 'input', text: '', rect: { x: 10, y: 10 + id * 40, width: 200, height: 30 },
+      attributes: { input_type: 'text', name: `f${id}`, value, value_redacted: redacted },
+    });
+    const request = { url: 'https://example.com/login', raw_elements: [field(1, 'hunter2', 'true'), field(2, 'alice', 'false'), field(3, 'bob', null)] };
+    const r = door === 'api' ? await api.snapshot(request) as RankResult : wasm.rank(request as never);
+    const by = (id: number) => r.elements.find((e) => e.id === id)!;
+    assert.equal(by(1).value, undefined, 'a redacted value is dropped');
+    assert.equal(by(1).value_redacted, true);
+    assert.ok(!JSON.stringify(r).includes('hunter2'), 'nowhere in the answer');
+    assert.equal(by(2).value, 'alice');
+    assert.equal(by(2).value_redacted, false);
+    assert.equal(by(3).value, 'bob');
   });
 }

@@ -72,10 +72,12 @@ export function decode(core: CoreBackend, enc: Encoded, selected: number): Decod
     const name = normalizeText(accessibleName(a));
     if (name) el.name = name;
     if (a) {
-      if (a.value != null) el.value = a.value;
+      const redacted = a.value_redacted != null && isTrue(a.value_redacted);
+      // A value the caller's collector marked redacted is never echoed back: it would reach logs and prompts.
+      if (a.value != null && !redacted) el.value = a.value;
       const inputType = a.input_type ?? a.type_;
       if (inputType) el.input_type = inputType;
-      if (a.value_redacted != null) el.value_redacted = isTrue(a.value_redacted);
+      if (a.value_redacted != null) el.value_redacted = redacted;
       // The state a person sees: the native one, else an ARIA widget's (a role=checkbox or switch has
       // only aria-checked; "mixed" is not checked, and aria_checked keeps the tri-state).
       const checked = a.checked ?? a.aria_checked;

@@ -387,3 +387,13 @@ test('a named 16×6 sign-in button in the viewport is the sign in; the same butt
   assert.ok(byId(r, unnamed.id).importance < byId(r, visible[1].id).importance, 'unnamed it is tiny');
   assert.deepEqual(ids(js.rank(request(page))), ids(r));
 });
+
+test('centres carry no binary float noise: 0.7 + 0.2 / 2 answers 0.8, not 0.7999999999999999', () => {
+  for (const core of [wasm, js]) {
+    const a = el({ tag: 'button', text: 'Go', rect: [10.1, 0.7, 20.2, 0.2] });
+    const e = core.rank(request([a], { scroll_y: 0.1 } as never)).elements[0];
+    assert.equal(e.center_x, 20.2);
+    assert.equal(e.center_y, 0.8);
+    assert.equal(String(e.center_x).length <= 12 && String(e.center_y).length <= 12 && String(e.doc_y).length <= 12, true, JSON.stringify(e));
+  }
+});

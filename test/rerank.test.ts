@@ -17,7 +17,7 @@ import { startRankRig, type RankRig } from './helpers/rank-rig.ts';
 import { snapshot, collectPage, waitForStable } from '../src/client/page.ts';
 import { loadWasmCore } from '../src/rank/load-node.ts';
 import { jsBackend } from '../src/rank/core-js.ts';
-import { Ranker } from '../src/rank/ranker.ts';
+import { Ranker, HIGH_CONFIDENCE } from '../src/rank/ranker.ts';
 import { parseGoal, words, wordHashes, trigramHashes, scanText, startText, counted, trigramCount, HashFilter } from '../src/rank/goal.ts';
 import { Intent } from '../assembly/layout.ts';
 import { loadGoals } from '../train/real/evaluate.ts';
@@ -192,6 +192,24 @@ describe('the model in the core', () => {
       assert.deepEqual(a.elements.map((e) => [e.id, e.ml_score, e.fused_rank_index]), b.elements.map((e) => [e.id, e.ml_score, e.fused_rank_index]), `${g.page.id}: ${g.goal}`);
     }
     assert.ok(goals.length >= 200, `${goals.length} goals`);
+  });
+
+  test('is_high_confidence means the calibrated probability says the first element is the target: it is, far more often than when it is low', async () => {
+    const ranker = new Ranker(await loadWasmCore(), { limitCap: 100_000 });
+    const seen = { high: [0, 0], low: [0, 0] };
+    for (const g of loadGoals().filter((x) => x.page.split !== 'train')) {
+      const r = ranker.rank({ ...g.page.request, goal: g.goal, options: { limit: 100_000 } });
+      const info = r.ml_rerank!;
+      assert.equal(info.is_high_confidence, info.top_probability >= HIGH_CONFIDENCE, `${g.page.id}: ${g.goal}`);
+      const bucket = seen[info.is_high_confidence ? 'high' : 'low'];
+      bucket[0]++;
+      if (g.targets.includes(r.elements[0]?.id)) bucket[1]++;
+    }
+    const rate = ([n, hit]: number[]) => hit / n;
+    assert.ok(seen.high[0] >= 100 && seen.low[0] >= 50, JSON.stringify(seen));
+    assert.ok(rate(seen.high) >= rate(seen.low) + 0.2, `first is right ${rate(seen.high).toFixed(3)} when high, ${rate(seen.low).toFixed(3)} when low`);
+    const plain = ranker.rank({ url: 'https://a.example/', raw_elements: [{ id: 1, tag: 'div', text: 'x', rect: { x: 0, y: 0, width: 10, height: 10 } }], goal: 'buy' });
+    assert.equal(plain.ml_rerank!.is_high_confidence, false, 'no candidate passed the filters');
   });
 
   test('the lexicon meets goals and controls that share no word, in any language, and links by where they point', async () => {

@@ -13,19 +13,22 @@ export type RankerOptions = EncodeOptions;
 /** Probability the goal rerank must reach before it reorders anything (shipped with the model). */
 export const MIN_RERANK_CONFIDENCE = RERANK_MODEL.minConfidence;
 
+/** `is_high_confidence`: the calibrated probability says the first element is more likely the goal's
+ *  target than not. Independent of MIN_RERANK_CONFIDENCE, which training may set to 0 (rerank always). */
+export const HIGH_CONFIDENCE = 0.5;
+
 function rerankInfo(enc: Encoded, dec: Decoded): MlRerank {
   const base = { min_confidence: MIN_RERANK_CONFIDENCE, error: null, tags: [] as string[] };
   if (!dec.rerank) {
     return { ...base, enabled: false, applied: false, reason: 'no goal given', candidate_count: 0, top_probability: 0, is_high_confidence: false };
   }
   const top = Math.round(dec.rerank.topProbability * 1e6) / 1e6;
-  const confident = top >= MIN_RERANK_CONFIDENCE;
   const tags = [`model_v${RERANK_MODEL.version}`, ...(enc.goalIntent ? [enc.goalIntent] : []), ...(enc.goalOrdinal ? ['ordinal'] : [])];
   return {
     ...base, enabled: true, applied: dec.rerank.applied, tags,
     reason: dec.matched === 0 ? 'no candidates passed the filters'
       : dec.rerank.applied ? 'goal rerank applied' : `top probability ${top} is below min_confidence ${MIN_RERANK_CONFIDENCE}: heuristic order kept`,
-    candidate_count: dec.matched, top_probability: top, is_high_confidence: confident,
+    candidate_count: dec.matched, top_probability: top, is_high_confidence: dec.matched > 0 && top >= HIGH_CONFIDENCE,
   };
 }
 

@@ -60,3 +60,16 @@ test('the goal-less ranking sinks flagged elements below the visible named contr
   const far = all.elements.find((e) => e.text === 'Far away story');
   assert.ok(far && menu.some((k) => all.elements[k].importance > far.importance * 0.5), 'hidden menu links keep a score of their own');
 });
+
+test('a closed <details> reads as its summary, not the answer it hides; an open one reads whole', async () => {
+  await page.goto(`${rig.fx.url}/details.html`);
+  await waitForStable(page, { quietMs: 100 });
+  const c = await collectPage(page);
+  const details = c.raw_elements.filter((e) => e.tag === 'details');
+  assert.equal(details.length, 3, JSON.stringify(details));
+  assert.equal(details.find((e) => e.text.startsWith('How'))?.text, 'How long is the trail?', 'no hidden answer, no aria-hidden chevron title');
+  assert.match(details.find((e) => e.text.startsWith('Is'))?.text ?? '', /^Is it open in winter\? ?Yes, with snowshoes\.$/);
+  assert.ok(!c.raw_elements.some((e) => /hidden answer|hides this/.test(e.text)), 'no element\'s text holds what a closed details hides');
+  const r = await snapshot(page, { api });
+  assert.ok(r.elements.some((e) => e.text === 'How long is the trail?'), 'the server answers the same text');
+});

@@ -1,7 +1,7 @@
 // Type tests that hold across realms: elements of a same-origin frame are walked from the top window,
 // where `el instanceof HTMLInputElement` is false for them (each window has its own constructors).
 
-interface Tags { INPUT: HTMLInputElement; TEXTAREA: HTMLTextAreaElement; SELECT: HTMLSelectElement; BUTTON: HTMLButtonElement; A: HTMLAnchorElement }
+interface Tags { INPUT: HTMLInputElement; TEXTAREA: HTMLTextAreaElement; SELECT: HTMLSelectElement; BUTTON: HTMLButtonElement; A: HTMLAnchorElement; DETAILS: HTMLDetailsElement; SUMMARY: HTMLElement }
 
 export function isTag<T extends keyof Tags>(el: Element, tag: T): el is Element & Tags[T] {
   return el.tagName === tag;

@@ -32,6 +32,11 @@ function byIds(el: Element, ids: string): string {
 export function visibleText(el: Element, mayHide = true): string {
   if (isTag(el, 'INPUT') && ['submit', 'button', 'reset'].includes(el.type)) return clean(el.value);
   if (isTag(el, 'INPUT') || isTag(el, 'TEXTAREA') || isTag(el, 'SELECT')) return '';
+  // A closed <details> draws only its summary: what it hides is not visible text (SPEC).
+  if (isTag(el, 'DETAILS') && !el.open) {
+    const summary = [...el.children].find((c) => isTag(c, 'SUMMARY'));
+    return summary ? visibleText(summary, mayHide) : '';
+  }
   return clean(mayHide ? namedText(el) : el.textContent);
 }
 

@@ -132,7 +132,7 @@ describe('map mode', () => {
     assert.equal(nulls.engine, 'performance');
     assert.deepEqual(nulls.interactable_elements.map((e: any) => [e.role, e.text, e.visual_cues?.background_color_name, e.attributes]), all.interactable_elements.slice(0, 50).map((e: any) => [e.role, e.text, e.visual_cues?.background_color_name, undefined]));
     const before = await balance(server.dataDir, key);
-    for (const options of [{ limit: 501 }, { limit: 0 }, { filter: { min_area: 'big' } }, { render_quality: 'ultra' }, { element_shape: 'tree' }]) {
+    for (const options of [{ limit: 501 }, { limit: 0 }, { filter: { min_area: 'big' } }, { render_quality: 'ultra' }, { element_shape: 'tree' }, { goal: 'x'.repeat(1001) }]) {
       const r = await map('shop.html', options);
       assert.equal(r.status, 400, JSON.stringify([options, r.body]));
       assert.equal(r.body.error, 'bad_request');

@@ -179,6 +179,7 @@ describe('errors (SPEC bodies, no charge)', () => {
     ['body that is an array', [], /must be a JSON object/],
     ['body that is null', null, /must be a JSON object/],
     ['options.limit not a number', { url: 'u', raw_elements: [], options: { limit: 'ten' } }, /options\.limit/],
+    ['a goal of 1,001 characters', { url: 'u', raw_elements: [], goal: 'x'.repeat(1001) }, /^Invalid request: goal must be at most 1000 characters \(got 1001\)/],
   ];
   for (const [name, body, message] of invalid) {
     test(`400 for ${name}`, async () => {

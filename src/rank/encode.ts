@@ -83,7 +83,10 @@ function requestError(body: unknown, prefix = ''): Error {
   }
   const path = prefix + pathOf(pointer);
   const got = describe(valueAt(body, pointer));
-  const detail = first.keyword === 'required' ? 'is required' : `${first.message} (got ${got})`;
+  const value = valueAt(body, pointer);
+  const detail = first.keyword === 'required' ? 'is required'
+    : first.keyword === 'maxLength' && typeof value === 'string' ? `must be at most ${(first.params as { limit?: number }).limit} characters (got ${value.length})`
+      : `${first.message} (got ${got})`;
   if (path.startsWith('viewport')) return badRequest(`${SNAPSHOT_MESSAGES.invalidViewport}: ${path} ${detail}`, path);
   if (path.startsWith('raw_elements')) return badRequest(`${SNAPSHOT_MESSAGES.invalidElement}: ${path} ${detail}`, path);
   return badRequest(`${SNAPSHOT_MESSAGES.invalidRequest}: ${path} ${detail}`, path);

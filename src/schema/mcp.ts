@@ -1,7 +1,7 @@
 // The MCP tools' arguments (`sightline mcp`, docs/mcp.md): these typebox schemas are the tools'
 // inputSchema as MCP clients see it and what the server validates calls against.
 import Type, { type Static } from 'typebox';
-import { ElementFilter } from './snapshot.ts';
+import { ElementFilter, Goal } from './snapshot.ts';
 
 const Id = Type.Integer({ minimum: 0, description: 'An element id from the latest snapshot of this tab' });
 const Timeout = Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000, description: 'Milliseconds to wait, default 5000' }));
@@ -17,7 +17,7 @@ export const McpTools = {
   snapshot: {
     description: 'The page\'s interactive elements, ranked for a goal, one line each: "<id> <role> <flags>: <text>". Act on them by id. since_last: only what changed since this tab\'s previous snapshot (flags new, gone, changed, moved).',
     input: Type.Object({
-      goal: Type.Optional(Type.String({ description: 'What you want to do on the page; ranks the elements for it' })),
+      goal: Type.Optional(Goal('What you want to do on the page; ranks the elements for it')),
       limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, description: 'Most elements to list, default 50' })),
       filter: Type.Optional(ElementFilter),
       since_last: Type.Optional(Type.Boolean({ description: 'Only the elements that changed since the previous snapshot of this tab' })),
@@ -67,7 +67,7 @@ export const McpTools = {
     description: 'A PNG of the viewport (or full page); annotate draws each ranked element\'s box and id.',
     input: Type.Object({
       annotate: Type.Optional(Type.Boolean()),
-      goal: Type.Optional(Type.String({ description: 'With annotate: rank for this goal' })),
+      goal: Type.Optional(Goal('With annotate: rank for this goal')),
       limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, description: 'With annotate: boxes drawn, default 50' })),
       full_page: Type.Optional(Type.Boolean()),
     }),

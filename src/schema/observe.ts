@@ -1,7 +1,7 @@
 // The /v1/observe contract (SPEC "Observe request", "Observe result" read, map and visual modes,
 // observe errors).
 import Type, { type Static } from 'typebox';
-import { ElementFilter, Maybe, MlRerank, ModalGrid, Rect, ResultElements, ResultFormat, ResultText, Viewport } from './snapshot.ts';
+import { ElementFilter, Goal, Maybe, MlRerank, ModalGrid, Rect, ResultElements, ResultFormat, ResultText, Viewport } from './snapshot.ts';
 
 /** Observe `options.limit`: default and maximum (DESIGN "Decisions"). */
 export const MAP_DEFAULT_LIMIT = 50;
@@ -27,7 +27,7 @@ export const ObserveOptions = Type.Object({
   })),
   screenshot_delivery: Maybe(Type.Union([Type.Literal('url'), Type.Literal('base64')], { description: 'visual: url (default, expiring) or base64 (inline)' })),
   annotate: Maybe(Type.Boolean({ description: 'visual: draw each returned element\'s box and id onto the screenshot (set-of-marks)' })),
-  goal: Maybe(Type.String({ maxLength: 1000, description: 'map and visual: what the agent wants to do; the goal rerank puts the elements it needs first (ml_rerank in the result)' })),
+  goal: Maybe(Goal('map and visual: what the agent wants to do; the goal rerank puts the elements it needs first (ml_rerank in the result)')),
   dismiss_overlays: Maybe(Type.Boolean({ description: 'map and visual: click the control that closes a consent banner or dialog before collecting (default false)' })),
   format: Maybe(ResultFormat),
   elements: Maybe(ResultElements),

@@ -6,6 +6,11 @@ import Type, { type Static, type TSchema } from 'typebox';
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 /** An optional field that may also be sent as null (absent: its default). */
 export const Maybe = <T extends TSchema>(schema: T) => Type.Optional(Nullable(schema));
+
+/** Characters of a goal, on every door: a goal is a sentence or a task; its words and intents are read
+ *  over the whole of it (about 70 ms per megabyte), so a megabyte goal would hold a worker for nothing. */
+export const GOAL_MAX_CHARS = 1000;
+export const Goal = (description?: string) => Type.String({ maxLength: GOAL_MAX_CHARS, ...(description ? { description } : {}) });
 /** A flag some clients send as a boolean and others as "true"/"false". */
 const Flag = Maybe(Type.Union([Type.Boolean(), Type.String()]));
 
@@ -133,7 +138,7 @@ export const SnapshotRequest = Type.Object({
   url: Type.String(),
   viewport: Maybe(Viewport),
   raw_elements: Type.Array(RawElement),
-  goal: Maybe(Type.String()),
+  goal: Maybe(Goal('what the agent wants to do on the page; the goal rerank puts the elements it needs first (ml_rerank in the result)')),
   options: Maybe(SnapshotOptions),
   client_metrics: Maybe(ClientMetrics),
   client_diagnostics: Maybe(ClientDiagnostics),

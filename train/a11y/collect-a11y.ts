@@ -18,6 +18,9 @@
 // `--grow` appends further tune pages (growthPages) to tune.json.gz and leaves test.json.gz untouched.
 // `--dev2` renders the next such pages (same rules, not in tune.json.gz) into a separate, blind-marked
 // development set, train/a11y/dev2.json.gz, and leaves tune.json.gz and test.json.gz untouched.
+// `--test2` renders a second frozen set, train/a11y/test2.json.gz: further pages of the test split's sites
+// (in the tune part of the WCXB read split, so no page of that split's frozen part; in no a11y file yet),
+// up to TEST2_PER_TYPE per type in file order; every other file untouched. Marked blind, measured once.
 import { readFileSync, writeFileSync, mkdirSync, readdirSync } from 'node:fs';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { join } from 'node:path';
@@ -122,6 +125,22 @@ function growthPages(have: Set<string>, perType = Number(process.env.GROW_PER_TY
   return [...byType.values()].flat();
 }
 
+/** The second frozen set (`--test2`): pages of test-side sites (`splitOf`), in the tune part of the WCXB read
+ *  split, in none of `have`; up to `perType` per page type in file order (several pages of one site allowed). */
+function test2Pages(have: Set<string>, perType = Number(process.env.TEST2_PER_TYPE ?? 25)): Source[] {
+  const readTune = new Set<string>(JSON.parse(readFileSync(new URL('../../bench/read/wcxb-split.json', import.meta.url), 'utf8')).tune);
+  const byType = new Map<string, Source[]>();
+  for (const t of wcxbTruths()) {
+    const id = t.file.replace('.json', '');
+    if (splitOf(t.site) !== 'test' || !readTune.has(id) || have.has(`wcxb-${id}`)) continue;
+    const list = byType.get(t.type) ?? [];
+    if (list.length >= perType) continue;
+    list.push(sourceOf(t));
+    byType.set(t.type, list);
+  }
+  return [...byType.values()].flat();
+}
+
 /** Runs in the page on one AX node's element (a string, so no transform touches it): its collected id,
  *  or a near one, and its box. */
 const LOCATE = `function () {
@@ -193,7 +212,25 @@ export async function renderPage(browser: Browser, s: Source, after?: (page: Pag
   return out;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (import.meta.url === `file://${process.argv[1]}` && process.argv.includes('--test2')) {
+  const have = new Set<string>();
+  for (const f of ['tune', 'test', 'dev2']) {
+    for (const p of (JSON.parse(gunzipSync(readFileSync(new URL(`./${f}.json.gz`, import.meta.url))).toString()) as { pages: A11yPage[] }).pages) have.add(p.id);
+  }
+  const sources = test2Pages(have);
+  const browser = await launch();
+  const pages: A11yPage[] = [];
+  for (const [k, s] of sources.entries()) {
+    const got = await renderPage(browser, s);
+    if (got) pages.push(got);
+    if ((k + 1) % 20 === 0) process.stderr.write(`${k + 1}/${sources.length} pages\n`);
+  }
+  await browser.close();
+  if (pages.some((p) => p.split !== 'test')) throw new Error('a test2 page is not on the test side');
+  writeFileSync(new URL('./test2.json.gz', import.meta.url), gzipSync(JSON.stringify({ splitSeed: SPLIT_SEED, pages })));
+  writeControlListing('test2-controls.txt', pages, (p) => p.type);
+  console.log(`${pages.length} of ${sources.length} pages rendered (${halfSummary(pages, 'test')})`);
+} else if (import.meta.url === `file://${process.argv[1]}`) {
   // `--grow`: render only growthPages() and append them to tune.json.gz; test.json.gz is not written.
   // `--dev2`: render the next growthPages() (not in tune.json.gz; up to DEV2_PER_TYPE per type) into
   // dev2.json.gz; neither tune.json.gz nor test.json.gz is written.

@@ -37,13 +37,14 @@ export interface Metrics {
 export const foldOf = (site: string): 'a' | 'b' => ((hash(`a11y-fold-2026-11:${site}`) >>> 0) % 2) === 0 ? 'a' : 'b';
 
 /** The evaluation's page sets: the WCXB tune and frozen test splits, the blind development set dev2,
- *  the product pages of dev3 and the news pages of dev4, each with its frozen half (dev3-test, dev4-test). */
-export type EvalSplit = A11ySplit | 'dev2' | 'dev3' | 'dev3-test' | 'dev4' | 'dev4-test';
+ *  the product pages of dev3 and the news pages of dev4, each with its frozen half (dev3-test, dev4-test),
+ *  and test2: more pages of the WCXB test split's sites, marked blind by other hands (stop 34), frozen. */
+export type EvalSplit = A11ySplit | 'dev2' | 'dev3' | 'dev3-test' | 'dev4' | 'dev4-test' | 'test2';
 /** Ranked by record-before.ts and the parity test. */
-export const SPLITS: readonly EvalSplit[] = ['tune', 'dev2', 'dev3', 'dev4', 'test', 'dev3-test', 'dev4-test'];
-/** Measured when no split is asked for: dev3-test and dev4-test only by name (each is measured once a round). */
+export const SPLITS: readonly EvalSplit[] = ['tune', 'dev2', 'dev3', 'dev4', 'test', 'dev3-test', 'dev4-test', 'test2'];
+/** Measured when no split is asked for: dev3-test, dev4-test and test2 only by name (each is measured once a round). */
 const DEFAULT_SPLITS: readonly EvalSplit[] = ['tune', 'dev2', 'dev3', 'dev4', 'test'];
-const FROZEN: readonly EvalSplit[] = ['test', 'dev3-test', 'dev4-test'];
+const FROZEN: readonly EvalSplit[] = ['test', 'dev3-test', 'dev4-test', 'test2'];
 /** The sets stored with both halves in one file, each page carrying its half. */
 const HALVED = /^(dev3|dev4)(-test)?$/;
 
@@ -54,10 +55,10 @@ export function loadSplit(split: EvalSplit): A11yPage[] {
   return halved ? pages.filter((p) => p.split === (halved[2] ? 'test' : 'tune')) : pages;
 }
 /** Primary-action marks of every page: primary.json (tune and test), primary-dev2.json (dev2),
- *  primary-dev3.json and primary-dev4.json (both halves), the last three marked blind. */
+ *  primary-dev3.json and primary-dev4.json (both halves), primary-test2.json (test2), the last four marked blind. */
 export function loadMarks(): Record<string, PrimaryMark | null> {
   const read = (file: string) => JSON.parse(readFileSync(new URL(file, import.meta.url), 'utf8')).pages as Record<string, PrimaryMark | null>;
-  const blind = ['./primary-dev2.json', './primary-dev3.json', './primary-dev4.json'].filter((f) => existsSync(new URL(f, import.meta.url)));
+  const blind = ['./primary-dev2.json', './primary-dev3.json', './primary-dev4.json', './primary-test2.json'].filter((f) => existsSync(new URL(f, import.meta.url)));
   return Object.assign(read('./primary.json'), ...blind.map(read));
 }
 

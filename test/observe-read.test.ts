@@ -189,7 +189,7 @@ describe('reading pages', () => {
   const failures: [string, string, number, string, RegExp][] = [
     ['404 page', '/404', 502, 'http_error', /HTTP 404/],
     ['500 page', '/500', 502, 'http_error', /HTTP 500/],
-    ['non-HTML', '/png', 422, 'unsupported_content_type', /image\/png, not HTML, text or PDF/],
+    ['non-HTML', '/png', 422, 'unsupported_content_type', /image\/png: read mode reads HTML, XML, text and PDF/],
     ['a broken PDF (real ones: observe-pdf.test.ts)', '/pdf', 422, 'unsupported_content_type', /PDF cannot be parsed/],
     ['huge page', '/huge', 422, 'too_large', /limit/],
     ['page that never finishes', '/hang', 504, 'timeout', /1500 ms/],

@@ -93,7 +93,7 @@ describe('product pages', () => {
     const url = 'https://shop.example/p/trailmark-30';
     const detected = extractRead(PRODUCT, url);
     assert.equal(detected.as, 'product');
-    assert.equal(detected.read.text, readPage(PRODUCT, url, { format: 'text', contentLimit: 500_000 }).content, 'the same read as readPage');
+    assert.equal(detected.read.html.trim(), readPage(PRODUCT, url, { format: 'html', contentLimit: 500_000 }).content, 'the same read as readPage');
     for (const step of ['page', 'forum', 'listing'] as const) {
       const forced = extractRead(PRODUCT, url, step);
       assert.equal(forced.as, step);

@@ -8,7 +8,7 @@ export interface Cut { content: string; truncated: boolean }
 
 /** `content` in `format` cut to at most `limit` characters, on a block boundary. */
 export function cutContent(content: string, format: ReadFormat, limit: number): Cut {
-  return format === 'html' ? cutHtmlAtBlock(content, limit) : cutAtBlock(content, limit);
+  return format === 'html' ? cutHtmlAtBlock(content, limit) : cutAtBlock(content, limit, format === 'markdown');
 }
 
 /** Blocks kept whole by the first pass (upper-case tag names): a table row, preformatted text, a figure. */

@@ -95,6 +95,16 @@ export function refusalError(err: EgressError, context = '', redirected = false)
   return new SightlineError(invalid ? 'invalid_url' : 'blocked_url', err.message + context);
 }
 
+/** The URL as the guard accepts it before any lookup: it parses, is http(s) and carries no credentials
+ *  (an EgressError otherwise). The route checks the caller's URL with it before holding credits. */
+export function parseHttpUrl(raw: string): URL {
+  let url: URL;
+  try { url = new URL(raw); } catch { throw new EgressError(`not a valid URL: ${String(raw).slice(0, 200)}`); }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw Object.assign(new EgressError(`${url.protocol} URLs are not allowed: only http and https`, raw), { reason: 'scheme' });
+  if (url.username || url.password) throw Object.assign(new EgressError('URLs with credentials are not allowed', raw), { reason: 'credentials' });
+  return url;
+}
+
 export interface EgressGuard {
   /** Why an address may not be reached, or null when it may. */
   refuse(address: string): string | null;
@@ -163,10 +173,7 @@ export function createEgressGuard(allow: string[] = []): EgressGuard {
     refuse,
     resolve,
     async check(raw) {
-      let url: URL;
-      try { url = new URL(raw); } catch { throw new EgressError(`not a valid URL: ${String(raw).slice(0, 200)}`); }
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw Object.assign(new EgressError(`${url.protocol} URLs are not allowed: only http and https`, raw), { reason: 'scheme' });
-      if (url.username || url.password) throw Object.assign(new EgressError('URLs with credentials are not allowed', raw), { reason: 'credentials' });
+      const url = parseHttpUrl(raw);
       return { url, ...(await resolve(url.hostname)) };
     },
   };

@@ -132,16 +132,23 @@ function twoWords(left: string, right: string): boolean {
     || (/\p{N}$/u.test(left) && /^\p{L}{2}/u.test(right));
 }
 
-/** Links and images with absolute addresses; lazy images get their real source. */
+/** Schemes a link in a read may keep: anything else (javascript:, vbscript:, data:, a browser's own) would
+ *  reach the caller's renderer as an executable or meaningless link. */
+const LINK_SCHEMES = new Set(['http:', 'https:', 'mailto:', 'tel:', 'ftp:']);
+
+/** Links and images with absolute addresses; lazy images get their real source. A link whose address does not
+ *  parse, or parses to another scheme, loses its href (its text stays). The URL parser strips what browsers
+ *  strip (leading spaces, tabs and newlines inside: "java\tscript:"), and schemes are case-insensitive. */
 export function absolutize(root: El, base: string): void {
   const abs = (v: string | null) => {
     if (!v) return v;
     try { return new URL(v.trim(), base).href; } catch { return v; }
   };
   for (const a of root.querySelectorAll('a[href]')) {
-    const href = a.getAttribute('href')!;
-    if (href.startsWith('javascript:')) a.removeAttribute('href');
-    else a.setAttribute('href', abs(href)!);
+    let url: URL | null = null;
+    try { url = new URL(a.getAttribute('href')!, base); } catch { /* not an address */ }
+    if (url && LINK_SCHEMES.has(url.protocol)) a.setAttribute('href', url.href);
+    else a.removeAttribute('href');
   }
   for (const img of root.querySelectorAll('img')) {
     const lazy = img.getAttribute('data-src') ?? img.getAttribute('data-lazy-src') ?? img.getAttribute('data-original');

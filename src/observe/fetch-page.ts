@@ -29,7 +29,10 @@ export interface FetchedPage {
   pdf?: Uint8Array;
 }
 
-const TEXT_TYPES = /^(text\/html|application\/xhtml\+xml|text\/plain|application\/xml|text\/xml)$/;
+const TEXT_TYPES = /^(text\/html|application\/xhtml\+xml|text\/plain|application\/xml|text\/xml|application\/(?:rss|atom)\+xml)$/;
+/** Text that is neither HTML nor XML (Markdown, CSV, JSON, source code, any other text/*): read as a browser
+ *  shows it, like text/plain. */
+const PLAIN_TYPES = /^(text\/(?!html$|xml$)[\w.+-]+|application\/(?:json|[\w.-]+\+json|markdown|x-markdown|javascript|x-yaml|yaml|toml|x-sh))$/;
 const PDF_TYPES = /^(application\/pdf|application\/x-pdf|application\/acrobat|text\/pdf)$/;
 /** Types servers send for a file without saying what it is: read, and kept only when it is a PDF. */
 const GENERIC_TYPES = /^(application\/octet-stream|binary\/octet-stream|application\/download|application\/force-download|application\/x-download|application\/unknown)$/;
@@ -46,15 +49,37 @@ export function guardedAgent(guard: EgressGuard): Agent {
   return new Agent({ connect: { lookup }, connections: 64 });
 }
 
-function charsetOf(contentType: string, head: Uint8Array): string {
-  const fromHeader = /charset\s*=\s*"?([\w.:-]+)/i.exec(contentType)?.[1];
-  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return 'utf-8';
-  if (head[0] === 0xff && head[1] === 0xfe) return 'utf-16le';
-  if (head[0] === 0xfe && head[1] === 0xff) return 'utf-16be';
+/**
+ * The body's encoding, as a browser finds it: a BOM, the header's charset, then the document's own
+ * declaration (a <meta> charset, or an XML declaration's encoding); a page that declares none is UTF-8 when
+ * it decodes as UTF-8, else windows-1252 (the web's legacy default). A document cannot declare itself
+ * UTF-16 (its ASCII declaration proves it is not): WHATWG reads such a <meta> as UTF-8.
+ */
+function charsetOf(contentType: string, bytes: Uint8Array): string {
+  const fromHeader = /charset\s*=\s*["']?([\w.:-]+)/i.exec(contentType)?.[1];
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'utf-8';
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
   if (fromHeader) return fromHeader.toLowerCase();
-  const start = new TextDecoder('latin1').decode(head.subarray(0, 2048));
-  const meta = /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(start)?.[1];
-  return (meta ?? 'utf-8').toLowerCase();
+  const start = new TextDecoder('latin1').decode(bytes.subarray(0, 2048));
+  const declared = (/<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(start) ?? /^\s*<\?xml[^>]*\bencoding\s*=\s*["']([\w.:-]+)/i.exec(start))?.[1]?.toLowerCase();
+  if (declared) return /^(?:utf-?16|ucs-?2|unicode)/.test(declared) ? 'utf-8' : declared;
+  try { new TextDecoder('utf-8', { fatal: true }).decode(bytes); return 'utf-8'; } catch { return 'windows-1252'; }
+}
+
+/** A body with no Content-Type that is not text (an image, an archive, any file with NUL bytes in its start):
+ *  what a browser's sniffing would not show as a page. */
+function looksBinary(bytes: Uint8Array): boolean {
+  const head = bytes.subarray(0, 1024);
+  return head.includes(0) || [[0x89, 0x50, 0x4e, 0x47], [0xff, 0xd8, 0xff], [0x47, 0x49, 0x46, 0x38], [0x50, 0x4b, 0x03, 0x04], [0x1f, 0x8b]]
+    .some((magic) => magic.every((b, i) => head[i] === b));
+}
+
+/** A Location header as the server meant it: undici hands its bytes over as Latin-1 characters, so a UTF-8
+ *  path ("/café") arrives as "/cafÃ©"; such bytes are read back as UTF-8 when they are valid UTF-8. */
+function locationOf(raw: string): string {
+  if (!/[\x80-\xff]/.test(raw) || /[^\x00-\xff]/.test(raw)) return raw;
+  try { return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(raw, 'latin1')); } catch { return raw; }
 }
 
 /** windows-1252's 0x80–0x9F (Node's TextDecoder treats the label as ISO-8859-1 and gets these wrong). */
@@ -129,7 +154,7 @@ export async function fetchPage(raw: string, options: FetchOptions, agent: Agent
         await res.body?.cancel();
         if (redirects.length >= MAX_REDIRECTS) throw new SightlineError('unreachable', `More than ${MAX_REDIRECTS} redirects, starting at ${raw}`);
         redirects.push(checked.url.href);
-        const location = res.headers.get('location')!;
+        const location = locationOf(res.headers.get('location')!);
         if (!URL.canParse(location, checked.url)) throw new SightlineError('unreachable', `The page redirected to an invalid URL: ${location.slice(0, 200)}`);
         current = new URL(location, checked.url).href;
         continue;
@@ -138,19 +163,22 @@ export async function fetchPage(raw: string, options: FetchOptions, agent: Agent
         await res.body?.cancel();
         throw new SightlineError('http_error', `The page answered HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`);
       }
-      const contentType = (res.headers.get('content-type') ?? 'text/html').toLowerCase();
-      const mime = contentType.split(';')[0].trim();
-      if (!TEXT_TYPES.test(mime) && !PDF_TYPES.test(mime) && !GENERIC_TYPES.test(mime)) {
+      const contentType = (res.headers.get('content-type') ?? '').toLowerCase();
+      // No type said (or an empty header): sniffed from the bytes below, as a browser does.
+      const untyped = !contentType.split(';')[0].trim();
+      const mime = untyped ? 'text/html' : contentType.split(';')[0].trim();
+      if (!TEXT_TYPES.test(mime) && !PLAIN_TYPES.test(mime) && !PDF_TYPES.test(mime) && !GENERIC_TYPES.test(mime)) {
         await res.body?.cancel();
-        throw new SightlineError('unsupported_content_type', `The page is ${mime}, not HTML, text or PDF`);
+        throw new SightlineError('unsupported_content_type', `The page is ${mime}: read mode reads HTML, XML, text and PDF`);
       }
       const bytes = await readCapped(res, options.maxBytes);
       if (PDF_TYPES.test(mime) || isPdf(bytes, GENERIC_TYPES.test(mime))) {
         return { url: checked.url.href, status: res.status, contentType: 'application/pdf', charset: '', text: '', redirects, bytes: bytes.length, pdf: bytes };
       }
       if (GENERIC_TYPES.test(mime)) throw new SightlineError('unsupported_content_type', `The page is ${mime} and not a PDF, HTML or text`);
+      if (untyped && looksBinary(bytes)) throw new SightlineError('unsupported_content_type', 'The page has no Content-Type and its bytes are not text (an image or another binary file)');
       const charset = charsetOf(contentType, bytes);
-      return { url: checked.url.href, status: res.status, contentType: mime, charset, text: decode(bytes, charset), redirects, bytes: bytes.length };
+      return { url: checked.url.href, status: res.status, contentType: PLAIN_TYPES.test(mime) ? 'text/plain' : mime, charset, text: decode(bytes, charset), redirects, bytes: bytes.length };
     }
   } catch (err) {
     if (deadline.aborted) throw new SightlineError('timeout', `The page did not load within ${options.deadlineMs} ms`);

@@ -73,13 +73,35 @@ export function toMarkdown(html: string): string {
   return turndown().turndown(html).replace(/\n{3,}/g, '\n\n').trim();
 }
 
-/** Cuts at the last block boundary (blank line) before `limit` characters; when that keeps under half
- *  the limit (one block longer than that), at the last word boundary. */
-export function cutAtBlock(content: string, limit: number): { content: string; truncated: boolean } {
+/** A fence line of Markdown code (``` or ~~~). */
+const FENCE = /^ {0,3}(?:```|~~~)/;
+
+/**
+ * Cuts at the last block boundary (blank line) before `limit` characters; when that keeps under half the
+ * limit (one block longer than that: a table, a long code block), at the last line break (a whole table
+ * row, a whole line of code), else at the last word boundary, never inside a link's brackets nor between
+ * the two halves of a character outside the Basic Multilingual Plane. In Markdown, a code fence left open by
+ * the cut is closed, so what follows in the caller's renderer is not read as code. The result is at most `limit`
+ * characters (a closing fence takes its room from the content).
+ */
+export function cutAtBlock(content: string, limit: number, markdown = true): { content: string; truncated: boolean } {
   if (content.length <= limit) return { content, truncated: false };
-  const block = content.lastIndexOf('\n\n', limit);
-  if (block > limit * 0.5) return { content: content.slice(0, block).trimEnd(), truncated: true };
-  // The last whitespace at or before the limit, so the character after the cut is a space.
-  const space = Math.max(content.lastIndexOf(' ', limit), content.lastIndexOf('\n', limit));
-  return { content: content.slice(0, space > limit * 0.5 ? space : limit).trimEnd(), truncated: true };
+  const room = limit - 4; // for a closing "\n```"
+  let end = content.lastIndexOf('\n\n', room);
+  if (end <= room * 0.5) end = content.lastIndexOf('\n', room);
+  if (end <= room * 0.5) {
+    // The last whitespace at or before the limit, so the character after the cut is a space.
+    end = Math.max(content.lastIndexOf(' ', room), content.lastIndexOf('\t', room));
+    if (end <= room * 0.5) end = room;
+    const line = content.slice(content.lastIndexOf('\n', end - 1) + 1, end);
+    const open = line.lastIndexOf('[');
+    if (open >= 0 && line.indexOf(']', open) < 0) {
+      const before = end - line.length + open;
+      if (before > room * 0.5) end = before;
+    }
+  }
+  if (/[\ud800-\udbff]/.test(content[end - 1] ?? '')) end--;
+  let cut = content.slice(0, end).trimEnd();
+  if (markdown && cut.split('\n').filter((l) => FENCE.test(l)).length % 2 === 1) cut += '\n```';
+  return { content: cut, truncated: true };
 }

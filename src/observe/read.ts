@@ -4,6 +4,7 @@ import { parseHTML } from 'linkedom';
 import { extract } from './extract.ts';
 import { textOf } from './extract-dom.ts';
 import { toMarkdown } from './markdown.ts';
+import { plainText } from './plain-text.ts';
 import { cutContent } from './cut.ts';
 
 export type ReadFormat = 'markdown' | 'text' | 'html';
@@ -61,7 +62,7 @@ export function linksOf(html: string): ReadLink[] {
 export function readPage(html: string, url: string, options: ReadOptions = {}): ReadResult {
   const extracted = extract(html, url, { mainContent: options.mainContent });
   const format = options.format ?? 'markdown';
-  const full = format === 'html' ? extracted.html.trim() : format === 'text' ? extracted.text : toMarkdown(extracted.html);
+  const full = format === 'html' ? extracted.html.trim() : format === 'text' ? plainText(extracted.html) : toMarkdown(extracted.html);
   const { content, truncated } = cutContent(full, format, options.contentLimit ?? DEFAULT_CONTENT_LIMIT);
   const warnings: string[] = [];
   if (extracted.text.length < SHORT_CONTENT) warnings.push(`content_short: only ${extracted.text.length} characters of text were found (the page may not have loaded, may need a browser, or may be blocked)`);

@@ -14,6 +14,7 @@ import type { ScreenshotStore } from '../screenshots.ts';
 import type { HttpRequest } from '../http.ts';
 import type { Store } from '../../store/store.ts';
 import { fetchPage, guardedAgent, type FetchOptions } from '../../observe/fetch-page.ts';
+import { EgressError, parseHttpUrl, refusalError } from '../../observe/egress.ts';
 import type { ExtractPool } from '../../observe/extract-pool.ts';
 import { renderPage, looksLikeScriptShell } from '../../observe/render.ts';
 import { plainTextPage } from '../../observe/read.ts';
@@ -56,6 +57,9 @@ function validate(body: unknown): ObserveRequest {
   const b = body as Record<string, unknown>;
   if (b.url === undefined) throw badRequest('Missing required field: url');
   if (typeof b.url !== 'string' || !b.url.trim()) throw new SightlineError('invalid_url', 'url must be a non-empty string');
+  // A URL that cannot be loaded is refused before credits are held (as /v1/snapshot refuses an invalid
+  // request before any charge): a key with no credits gets the 400 that names its mistake, not a 402.
+  try { parseHttpUrl(b.url.trim()); } catch (err) { if (err instanceof EgressError) throw refusalError(err); throw err; }
   if (b.mode != null && !['read', 'map', 'visual'].includes(b.mode as string)) {
     throw new SightlineError('invalid_mode', `Unknown mode ${JSON.stringify(b.mode)}: use read, map or visual`);
   }

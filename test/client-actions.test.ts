@@ -82,6 +82,20 @@ describe('client actions', () => {
     await assert.rejects(type(page, 987_654, 'x'), /unknown or stale id 987654/);
   });
 
+  test('an id from a page the tab navigated away from names nothing on the next page: a clear error, no click', async () => {
+    const login = await open('login');
+    const signIn = must(find(login, { role: 'button', text: /^Sign in$/ }), 'sign in');
+    const shop = await open('shop');
+    assert.ok(!shop.elements.some((e) => e.id === signIn.id), `ids continue across documents (${signIn.id} not reused)`);
+    assert.ok(Math.min(...shop.elements.map((e) => e.id)) > Math.max(...login.elements.map((e) => e.id)), 'the new page numbers from where the last stopped');
+    const url = page.url();
+    await assert.rejects(click(page, signIn.id, { timeout: 500 }), (err: Error) => err instanceof ActionError && /unknown or stale id/.test(err.message));
+    assert.equal(page.url(), url, 'nothing was clicked');
+    // The same document keeps its ids from one snapshot to the next.
+    const again = await snapshot(page, { limit: 200 });
+    assert.deepEqual(new Set(again.elements.map((e) => e.id)), new Set(shop.elements.map((e) => e.id)));
+  });
+
   test('expect waits for visible, text, gone and URL, and fails with what it saw', async () => {
     const r = await open('shop');
     const close = must(find(r, { role: 'button', text: 'Close' }), 'close');

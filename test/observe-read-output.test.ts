@@ -85,7 +85,7 @@ test('contentLimit in Markdown: a table is cut between rows, a code block is clo
   for (const format of ['markdown', 'text']) {
     const emoji = (await read('/emoji', { format, options: { contentLimit: 301 } })).body.content as string;
     assert.ok(!/[\ud800-\udbff]$/.test(emoji), `${format}: ends in half a character`);
-    assert.ok(emoji.isWellFormed(), `${format}: well-formed`);
+    assert.ok(!/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(emoji), `${format}: no lone surrogate`);
   }
 });
 

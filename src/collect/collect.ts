@@ -3,7 +3,7 @@
 import type { CollectOptions, CollectResult, CollectedElement, OpaqueFrame, Rect } from './types.ts';
 import { Kind, kindOf } from './candidates.ts';
 import { visibleText, accessibleName, nearbyText, isSecret, clean, HIDES_SUBTREE, UNNAMED_TEXT, type LabelIndex } from './text.ts';
-import { idOf, prune } from './registry.ts';
+import { idOf, prune, continueFrom } from './registry.ts';
 import { detectCaptcha } from './captcha.ts';
 import { clientMetrics, watchMutations } from './metrics.ts';
 import { isTag, isShadowRoot } from './dom.ts';
@@ -327,6 +327,7 @@ export function collect(options: CollectOptions = {}): CollectResult {
   const started = performance.now();
   watchMutations();
   prune();
+  if (options.idsFrom) continueFrom(options.idsFrom);
   const offset = options.offset ?? { x: 0, y: 0 };
   // In quirks mode (no doctype) the root element's client box is the whole document, not the viewport.
   const root = document.compatMode === 'BackCompat' ? undefined : document.documentElement;

@@ -39,3 +39,9 @@ export function prune(): void {
   const r = registry();
   for (const [id, ref] of r.nodes) if (!ref.deref()?.isConnected) r.nodes.delete(id);
 }
+
+/** Numbers new ids from `n` on when the registry has not reached it (a new document of the same tab). */
+export function continueFrom(n: number): void {
+  const r = registry();
+  if (r.next < n) r.next = n;
+}

@@ -6,6 +6,9 @@ export interface CollectOptions {
   maxElements?: number;
   /** Added to every id: the client gives each cross-origin frame its own range. Default 0. */
   idBase?: number;
+  /** New ids start at this number or above: the client continues a page's numbering into each new document,
+   *  so an id from a page it navigated away from never names an element of the next one. */
+  idsFrom?: number;
   /** Offset of this frame's viewport in the top viewport (cross-origin frames). Default 0,0. */
   offset?: { x: number; y: number };
   /** The top page's viewport and scroll, for frames collected on their own (cross-origin frames). */

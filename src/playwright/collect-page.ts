@@ -14,14 +14,18 @@ declare global {
 /** Cross-origin frames nested deeper than this are not collected. */
 const MAX_FRAME_DEPTH = 3;
 
-interface PageState { frames: WeakMap<Frame, number>; byOrdinal: Map<number, Frame>; next: number }
+/** `topNext`: above every id the tab's top documents have given so far (each new document continues from it). */
+interface PageState { frames: WeakMap<Frame, number>; byOrdinal: Map<number, Frame>; next: number; topNext: number }
 const states = new WeakMap<Page, PageState>();
 
 function stateOf(page: Page): PageState {
   let s = states.get(page);
-  if (!s) { s = { frames: new WeakMap(), byOrdinal: new Map(), next: 1 }; states.set(page, s); }
+  if (!s) { s = { frames: new WeakMap(), byOrdinal: new Map(), next: 1, topNext: 1 }; states.set(page, s); }
   return s;
 }
+
+/** Top-document ids stay below this: frame ids start at FRAME_ID_SPAN. Past it a new document numbers from 1 again. */
+const TOP_IDS_MAX = FRAME_ID_SPAN / 2;
 
 /** A stable ordinal for a cross-origin frame, for as long as the frame lives. */
 function ordinalOf(page: Page, frame: Frame): number {
@@ -46,7 +50,10 @@ export async function inject(frame: Frame): Promise<void> {
 export async function collectPage(page: Page, options: CollectOptions = {}): Promise<CollectResult> {
   const main = page.mainFrame();
   await inject(main);
-  const top = await collectIn(main, options);
+  // Ids continue across the tab's documents: after a navigation, an id from the page before names nothing.
+  const state = stateOf(page);
+  const top = await collectIn(main, { ...options, idsFrom: state.topNext < TOP_IDS_MAX ? state.topNext : undefined });
+  for (const e of [...top.raw_elements, ...top.frames]) if (e.id < FRAME_ID_SPAN && e.id >= state.topNext) state.topNext = e.id + 1;
   const topViewport = { ...top.viewport, scrollY: top.scroll_y };
   const queue: { frame: Frame; result: CollectResult; depth: number }[] = [{ frame: main, result: top, depth: 0 }];
   while (queue.length) {

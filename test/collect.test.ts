@@ -152,6 +152,24 @@ describe('fixture pages', () => {
     assert.deepEqual(again.elements.map((e) => e.id).sort(), r.elements.map((e) => e.id).sort(), 'frame ids are stable too');
   });
 
+  test('a cross-origin frame inside a same-origin frame is collected and acted on; a frame that keeps navigating never fails the snapshot', async () => {
+    await page.goto(`${fx.url}/nested-frames.html`);
+    const pay = () => page.frames().find((f) => f.url() === `${fx.otherOrigin}/frame-form.html`);
+    for (let k = 0; k < 50 && !pay(); k++) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(pay(), 'the nested payment frame loaded');
+    for (let k = 0; k < 10; k++) {
+      const r = await snapshot(page); // the ad frame is replaced every 25 ms while this runs
+      const city = r.elements.find((e) => e.name === 'City' && e.id >= FRAME_ID_SPAN);
+      assert.ok(city, `round ${k}: the nested frame's field: ${r.elements.map((e) => e.text || e.name).join(', ')}`);
+      if (k === 0) {
+        assertNear(city.bbox, await box('input', pay()!));
+        await type(page, city.id, 'Faro');
+        assert.equal(await pay()!.inputValue('input'), 'Faro', 'typed into the nested frame\'s field by its id');
+        assert.ok(r.elements.some((e) => e.text === 'Check availability' && Math.floor(e.id / FRAME_ID_SPAN) === Math.floor(city.id / FRAME_ID_SPAN)), 'its button, in the same frame\'s range');
+      }
+    }
+  });
+
   test('quirks mode (no doctype): the viewport is the window, not the whole document', async () => {
     await open('quirks');
     assert.equal(await page.evaluate(() => document.compatMode), 'BackCompat');

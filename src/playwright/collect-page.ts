@@ -46,6 +46,16 @@ export async function inject(frame: Frame): Promise<void> {
   await frame.evaluate(collectorSource());
 }
 
+/** A frame's descendant frames, children first (a cross-origin frame may sit inside a same-origin one). */
+function descendants(frame: Frame): Frame[] {
+  const out: Frame[] = [];
+  for (let k = 0, level = frame.childFrames(); level.length && k < MAX_FRAME_DEPTH; k++) {
+    out.push(...level);
+    level = level.flatMap((f) => f.childFrames());
+  }
+  return out;
+}
+
 /** Collects the page: the main frame (with its same-origin frames) and every cross-origin frame. */
 export async function collectPage(page: Page, options: CollectOptions = {}): Promise<CollectResult> {
   const main = page.mainFrame();
@@ -59,17 +69,29 @@ export async function collectPage(page: Page, options: CollectOptions = {}): Pro
   while (queue.length) {
     const { frame, result, depth } = queue.shift()!;
     if (!result.frames.length || depth >= MAX_FRAME_DEPTH) continue;
-    for (const child of frame.childFrames()) {
+    // The frame element's id in the registry that walked it: `frame`'s window, found up the element's chain
+    // of windows by a mark (a frame inside a same-origin frame sits in a document `frame`'s walk entered).
+    const mark = `f${depth}-${queue.length}-${Math.random()}`;
+    if (!(await frame.evaluate((m) => { (window as unknown as Record<string, string>).__sightlineWalker = m; return true; }, mark).catch(() => false))) continue;
+    for (const child of descendants(frame)) {
       const element = await child.frameElement().catch(() => null);
       if (!element) continue;
-      const id = await element.evaluate((el) => window.__sightline?.idOf(el as Element)).catch(() => undefined);
+      const id = await element.evaluate((el, m) => {
+        for (let w: Window = window; ; w = w.parent) {
+          try { if ((w as unknown as Record<string, string>).__sightlineWalker === m) return w.__sightline?.idOf(el as Element); } catch { return undefined; }
+          if (w === w.parent) return undefined;
+        }
+      }, mark).catch(() => undefined);
       const opaque = result.frames.find((f) => f.id % FRAME_ID_SPAN === id);
       if (!opaque) continue;
-      await inject(child);
-      const inner = await collectIn(child, { ...options, idBase: ordinalOf(page, child) * FRAME_ID_SPAN, offset: opaque.offset, topViewport });
-      top.raw_elements.push(...inner.raw_elements);
-      top.truncated += inner.truncated;
-      queue.push({ frame: child, result: inner, depth: depth + 1 });
+      // A frame that navigates or goes away while collected (an ad rotating) is left out, not the snapshot.
+      try {
+        await inject(child);
+        const inner = await collectIn(child, { ...options, idBase: ordinalOf(page, child) * FRAME_ID_SPAN, offset: opaque.offset, topViewport });
+        top.raw_elements.push(...inner.raw_elements);
+        top.truncated += inner.truncated;
+        queue.push({ frame: child, result: inner, depth: depth + 1 });
+      } catch { /* the frame changed under us: the next snapshot sees it */ }
     }
   }
   return top;

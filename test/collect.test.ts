@@ -170,6 +170,22 @@ describe('fixture pages', () => {
     }
   });
 
+  test('an app layout that scrolls a container, not the page: what lies below its fold is listed, out of the viewport, and scrollTo reaches it', async () => {
+    await open('app-shell');
+    const r = await snapshot(page, { limit: 100 });
+    const messages = r.elements.filter((e) => /^Message \d+$/.test(e.text));
+    assert.equal(messages.length, 40, r.elements.map((e) => e.text).join(', '));
+    const last = find(r, (e) => e.text === 'Message 39', 'last message');
+    assert.equal(last.in_viewport, false);
+    assert.equal(find(r, (e) => e.text === 'Message 0', 'first message').in_viewport, true);
+    // A horizontal strip inside it still clips: its hidden labels are not listed (as before).
+    assert.ok(!r.elements.some((e) => e.text === 'Label 5'), 'a carousel\'s hidden item stays out');
+    await scrollTo(page, last.id);
+    const after = await snapshot(page, { limit: 100 });
+    assert.equal(find(after, (e) => e.id === last.id, 'same id').in_viewport, true);
+    assert.equal(find(after, (e) => e.text === 'Message 0', 'first message').in_viewport, false, 'scrolled out above the fold: listed, out of view');
+  });
+
   test('quirks mode (no doctype): the viewport is the window, not the whole document', async () => {
     await open('quirks');
     assert.equal(await page.evaluate(() => document.compatMode), 'BackCompat');

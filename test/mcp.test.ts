@@ -225,6 +225,19 @@ describe('sightline mcp over stdio', () => {
     assert.match(await ok('wait_for', { stable: true }), /stable/);
   });
 
+  test('app layout: the messages below a scrolling container\'s fold are listed as below, and scroll moves that container', async () => {
+    await open('app-shell');
+    const s = await ok('snapshot', { limit: 100 });
+    const last = pick(s, 'button', 'Message 39');
+    assert.ok(last.flags.includes('below'), `below the fold at first: ${last.flags.join(' ')}`);
+    await ok('scroll', { direction: 'bottom' });
+    const seen = pick(await ok('snapshot', { limit: 100 }), 'button', 'Message 39');
+    assert.equal(seen.id, last.id);
+    assert.ok(!seen.flags.includes('below'), `in view after scrolling the container: ${seen.flags.join(' ')}`);
+    await ok('scroll', { direction: 'top' });
+    assert.ok(pick(await ok('snapshot', { limit: 100 }), 'button', 'Message 39').flags.includes('below'), 'and back');
+  });
+
   test('read: the page as Markdown through the extractor', async () => {
     await open('search');
     const md = await ok('read', {});

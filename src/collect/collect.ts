@@ -41,6 +41,10 @@ interface Walk {
   top: { width: number; height: number; scrollY: number };
   styles: Map<Element, CSSStyleDeclaration>;
   clips: Map<Element, Rect | null>;
+  /** Clipping ancestors that are the page's scroller (scrollerOf), by element. */
+  scrollers: Map<Element, boolean>;
+  /** Per document: the document itself scrolls (its content is taller than the window). */
+  docScrolls: Map<Document, boolean>;
   zIndex: Map<Element, string>;
   background: Map<Element, string>;
   sections: SectionCache;
@@ -70,19 +74,47 @@ function parentOf(el: Element): Element | null {
   return isShadowRoot(root) ? root.host : null;
 }
 
-/** Hidden by an ancestor that clips overflow (checked against each clipping ancestor's box). */
-function clippedAway(w: Walk, frame: Frame, el: Element, rect: Rect): boolean {
+/**
+ * A clipping ancestor that is the page's scroller: an app layout whose document does not scroll (its body
+ * fixed to the window) scrolls a container instead, and what lies below that container's fold is reached by
+ * scrolling it, as below the fold of a page that scrolls. Only vertical scrolling, only when the document
+ * itself does not scroll: carousels and inner panes of scrolling pages clip as before.
+ */
+function pageScroller(w: Walk, frame: Frame, a: Element, s: CSSStyleDeclaration): boolean {
+  let scroller = w.scrollers.get(a);
+  if (scroller === undefined) {
+    let docScrolls = w.docScrolls.get(frame.doc);
+    if (docScrolls === undefined) {
+      const root = frame.doc.scrollingElement ?? frame.doc.documentElement;
+      docScrolls = !!root && root.scrollHeight > frame.win.innerHeight + 1;
+      w.docScrolls.set(frame.doc, docScrolls);
+    }
+    scroller = !docScrolls && (s.overflowY === 'auto' || s.overflowY === 'scroll') && a.scrollHeight > a.clientHeight + 1;
+    w.scrollers.set(a, scroller);
+  }
+  return scroller;
+}
+
+/** Visible, hidden by an ancestor that clips overflow (checked against each clipping ancestor's box), or
+ *  below (or above) the fold of the page's scroller (pageScroller): listed, out of the viewport. */
+function clipping(w: Walk, frame: Frame, el: Element, rect: Rect): 'shown' | 'clipped' | 'scrolled' {
   const fixed = styleOf(w, frame, el).position === 'fixed';
+  let scrolled = false;
   for (let a = parentOf(el); a && a !== frame.doc.body && a !== frame.doc.documentElement; a = parentOf(a)) {
     let clip = w.clips.get(a);
+    const s = clip === null ? null : styleOf(w, frame, a);
     if (clip === undefined) {
-      const s = styleOf(w, frame, a);
-      clip = s.overflowX !== 'visible' || s.overflowY !== 'visible' ? toTop(frame, a.getBoundingClientRect()) : null;
+      clip = s!.overflowX !== 'visible' || s!.overflowY !== 'visible' ? toTop(frame, a.getBoundingClientRect()) : null;
       w.clips.set(a, clip);
     }
-    if (clip && !fixed && !intersects(rect, clip)) return true;
+    if (!clip || fixed || intersects(rect, clip)) continue;
+    // Out of the scroller's box only vertically: scrolling brings it into that box, which the ancestors
+    // further up are then checked against.
+    if (rect.x < clip.x + clip.width && clip.x < rect.x + rect.width && pageScroller(w, frame, a, s!)) { scrolled = true; rect = clip; continue; }
+    return 'clipped';
   }
-  return frame.clip !== null && !intersects(rect, frame.clip);
+  if (frame.clip !== null && !intersects(rect, frame.clip)) return 'clipped';
+  return scrolled ? 'scrolled' : 'shown';
 }
 
 /** The element's border box in top-viewport coordinates. */
@@ -179,7 +211,8 @@ function occluded(w: Walk, frame: Frame, el: Element, rect: Rect): boolean {
   return tested > 0;
 }
 
-function describe(w: Walk, frame: Frame, tree: Node, el: Element, rect: Rect): CollectedElement {
+/** `scrolledOut`: below or above the fold of the page's scroller (clipping): listed, not in the viewport. */
+function describe(w: Walk, frame: Frame, tree: Node, el: Element, rect: Rect, scrolledOut = false): CollectedElement {
   const s = styleOf(w, frame, el);
   const text = visibleText(el, mayHold(w.unnamedText, frame, tree, UNNAMED_TEXT));
   const attributes: Record<string, string> = {};
@@ -213,7 +246,7 @@ function describe(w: Walk, frame: Frame, tree: Node, el: Element, rect: Rect): C
   if (cls) attributes.class = clean(cls, 100);
   if (a11yHidden(w, frame, tree, el)) attributes.a11y_hidden = 'true';
   const centerX = rect.x + rect.width / 2, centerY = rect.y + rect.height / 2;
-  const inViewport = intersects(rect, { x: 0, y: 0, width: w.top.width, height: w.top.height }) && (!frame.clip || intersects(rect, frame.clip));
+  const inViewport = !scrolledOut && intersects(rect, { x: 0, y: 0, width: w.top.width, height: w.top.height }) && (!frame.clip || intersects(rect, frame.clip));
   return {
     id: w.idBase + idOf(el),
     tag: el.tagName.toLowerCase(),
@@ -291,11 +324,12 @@ function visit(w: Walk, frame: Frame, tree: Node, root: ParentNode, parent: Pare
       const rect = (frame.fading.size ? shownWhileFading(w, frame, el) : el.checkVisibility({ opacityProperty: true, visibilityProperty: true }))
         ? boxOf(frame, el) : null;
       const area = rect ? rect.width * rect.height : 0;
-      const visible = rect !== null && area > 0 && !clippedAway(w, frame, el, rect);
-      const fillsParent = visible && parent !== null && area >= FILLS_PARENT * parent.area && intersects(rect, parent.rect);
+      const clipped = rect !== null && area > 0 ? clipping(w, frame, el, rect) : 'clipped';
+      const visible = clipped !== 'clipped';
+      const fillsParent = visible && parent !== null && area >= FILLS_PARENT * parent.area && intersects(rect!, parent.rect);
       if (visible && !fillsParent) {
-        w.out.push(describe(w, frame, tree, el, rect));
-        if (kind === Kind.Interactive) next = { rect, area };
+        w.out.push(describe(w, frame, tree, el, rect!, clipped === 'scrolled'));
+        if (kind === Kind.Interactive) next = { rect: rect!, area };
       }
     }
     if (isHeading(el, el.getAttribute('role'))) noteHeading(w.sections, tree, el);
@@ -337,7 +371,7 @@ export function collect(options: CollectOptions = {}): CollectResult {
     out: [], frames: [], max: options.maxElements ?? DEFAULT_MAX, truncated: 0, includeStatic: options.includeStatic ?? true,
     idBase: options.idBase ?? 0,
     top: options.topViewport ?? { width, height, scrollY: window.scrollY },
-    styles: new Map(), clips: new Map(), zIndex: new Map(), background: new Map(), sections: newSectionCache(),
+    styles: new Map(), clips: new Map(), scrollers: new Map(), docScrolls: new Map(), zIndex: new Map(), background: new Map(), sections: newSectionCache(),
     labels: new Map(), parentText: new Map(), hidesAny: new Map(), a11yHidden: new Map(), unnamedText: new Map(),
   };
   // A frame collected on its own (cross-origin) is clipped to its box in the top page.

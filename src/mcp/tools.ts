@@ -148,10 +148,24 @@ async function scrollTool(session: BrowserSession, args: McpArgs<'scroll'>): Pro
   }
   const direction = args.direction ?? 'down';
   await page.evaluate(({ direction, pixels }) => {
-    const by = pixels ?? Math.round(window.innerHeight * 0.9);
-    if (direction === 'top') window.scrollTo(0, 0);
-    else if (direction === 'bottom') window.scrollTo(0, document.documentElement.scrollHeight);
-    else window.scrollBy(0, direction === 'up' ? -by : by);
+    // The page's scroller: the document, or in an app layout whose document does not scroll, its largest
+    // scrolling container (what the collector lists below the fold of: collect.ts, pageScroller).
+    const root = document.scrollingElement ?? document.documentElement;
+    let target: Element | Window = window;
+    if (root.scrollHeight <= window.innerHeight + 1) {
+      let best = 0;
+      for (const el of document.querySelectorAll('*')) {
+        if (el.scrollHeight <= el.clientHeight + 1) continue;
+        const oy = getComputedStyle(el).overflowY;
+        const area = el.clientWidth * el.clientHeight;
+        if ((oy === 'auto' || oy === 'scroll') && area > best) { best = area; target = el; }
+      }
+    }
+    const height = target === window ? window.innerHeight : (target as Element).clientHeight;
+    const by = pixels ?? Math.round(height * 0.9);
+    if (direction === 'top') target.scrollTo(0, 0);
+    else if (direction === 'bottom') target.scrollTo(0, target === window ? root.scrollHeight : (target as Element).scrollHeight);
+    else target.scrollBy(0, direction === 'up' ? -by : by);
   }, { direction, pixels: args.pixels });
   return afterAction(session, page, `scrolled ${direction}`);
 }

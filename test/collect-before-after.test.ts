@@ -76,6 +76,9 @@ function sameElement(o: CollectedElement, n: CollectedElement, where: string): v
   // disabled is `:disabled` since spec17: a control inside a disabled fieldset is disabled now, where the
   // old collector said nothing (test/element-states.test.ts checks it).
   if (attributes.disabled === 'true' && o.attributes.disabled === undefined) delete attributes.disabled;
+  // A select's value is its chosen options' labels since stop 34, the option's form value before
+  // (test/collect.test.ts checks it).
+  if (n.tag === 'select') { delete attributes.value; delete o.attributes.value; }
   // Nearby text is the parent's textContent less the element's own text: where the own text lost hidden
   // parts it is no longer found there (docs/ranking.md, ninth round, what is left).
   if (n.text !== o.text) { delete attributes.nearby_text; delete o.attributes.nearby_text; }

@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launch } from './helpers/browser.ts';
 import { serveFixtures, type FixtureServer } from './helpers/fixtures.ts';
 import { startServer, createKey, removeDataDir, type ServerProcess } from './helpers/server.ts';
-import { snapshot, collectPage, click, type, scrollTo, highlight, waitForStable, FRAME_ID_SPAN, SightlineApi } from '../src/client/index.ts';
+import { snapshot, collectPage, click, type, scrollTo, highlight, waitForStable, toPrompt, FRAME_ID_SPAN, SightlineApi } from '../src/client/index.ts';
 import type { RankResult, SnapshotElement } from '../src/schema/snapshot.ts';
 
 let fx: FixtureServer;
@@ -184,6 +184,18 @@ describe('fixture pages', () => {
     const after = await snapshot(page, { limit: 100 });
     assert.equal(find(after, (e) => e.id === last.id, 'same id').in_viewport, true);
     assert.equal(find(after, (e) => e.text === 'Message 0', 'first message').in_viewport, false, 'scrolled out above the fold: listed, out of view');
+  });
+
+  test('a select wrapped by its label is named by the label alone and shows its chosen options as its value', async () => {
+    await page.setContent(`<label>Country <select><option value="">Choose…</option><option value="us">United States</option><option value="de" selected>Germany</option></select></label>
+      <label>Sizes <select multiple><option selected>S</option><option>M</option><option selected>L</option></select></label>
+      <label>Notes <textarea>line one</textarea></label>`);
+    const r = await snapshot(page);
+    const by = (name: string) => find(r, (e) => e.name === name, name);
+    assert.equal(by('Country').value, 'Germany');
+    assert.equal(by('Sizes').value, 'S, L');
+    assert.equal(by('Notes').value, 'line one');
+    assert.match(toPrompt(r), /combobox value="Germany": Country$/m);
   });
 
   test('quirks mode (no doctype): the viewport is the window, not the whole document', async () => {

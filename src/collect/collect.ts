@@ -232,6 +232,8 @@ function describe(w: Walk, frame: Frame, tree: Node, el: Element, rect: Rect, sc
   if (isTag(el, 'INPUT') || isTag(el, 'TEXTAREA') || isTag(el, 'SELECT')) {
     attributes.input_type = isTag(el, 'INPUT') ? el.type : el.tagName.toLowerCase();
     if (isSecret(el)) attributes.value_redacted = 'true';
+    // A select's value is what it shows: the chosen options' labels ("Germany", not the form's "de").
+    else if (isTag(el, 'SELECT')) { const shown = [...el.selectedOptions].map((o) => o.label).filter(Boolean).join(', '); if (shown) attributes.value = clean(shown); }
     else if (el.value) attributes.value = clean(el.value);
     if (isTag(el, 'INPUT') && (el.type === 'checkbox' || el.type === 'radio')) attributes.checked = String(el.checked);
   }

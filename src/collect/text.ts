@@ -131,7 +131,9 @@ export function accessibleName(el: Element, labelIndex: LabelIndex): string {
   // `labels` itself is cheap (null for elements that cannot be labelled); its length is not.
   const labels = (el as HTMLInputElement).labels ? labelsOf(labelIndex, el) : null;
   if (labels && labels.length) {
-    const name = clean([...labels].map((l) => drawnText(l)).join(' '));
+    // A label that wraps its control names it without the control's own content (a select's every option,
+    // a textarea's text), as Chromium's accessible name does.
+    const name = clean([...labels].map((l) => l.contains(el) && el.firstChild ? textWithout(l, (e) => e === el || notDrawn(e)) : drawnText(l)).join(' '));
     if (name) return name;
   }
   const placeholder = el.getAttribute('placeholder');

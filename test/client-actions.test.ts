@@ -96,6 +96,12 @@ describe('client actions', () => {
     assert.deepEqual(new Set(again.elements.map((e) => e.id)), new Set(shop.elements.map((e) => e.id)));
   });
 
+  test('expect and wait see text inside open shadow roots, not inside closed ones', async () => {
+    await open('shadow');
+    await expect(page, { text: 'Chat with us' }, { timeout: 500 });
+    await assert.rejects(expect(page, { text: 'Hidden from us' }, { timeout: 200 }), ExpectError);
+  });
+
   test('expect waits for visible, text, gone and URL, and fails with what it saw', async () => {
     const r = await open('shop');
     const close = must(find(r, { role: 'button', text: 'Close' }), 'close');

@@ -24,9 +24,22 @@ const show = (t: string | RegExp) => (typeof t === 'string' ? JSON.stringify(t) 
 const fits = (s: string, t: string | RegExp) => (typeof t === 'string' ? s.includes(t) : (t.lastIndex = 0, t.test(s)));
 const clip = (s: string) => { const one = s.replace(/\s+/g, ' ').trim(); return one.length > 80 ? `${one.slice(0, 79)}…` : one; };
 
-/** Text of every frame of the page (cross-origin frames too), the main frame first. */
+/** Text of every frame of the page (cross-origin frames too), the main frame first, with the text inside
+ *  open shadow roots (a web component's "Saved" toast), which the body's innerText leaves out. */
 async function pageText(page: Page): Promise<string> {
-  const texts = await Promise.all(page.frames().map((f) => f.evaluate(() => document.body?.innerText ?? '').catch(() => '')));
+  // No named inner function: the test loader's helpers (esbuild's __name) do not exist in the page.
+  const texts = await Promise.all(page.frames().map((f) => f.evaluate(() => {
+    const parts = [document.body?.innerText ?? ''];
+    const roots: (Document | ShadowRoot)[] = [document];
+    for (let root = roots.pop(); root; root = roots.pop()) {
+      for (const el of root.querySelectorAll('*')) {
+        if (!el.shadowRoot) continue;
+        for (const c of el.shadowRoot.children) parts.push((c as HTMLElement).innerText ?? c.textContent ?? '');
+        roots.push(el.shadowRoot);
+      }
+    }
+    return parts.join('\n');
+  }).catch(() => '')));
   return texts.join('\n');
 }
 

@@ -69,6 +69,12 @@ function turndown(): TurndownService {
   return service;
 }
 
+/** Plain text made safe to stand in Markdown as text, by turndown's own rules (what an HTML read escapes):
+ *  a leading "* ", "2024. ", "# ", "> " or an inline * _ ` [ ] would otherwise become syntax. */
+export function escapeMarkdown(text: string): string {
+  return turndown().escape(text);
+}
+
 export function toMarkdown(html: string): string {
   return turndown().turndown(html).replace(/\n{3,}/g, '\n\n').trim();
 }

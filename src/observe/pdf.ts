@@ -21,6 +21,7 @@ import { dirname, join } from 'node:path';
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { SightlineError } from '../schema/errors.ts';
 import { cutContent } from './cut.ts';
+import { escapeMarkdown } from './markdown.ts';
 import { DEFAULT_CONTENT_LIMIT, type ReadLink, type ReadOptions, type ReadResult } from './read.ts';
 
 const PACKAGE = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
@@ -334,7 +335,14 @@ function inlineHyphenated(lines: Line[]): Set<string> {
 }
 
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-const cell = (s: string) => s.replace(/\|/g, '\\|') || ' ';
+const cell = (s: string) => escapeMarkdown(s).replace(/\|/g, '\\|') || ' ';
+/** A paragraph as Markdown text: a drawn bullet becomes "- ", a numbered item keeps its number (both lists
+ *  by LIST_ITEM), the rest is escaped as text ("* Note", "2024. That year" stay text). */
+function markdownPara(text: string): string {
+  if (BULLET.test(text)) return `- ${escapeMarkdown(text.replace(BULLET, ''))}`;
+  const item = LIST_ITEM.test(text) ? /^\S+\s+/.exec(text)![0] : '';
+  return item + escapeMarkdown(text.slice(item.length));
+}
 
 function render(bs: Block[], format: ReadOptions['format']): string {
   const parts = bs.map((b) => {
@@ -344,8 +352,8 @@ function render(bs: Block[], format: ReadOptions['format']): string {
       return `<table>\n${b.rows.map((r, i) => `<tr>${r.map((c) => i ? `<td>${escapeHtml(c)}</td>` : `<th>${escapeHtml(c)}</th>`).join('')}</tr>`).join('\n')}\n</table>`;
     }
     if (format === 'text') return b.kind === 'table' ? b.rows.map((r) => r.join('\t')).join('\n') : b.text;
-    if (b.kind === 'heading') return `${'#'.repeat(b.level)} ${b.text}`;
-    if (b.kind === 'para') return b.text.replace(BULLET, '- ');
+    if (b.kind === 'heading') return `${'#'.repeat(b.level)} ${escapeMarkdown(b.text)}`;
+    if (b.kind === 'para') return markdownPara(b.text);
     return [`| ${b.rows[0].map(cell).join(' | ')} |`, `|${' --- |'.repeat(b.rows[0].length)}`, ...b.rows.slice(1).map((r) => `| ${r.map(cell).join(' | ')} |`)].join('\n');
   });
   return parts.join('\n\n');

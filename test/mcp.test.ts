@@ -238,6 +238,22 @@ describe('sightline mcp over stdio', () => {
     assert.ok(pick(await ok('snapshot', { limit: 100 }), 'button', 'Message 39').flags.includes('below'), 'and back');
   });
 
+  test('since_last lists what a re-render gave new ids, though it looks the same, and the new id acts', async () => {
+    await open('rerender');
+    const first = await ok('snapshot', {});
+    const save = pick(first, 'button', 'Save');
+    await ok('click', { id: pick(first, 'button', 'Refresh').id });
+    await ok('wait_for', { stable: true });
+    const since = await ok('snapshot', { since_last: true });
+    assert.ok(!since.includes('(no change since the last snapshot)'), since);
+    const again = pick(since, 'button', 'Save');
+    assert.notEqual(again.id, save.id, 'a new node, a new id');
+    assert.match(since, /re-rendered under new ids/);
+    await ok('click', { id: again.id });
+    await ok('wait_for', { stable: true });
+    assert.match(await ok('snapshot', {}), /^# "saved"/m);
+  });
+
   test('read: the page as Markdown through the extractor', async () => {
     await open('search');
     const md = await ok('read', {});

@@ -68,6 +68,7 @@ async function snapshotTool(session: BrowserSession, args: McpArgs<'snapshot'>):
   const memory = session.memoryOf(page);
   const collected = await collectPage(page);
   const sinceLast = args.since_last === true && memory.raw !== undefined;
+  const known = new Set((memory.raw ?? []).map((e) => e.id));
   const limit = args.limit ?? DEFAULT_LIMIT;
   const result = await rankCollected(page, collected, {
     goal: args.goal, filter: args.filter ?? undefined,
@@ -82,10 +83,14 @@ async function snapshotTool(session: BrowserSession, args: McpArgs<'snapshot'>):
     const note = args.since_last ? '(no earlier snapshot of this tab: all elements)\n' : '';
     return text(note + toPrompt(result, { title }));
   }
-  // Elements the last snapshot did not list by id stay known for actions.
-  const changed: RankResult = { ...result, elements: result.elements.filter((e: SnapshotElement) => e.diff_status).slice(0, limit) };
+  // Elements the last snapshot did not list by id stay known for actions. An element the page re-rendered
+  // as it was (the diff sees no change) has a new id all the same: it is listed, so the agent has its id.
+  const renumbered = (e: SnapshotElement) => !e.diff_status && !known.has(e.id);
+  const changed: RankResult = { ...result, elements: result.elements.filter((e: SnapshotElement) => e.diff_status || renumbered(e)).slice(0, limit) };
   const body = toPrompt(changed, { title });
-  return text(changed.elements.length ? body : `${body}\n(no change since the last snapshot)`);
+  const again = changed.elements.filter(renumbered).length;
+  const note = again ? `\n(${again} unflagged: as before, re-rendered under new ids; the old ids are gone)` : '';
+  return text(changed.elements.length ? body + note : `${body}\n(no change since the last snapshot)`);
 }
 type McpPrevious = NonNullable<Parameters<typeof rankCollected>[2]>['previous'];
 

@@ -198,6 +198,24 @@ describe('fixture pages', () => {
     assert.match(toPrompt(r), /combobox value="Germany": Country$/m);
   });
 
+  test('a menu hung out of an overflow:hidden bar by absolute positioning is listed; one the bar contains is clipped', async () => {
+    await page.setContent(`<style>body{margin:0}</style>
+      <div style="position:relative;width:600px">
+        <div style="overflow:hidden;height:40px">
+          <button>Account</button>
+          <ul style="position:absolute;top:40px;left:0;margin:0"><li><a href="#profile">Profile</a></li><li><a href="#logout">Log out</a></li></ul>
+        </div>
+      </div>
+      <div style="overflow:hidden;height:40px;position:relative;margin-top:100px">
+        <button>Help</button>
+        <ul style="position:absolute;top:40px;left:0;margin:0"><li><a href="#faq">FAQ</a></li></ul>
+      </div>`);
+    assert.equal(await page.getByText('Log out').isVisible(), true);
+    const texts = (await snapshot(page)).elements.map((e) => e.text);
+    assert.ok(texts.includes('Log out') && texts.includes('Profile'), texts.join(', '));
+    assert.ok(!texts.includes('FAQ'), 'its containing block clips it');
+  });
+
   test('quirks mode (no doctype): the viewport is the window, not the whole document', async () => {
     await open('quirks');
     assert.equal(await page.evaluate(() => document.compatMode), 'BackCompat');

@@ -41,6 +41,8 @@ interface Walk {
   top: { width: number; height: number; scrollY: number };
   styles: Map<Element, CSSStyleDeclaration>;
   clips: Map<Element, Rect | null>;
+  /** How each element on the way up places its box (Place): whether an overflow clip reaches what it holds. */
+  places: Map<Element, Place>;
   /** Clipping ancestors that are the page's scroller (scrollerOf), by element. */
   scrollers: Map<Element, boolean>;
   /** Per document: the document itself scrolls (its content is taller than the window). */
@@ -95,12 +97,37 @@ function pageScroller(w: Walk, frame: Frame, a: Element, s: CSSStyleDeclaration)
   return scroller;
 }
 
+/** How a box is placed, for overflow clips: in flow, a containing block for absolute boxes (positioned or
+ *  transformed), absolutely positioned, or fixed. */
+const enum Place { Flow, Containing, Absolute, Fixed }
+
+function placeOf(w: Walk, frame: Frame, el: Element): Place {
+  let place = w.places.get(el);
+  if (place === undefined) {
+    const s = styleOf(w, frame, el);
+    place = s.position === 'fixed' ? Place.Fixed : s.position === 'absolute' ? Place.Absolute
+      : s.position !== 'static' || s.transform !== 'none' ? Place.Containing : Place.Flow;
+    w.places.set(el, place);
+  }
+  return place;
+}
+
 /** Visible, hidden by an ancestor that clips overflow (checked against each clipping ancestor's box), or
  *  below (or above) the fold of the page's scroller (pageScroller): listed, out of the viewport. */
 function clipping(w: Walk, frame: Frame, el: Element, rect: Rect): 'shown' | 'clipped' | 'scrolled' {
-  const fixed = styleOf(w, frame, el).position === 'fixed';
+  const own = placeOf(w, frame, el);
+  const fixed = own === Place.Fixed;
+  // An absolutely positioned box (or one inside it) is clipped only by its containing block and what holds
+  // that: an overflow box between it and its containing block does not clip it (a menu hung below a bar).
+  let escaping = own === Place.Absolute;
   let scrolled = false;
-  for (let a = parentOf(el); a && a !== frame.doc.body && a !== frame.doc.documentElement; a = parentOf(a)) {
+  let above = true; // false past a fixed ancestor: the ones above it do not clip what it holds
+  for (let a = parentOf(el); above && a && a !== frame.doc.body && a !== frame.doc.documentElement; a = parentOf(a)) {
+    const place = placeOf(w, frame, a);
+    if (escaping && place !== Place.Flow) escaping = false; // the containing block: it and its ancestors clip
+    if (escaping) continue;
+    if (place === Place.Absolute) escaping = true; // for the ancestors above this one
+    if (place === Place.Fixed) above = false;
     let clip = w.clips.get(a);
     const s = clip === null ? null : styleOf(w, frame, a);
     if (clip === undefined) {
@@ -373,7 +400,7 @@ export function collect(options: CollectOptions = {}): CollectResult {
     out: [], frames: [], max: options.maxElements ?? DEFAULT_MAX, truncated: 0, includeStatic: options.includeStatic ?? true,
     idBase: options.idBase ?? 0,
     top: options.topViewport ?? { width, height, scrollY: window.scrollY },
-    styles: new Map(), clips: new Map(), scrollers: new Map(), docScrolls: new Map(), zIndex: new Map(), background: new Map(), sections: newSectionCache(),
+    styles: new Map(), clips: new Map(), places: new Map(), scrollers: new Map(), docScrolls: new Map(), zIndex: new Map(), background: new Map(), sections: newSectionCache(),
     labels: new Map(), parentText: new Map(), hidesAny: new Map(), a11yHidden: new Map(), unnamedText: new Map(),
   };
   // A frame collected on its own (cross-origin) is clipped to its box in the top page.

@@ -15,7 +15,7 @@
 // any ranking output is seen. Writes train/a11y/tune.json.gz and train/a11y/test.json.gz (the test part
 // is frozen: measured, never tuned on), and for marking primary actions a listing per page in
 // scratch/a11y/ (not committed). Run: WCXB_DIR=<wcxb checkout> node --import tsx train/a11y/collect-a11y.ts
-// `--grow` appends further tune pages (growthPages) to tune.json.gz and leaves test.json.gz untouched.
+// `--grow` appends further tune pages (furtherPages('tune')) to tune.json.gz and leaves test.json.gz untouched.
 // `--dev2` renders the next such pages (same rules, not in tune.json.gz) into a separate, blind-marked
 // development set, train/a11y/dev2.json.gz, and leaves tune.json.gz and test.json.gz untouched.
 // `--test2` renders a second frozen set, train/a11y/test2.json.gz: further pages of the test split's sites
@@ -107,32 +107,18 @@ function wcxbPages(): Source[] {
   return [...byType.values()].flat();
 }
 
-/** The growth of the tune split (train/a11y/README.md): further dev pages whose site `splitOf` sends to
- *  tune, not yet in tune.json.gz, and in the tune part of the WCXB read split (bench/read/wcxb-split.json,
- *  so no page of its frozen part is rendered or listed); up to GROW_PER_TYPE per type, in file order
- *  (several pages of one site allowed). Sites of the a11y test split are never drawn. */
-function growthPages(have: Set<string>, perType = Number(process.env.GROW_PER_TYPE ?? 40)): Source[] {
+/**
+ * Further WCXB dev pages of one side of the a11y split (`splitOf`), in the tune part of the WCXB read split
+ * (bench/read/wcxb-split.json, so no page of its frozen part is rendered or listed), in none of `have`; up to
+ * `perType` per page type, in file order (several pages of one site allowed). The tune side grows the tune
+ * split and made dev2 (train/a11y/README.md); the test side made test2, a second frozen set.
+ */
+function furtherPages(side: A11ySplit, have: Set<string>, perType: number): Source[] {
   const readTune = new Set<string>(JSON.parse(readFileSync(new URL('../../bench/read/wcxb-split.json', import.meta.url), 'utf8')).tune);
   const byType = new Map<string, Source[]>();
   for (const t of wcxbTruths()) {
     const id = t.file.replace('.json', '');
-    if (splitOf(t.site) !== 'tune' || !readTune.has(id) || have.has(`wcxb-${id}`)) continue;
-    const list = byType.get(t.type) ?? [];
-    if (list.length >= perType) continue;
-    list.push(sourceOf(t));
-    byType.set(t.type, list);
-  }
-  return [...byType.values()].flat();
-}
-
-/** The second frozen set (`--test2`): pages of test-side sites (`splitOf`), in the tune part of the WCXB read
- *  split, in none of `have`; up to `perType` per page type in file order (several pages of one site allowed). */
-function test2Pages(have: Set<string>, perType = Number(process.env.TEST2_PER_TYPE ?? 25)): Source[] {
-  const readTune = new Set<string>(JSON.parse(readFileSync(new URL('../../bench/read/wcxb-split.json', import.meta.url), 'utf8')).tune);
-  const byType = new Map<string, Source[]>();
-  for (const t of wcxbTruths()) {
-    const id = t.file.replace('.json', '');
-    if (splitOf(t.site) !== 'test' || !readTune.has(id) || have.has(`wcxb-${id}`)) continue;
+    if (splitOf(t.site) !== side || !readTune.has(id) || have.has(`wcxb-${id}`)) continue;
     const list = byType.get(t.type) ?? [];
     if (list.length >= perType) continue;
     list.push(sourceOf(t));
@@ -217,7 +203,7 @@ if (import.meta.url === `file://${process.argv[1]}` && process.argv.includes('--
   for (const f of ['tune', 'test', 'dev2']) {
     for (const p of (JSON.parse(gunzipSync(readFileSync(new URL(`./${f}.json.gz`, import.meta.url))).toString()) as { pages: A11yPage[] }).pages) have.add(p.id);
   }
-  const sources = test2Pages(have);
+  const sources = furtherPages('test', have, Number(process.env.TEST2_PER_TYPE ?? 25));
   const browser = await launch();
   const pages: A11yPage[] = [];
   for (const [k, s] of sources.entries()) {
@@ -231,15 +217,15 @@ if (import.meta.url === `file://${process.argv[1]}` && process.argv.includes('--
   writeControlListing('test2-controls.txt', pages, (p) => p.type);
   console.log(`${pages.length} of ${sources.length} pages rendered (${halfSummary(pages, 'test')})`);
 } else if (import.meta.url === `file://${process.argv[1]}`) {
-  // `--grow`: render only growthPages() and append them to tune.json.gz; test.json.gz is not written.
-  // `--dev2`: render the next growthPages() (not in tune.json.gz; up to DEV2_PER_TYPE per type) into
+  // `--grow`: render only furtherPages('tune') and append them to tune.json.gz; test.json.gz is not written.
+  // `--dev2`: render the next furtherPages('tune') (not in tune.json.gz; up to DEV2_PER_TYPE per type) into
   // dev2.json.gz; neither tune.json.gz nor test.json.gz is written.
   const dev2 = process.argv.includes('--dev2');
   const grow = process.argv.includes('--grow') || dev2;
   const loadPart = (split: A11ySplit) => (JSON.parse(gunzipSync(readFileSync(new URL(`./${split}.json.gz`, import.meta.url))).toString()) as { pages: A11yPage[] }).pages;
   const kept = grow ? loadPart('tune') : [];
-  const sources = dev2 ? growthPages(new Set(kept.map((p) => p.id)), Number(process.env.DEV2_PER_TYPE ?? 100))
-    : grow ? growthPages(new Set(kept.map((p) => p.id))) : wcxbPages();
+  const sources = dev2 ? furtherPages('tune', new Set(kept.map((p) => p.id)), Number(process.env.DEV2_PER_TYPE ?? 100))
+    : grow ? furtherPages('tune', new Set(kept.map((p) => p.id)), Number(process.env.GROW_PER_TYPE ?? 40)) : wcxbPages();
   mkdirSync(SCRATCH, { recursive: true });
   const browser = await launch();
   const pages: A11yPage[] = [];

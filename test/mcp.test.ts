@@ -254,6 +254,16 @@ describe('sightline mcp over stdio', () => {
     assert.match(await ok('snapshot', {}), /^# "saved"/m);
   });
 
+  test('since_last after scrolling: scrolling is not a change, and the header keeps the scroll', async () => {
+    await open('long');
+    await ok('snapshot', {});
+    await ok('scroll', { direction: 'down', pixels: 600 });
+    const since = await ok('snapshot', { since_last: true });
+    assert.match(since, /scroll=600/, since);
+    assert.ok(!/ moved\b/.test(since), `nothing moved on the page:\n${since}`);
+    assert.match(since, /\(no change since the last snapshot\)/);
+  });
+
   test('read: the page as Markdown through the extractor', async () => {
     await open('search');
     const md = await ok('read', {});

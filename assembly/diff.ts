@@ -1,6 +1,6 @@
 // diff_status against the previous snapshot. Matching runs from the strictest evidence to the
 // loosest, each element matched at most once:
-//   1. same id, same content (identity + state), same box        -> unchanged
+//   1. same id, same content (identity + state), same box        -> unchanged (sameBox: on the screen or the page)
 //   2. same content and box under another id (ids renumbered)     -> unchanged
 //   3. same id and identity (role + text + name)                  -> MODIFIED if state differs, else MOVED
 //   4. same identity under another id                             -> as 3
@@ -15,11 +15,14 @@ const BOX_TOLERANCE: f64 = 2; // px: closer than this in x, y, width and height 
 function prevI(c: i32, p: i32): i32 { return unchecked(prevI32[c * prevCount + p]); }
 function prevF(c: i32, p: i32): f64 { return unchecked(prevF64[c * prevCount + p]); }
 
+/** The same box on the screen (a fixed bar, or the page did not scroll) or on the page (it scrolled): a
+ *  scroll alone moves nothing. */
 function sameBox(i: i32, p: i32): bool {
-  return Math.abs(f64In(F64In.X, i) - prevF(F64Prev.X, p)) <= BOX_TOLERANCE
-    && Math.abs(f64In(F64In.Y, i) - prevF(F64Prev.Y, p)) <= BOX_TOLERANCE
-    && Math.abs(f64In(F64In.W, i) - prevF(F64Prev.W, p)) <= BOX_TOLERANCE
-    && Math.abs(f64In(F64In.H, i) - prevF(F64Prev.H, p)) <= BOX_TOLERANCE;
+  if (Math.abs(f64In(F64In.X, i) - prevF(F64Prev.X, p)) > BOX_TOLERANCE
+    || Math.abs(f64In(F64In.W, i) - prevF(F64Prev.W, p)) > BOX_TOLERANCE
+    || Math.abs(f64In(F64In.H, i) - prevF(F64Prev.H, p)) > BOX_TOLERANCE) return false;
+  const dy = f64In(F64In.Y, i) - prevF(F64Prev.Y, p);
+  return Math.abs(dy) <= BOX_TOLERANCE || Math.abs(dy + f64In(F64In.SCROLL_Y, i) - prevF(F64Prev.SCROLL_Y, p)) <= BOX_TOLERANCE;
 }
 
 /** A hash multimap from a key of the previous elements to their indices, chained in prev order. */

@@ -76,7 +76,8 @@ export enum I32Out {
   COUNT,
 }
 
-export enum F64Prev { X, Y, W, H, COUNT }
+/** SCROLL_Y: the page's scroll when the previous element was collected (its box is on the screen then). */
+export enum F64Prev { X, Y, W, H, SCROLL_Y, COUNT }
 export enum I32Prev { KEY_ID, ROLE, KEY_IDENT, KEY_STATE, COUNT }
 
 export enum Param {

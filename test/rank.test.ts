@@ -180,6 +180,22 @@ test('diff: renumbered ids match by content, and a previous *result* works as in
   assert.equal(r.elements.length, 2, 'nothing reported REMOVED');
 });
 
+test('diff: a scroll alone moves nothing (on the page or on the screen), from raw or result elements; a real move is MOVED', () => {
+  for (const core of [wasm, js]) {
+    const story = button({ text: 'Story', rect: [0, 1000, 100, 30], scroll_y: 0 } as never);
+    const bar = button({ text: 'Menu', rect: [0, 0, 100, 30], scroll_y: 0 } as never); // in a fixed bar: same on the screen
+    const shifted = button({ text: 'Shifted', rect: [0, 1100, 100, 30], scroll_y: 0 } as never);
+    const previous = [story, bar, shifted];
+    const now = [{ ...story, rect: { ...story.rect, y: 400 }, scroll_y: 600 }, { ...bar, scroll_y: 600 }, { ...shifted, rect: { ...shifted.rect, y: 800 }, scroll_y: 600 }];
+    const r = core.rank(request(now as never, { options: { previous } }));
+    assert.deepEqual([story, bar, shifted].map((e) => byId(r, e.id).diff_status), [undefined, undefined, 'MOVED']);
+    // The earlier result as previous: its scroll is doc_y less center_y.
+    const first = core.rank(request(previous as never));
+    const again = core.rank(request(now as never, { options: { previous: first.elements } }));
+    assert.deepEqual([story, bar, shifted].map((e) => byId(again, e.id).diff_status), [undefined, undefined, 'MOVED']);
+  }
+});
+
 test('empty input gives an empty, successful result with a derived default viewport', () => {
   const r = wasm.rank({ url: 'https://example.test/', raw_elements: [] });
   assert.equal(r.status, 'success');

@@ -74,9 +74,8 @@ async function snapshotTool(session: BrowserSession, args: McpArgs<'snapshot'>):
     goal: args.goal, filter: args.filter ?? undefined,
     // With since_last every element is ranked, so a change below the top `limit` is still seen.
     limit: sinceLast ? collected.raw_elements.length + memory.raw!.length : limit,
-    previous: sinceLast ? inThisScroll(memory.raw!, collected.scroll_y) as McpPrevious : undefined,
+    previous: sinceLast ? memory.raw as McpPrevious : undefined,
   });
-  const previousRaw = memory.raw ?? [];
   memory.raw = collected.raw_elements as CollectedElement[];
   memory.elements = new Map(result.elements.filter((e) => e.diff_status !== 'REMOVED').map((e) => [e.id, e]));
   const title = await page.title().catch(() => '');
@@ -87,28 +86,13 @@ async function snapshotTool(session: BrowserSession, args: McpArgs<'snapshot'>):
   // Elements the last snapshot did not list by id stay known for actions. An element the page re-rendered
   // as it was (the diff sees no change) has a new id all the same: it is listed, so the agent has its id.
   const renumbered = (e: SnapshotElement) => !e.diff_status && !known.has(e.id);
-  // Compared at the new scroll, an element pinned to the window (in a fixed or sticky bar) looks moved:
-  // it is not when it stands where it stood on the screen.
-  const before = new Map(previousRaw.map((p) => [p.id, p.rect]));
-  const pinned = (e: SnapshotElement) => { const r = before.get(e.id); return !!r && ['x', 'y', 'width', 'height'].every((k) => Math.abs(r[k as 'x'] - e.bbox[k as 'x']) <= 2); };
-  const shown = (e: SnapshotElement) => (e.diff_status === 'MOVED' ? !pinned(e) : !!e.diff_status) || renumbered(e);
-  const changed: RankResult = { ...result, elements: result.elements.filter(shown).slice(0, limit) };
+  const changed: RankResult = { ...result, elements: result.elements.filter((e: SnapshotElement) => e.diff_status || renumbered(e)).slice(0, limit) };
   const body = toPrompt(changed, { title, scrollY: collected.scroll_y });
   const again = changed.elements.filter(renumbered).length;
   const note = again ? `\n(${again} unflagged: as before, re-rendered under new ids; the old ids are gone)` : '';
   return text(changed.elements.length ? body + note : `${body}\n(no change since the last snapshot)`);
 }
 type McpPrevious = NonNullable<Parameters<typeof rankCollected>[2]>['previous'];
-
-/** The previous snapshot's elements where they would be at the current scroll: the diff compares viewport
- *  boxes, and scrolling the page is not a change of the elements (fixed and sticky ones stay where they were). */
-function inThisScroll(raw: CollectedElement[], scrollY: number): CollectedElement[] {
-  return raw.map((e) => {
-    const delta = (e.scroll_y ?? 0) - scrollY;
-    const pinned = e.styles?.position === 'fixed' || e.styles?.position === 'sticky';
-    return delta && !pinned ? { ...e, rect: { ...e.rect, y: e.rect.y + delta } } : e;
-  });
-}
 
 const navigationFailure = (err: unknown) => {
   const msg = (err as Error).message.split('\n')[0].replace(/^page\.\w+: /, '');

@@ -82,11 +82,10 @@ function requestError(body: unknown, prefix = ''): Error {
     pointer = `${pointer}/${missing[0] ?? ''}`;
   }
   const path = prefix + pathOf(pointer);
-  const got = describe(valueAt(body, pointer));
   const value = valueAt(body, pointer);
   const detail = first.keyword === 'required' ? 'is required'
     : first.keyword === 'maxLength' && typeof value === 'string' ? `must be at most ${(first.params as { limit?: number }).limit} characters (got ${value.length})`
-      : `${first.message} (got ${got})`;
+      : `${first.message} (got ${describe(value)})`;
   if (path.startsWith('viewport')) return badRequest(`${SNAPSHOT_MESSAGES.invalidViewport}: ${path} ${detail}`, path);
   if (path.startsWith('raw_elements')) return badRequest(`${SNAPSHOT_MESSAGES.invalidElement}: ${path} ${detail}`, path);
   return badRequest(`${SNAPSHOT_MESSAGES.invalidRequest}: ${path} ${detail}`, path);
@@ -343,6 +342,9 @@ export function encode(body: unknown, core: CoreBackend, options: EncodeOptions 
       pf[F64Prev.Y * nPrev + p] = coord(r.y);
       pf[F64Prev.W * nPrev + p] = size(r.width);
       pf[F64Prev.H * nPrev + p] = size(r.height);
+      // The scroll it was seen at: a raw element's scroll_y, or a result element's doc_y less its center_y.
+      const scroll = finite(e.scroll_y) ? e.scroll_y : finite(e.doc_y) && finite(e.center_y) ? e.doc_y - e.center_y : 0;
+      pf[F64Prev.SCROLL_Y * nPrev + p] = coord(scroll);
       pc[I32Prev.KEY_ID * nPrev + p] = idOf(e.id);
       pc[I32Prev.ROLE * nPrev + p] = role;
       pc[I32Prev.KEY_IDENT * nPrev + p] = keys.id(identityKey(role, e.text, e.name ?? accessibleName(a)));

@@ -85,6 +85,11 @@ export const PreviousElement = Type.Object({
   aria_expanded: Flag,
   rect: Type.Optional(Rect),
   bbox: Type.Optional(Rect),
+  /** The page's scroll when it was seen (a raw element's), or doc_y and center_y (a result element's): a
+   *  box that only scrolled is not MOVED. */
+  scroll_y: Maybe(Type.Number()),
+  doc_y: Maybe(Type.Number()),
+  center_y: Maybe(Type.Number()),
   attributes: Maybe(RawElementAttributes),
 });
 

@@ -50,12 +50,19 @@ export function guardedAgent(guard: EgressGuard): Agent {
 }
 
 /**
- * The body's encoding, as a browser finds it: a BOM, the header's charset, then the document's own
+ * The body's text and encoding, as a browser finds it: a BOM, the header's charset, then the document's own
  * declaration (a <meta> charset, or an XML declaration's encoding); a page that declares none is UTF-8 when
- * it decodes as UTF-8, else windows-1252 (the web's legacy default). A document cannot declare itself
- * UTF-16 (its ASCII declaration proves it is not): WHATWG reads such a <meta> as UTF-8.
+ * it decodes as UTF-8 (that decoding is the text), else windows-1252 (the web's legacy default). A document
+ * cannot declare itself UTF-16 (its ASCII declaration proves it is not): WHATWG reads such a <meta> as UTF-8.
  */
-function charsetOf(contentType: string, bytes: Uint8Array): string {
+function decodeBody(contentType: string, bytes: Uint8Array): { charset: string; text: string } {
+  const declared = declaredCharset(contentType, bytes);
+  if (declared) return { charset: declared, text: decode(bytes, declared) };
+  try { return { charset: 'utf-8', text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) }; } catch { return { charset: 'windows-1252', text: decode(bytes, 'windows-1252') }; }
+}
+
+/** The charset a BOM, the header or the document names, or null. */
+function declaredCharset(contentType: string, bytes: Uint8Array): string | null {
   const fromHeader = /charset\s*=\s*["']?([\w.:-]+)/i.exec(contentType)?.[1];
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'utf-8';
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
@@ -63,8 +70,8 @@ function charsetOf(contentType: string, bytes: Uint8Array): string {
   if (fromHeader) return fromHeader.toLowerCase();
   const start = new TextDecoder('latin1').decode(bytes.subarray(0, 2048));
   const declared = (/<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(start) ?? /^\s*<\?xml[^>]*\bencoding\s*=\s*["']([\w.:-]+)/i.exec(start))?.[1]?.toLowerCase();
-  if (declared) return /^(?:utf-?16|ucs-?2|unicode)/.test(declared) ? 'utf-8' : declared;
-  try { new TextDecoder('utf-8', { fatal: true }).decode(bytes); return 'utf-8'; } catch { return 'windows-1252'; }
+  if (!declared) return null;
+  return /^(?:utf-?16|ucs-?2|unicode)/.test(declared) ? 'utf-8' : declared;
 }
 
 /** A body with no Content-Type that is not text (an image, an archive, any file with NUL bytes in its start):
@@ -177,8 +184,8 @@ export async function fetchPage(raw: string, options: FetchOptions, agent: Agent
       }
       if (GENERIC_TYPES.test(mime)) throw new SightlineError('unsupported_content_type', `The page is ${mime} and not a PDF, HTML or text`);
       if (untyped && looksBinary(bytes)) throw new SightlineError('unsupported_content_type', 'The page has no Content-Type and its bytes are not text (an image or another binary file)');
-      const charset = charsetOf(contentType, bytes);
-      return { url: checked.url.href, status: res.status, contentType: PLAIN_TYPES.test(mime) ? 'text/plain' : mime, charset, text: decode(bytes, charset), redirects, bytes: bytes.length };
+      const { charset, text } = decodeBody(contentType, bytes);
+      return { url: checked.url.href, status: res.status, contentType: PLAIN_TYPES.test(mime) ? 'text/plain' : mime, charset, text, redirects, bytes: bytes.length };
     }
   } catch (err) {
     if (deadline.aborted) throw new SightlineError('timeout', `The page did not load within ${options.deadlineMs} ms`);

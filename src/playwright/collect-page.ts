@@ -46,12 +46,18 @@ export async function inject(frame: Frame): Promise<void> {
   await frame.evaluate(collectorSource());
 }
 
-/** A frame's descendant frames, children first (a cross-origin frame may sit inside a same-origin one). */
+/** A frame's document origin ("null" for about:blank and srcdoc frames, which take their parent's). */
+const originOf = (f: Frame) => { try { return new URL(f.url()).origin; } catch { return 'null'; } };
+
+/** The frames `frame`'s collection walked into or past: its children, and the children of those children that
+ *  share its document's origin (a cross-origin frame may sit inside a same-origin one), children first. Frames
+ *  inside a cross-origin child are that child's to find when it is collected. */
 function descendants(frame: Frame): Frame[] {
+  const origin = originOf(frame);
   const out: Frame[] = [];
   for (let k = 0, level = frame.childFrames(); level.length && k < MAX_FRAME_DEPTH; k++) {
     out.push(...level);
-    level = level.flatMap((f) => f.childFrames());
+    level = level.filter((f) => { const o = originOf(f); return o === origin || o === 'null'; }).flatMap((f) => f.childFrames());
   }
   return out;
 }

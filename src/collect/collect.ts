@@ -40,10 +40,9 @@ interface Walk {
   idBase: number;
   top: { width: number; height: number; scrollY: number };
   styles: Map<Element, CSSStyleDeclaration>;
-  clips: Map<Element, Rect | null>;
-  /** How each element on the way up places its box (Place): whether an overflow clip reaches what it holds. */
-  places: Map<Element, Place>;
-  /** Clipping ancestors that are the page's scroller (scrollerOf), by element. */
+  /** Each element met on the way up from a listed one: how it places its box and what it clips (onTheWay). */
+  onTheWay: Map<Element, OnTheWay>;
+  /** Clipping ancestors that are the page's scroller (pageScroller), by element. */
   scrollers: Map<Element, boolean>;
   /** Per document: the document itself scrolls (its content is taller than the window). */
   docScrolls: Map<Document, boolean>;
@@ -97,47 +96,51 @@ function pageScroller(w: Walk, frame: Frame, a: Element, s: CSSStyleDeclaration)
   return scroller;
 }
 
-/** How a box is placed, for overflow clips: in flow, a containing block for absolute boxes (positioned or
- *  transformed), absolutely positioned, or fixed. */
-const enum Place { Flow, Containing, Absolute, Fixed }
+/** How a box is placed, for overflow clips: in flow, positioned (relative or sticky: a containing block for
+ *  absolute boxes, as a transformed box in flow is too), absolutely positioned, or fixed. */
+const enum Place { Flow, Positioned, Absolute, Fixed }
 
-function placeOf(w: Walk, frame: Frame, el: Element): Place {
-  let place = w.places.get(el);
-  if (place === undefined) {
-    const s = styleOf(w, frame, el);
-    place = s.position === 'fixed' ? Place.Fixed : s.position === 'absolute' ? Place.Absolute
-      : s.position !== 'static' || s.transform !== 'none' ? Place.Containing : Place.Flow;
-    w.places.set(el, place);
+/** An element on the way up: its Place, its style and, once an element below it asked, its overflow clip (its
+ *  box, or null when it clips nothing; a listed element's own clip is never needed). */
+interface OnTheWay { place: Place; style: CSSStyleDeclaration; clip?: Rect | null }
+
+/** One lookup per element on the way up, read once per collection (listed elements share their ancestors). */
+function onTheWay(w: Walk, frame: Frame, el: Element): OnTheWay {
+  let info = w.onTheWay.get(el);
+  if (info === undefined) {
+    const style = styleOf(w, frame, el);
+    const place = style.position === 'fixed' ? Place.Fixed : style.position === 'absolute' ? Place.Absolute
+      : style.position !== 'static' ? Place.Positioned : Place.Flow;
+    info = { place, style };
+    w.onTheWay.set(el, info);
   }
-  return place;
+  return info;
 }
 
 /** Visible, hidden by an ancestor that clips overflow (checked against each clipping ancestor's box), or
  *  below (or above) the fold of the page's scroller (pageScroller): listed, out of the viewport. */
 function clipping(w: Walk, frame: Frame, el: Element, rect: Rect): 'shown' | 'clipped' | 'scrolled' {
-  const own = placeOf(w, frame, el);
-  const fixed = own === Place.Fixed;
+  const position = styleOf(w, frame, el).position;
+  const fixed = position === 'fixed';
   // An absolutely positioned box (or one inside it) is clipped only by its containing block and what holds
   // that: an overflow box between it and its containing block does not clip it (a menu hung below a bar).
-  let escaping = own === Place.Absolute;
+  let escaping = position === 'absolute';
   let scrolled = false;
   let above = true; // false past a fixed ancestor: the ones above it do not clip what it holds
   for (let a = parentOf(el); above && a && a !== frame.doc.body && a !== frame.doc.documentElement; a = parentOf(a)) {
-    const place = placeOf(w, frame, a);
-    if (escaping && place !== Place.Flow) escaping = false; // the containing block: it and its ancestors clip
+    const info = onTheWay(w, frame, a);
+    const { place, style } = info;
+    // The containing block (positioned, or transformed: read only here, on this rare path): it and its ancestors clip.
+    if (escaping && (place !== Place.Flow || style.transform !== 'none')) escaping = false;
     if (escaping) continue;
     if (place === Place.Absolute) escaping = true; // for the ancestors above this one
     if (place === Place.Fixed) above = false;
-    let clip = w.clips.get(a);
-    const s = clip === null ? null : styleOf(w, frame, a);
-    if (clip === undefined) {
-      clip = s!.overflowX !== 'visible' || s!.overflowY !== 'visible' ? toTop(frame, a.getBoundingClientRect()) : null;
-      w.clips.set(a, clip);
-    }
+    if (info.clip === undefined) info.clip = style.overflowX !== 'visible' || style.overflowY !== 'visible' ? toTop(frame, a.getBoundingClientRect()) : null;
+    const clip = info.clip;
     if (!clip || fixed || intersects(rect, clip)) continue;
     // Out of the scroller's box only vertically: scrolling brings it into that box, which the ancestors
     // further up are then checked against.
-    if (rect.x < clip.x + clip.width && clip.x < rect.x + rect.width && pageScroller(w, frame, a, s!)) { scrolled = true; rect = clip; continue; }
+    if (rect.x < clip.x + clip.width && clip.x < rect.x + rect.width && pageScroller(w, frame, a, style)) { scrolled = true; rect = clip; continue; }
     return 'clipped';
   }
   if (frame.clip !== null && !intersects(rect, frame.clip)) return 'clipped';
@@ -400,7 +403,7 @@ export function collect(options: CollectOptions = {}): CollectResult {
     out: [], frames: [], max: options.maxElements ?? DEFAULT_MAX, truncated: 0, includeStatic: options.includeStatic ?? true,
     idBase: options.idBase ?? 0,
     top: options.topViewport ?? { width, height, scrollY: window.scrollY },
-    styles: new Map(), clips: new Map(), places: new Map(), scrollers: new Map(), docScrolls: new Map(), zIndex: new Map(), background: new Map(), sections: newSectionCache(),
+    styles: new Map(), onTheWay: new Map(), scrollers: new Map(), docScrolls: new Map(), zIndex: new Map(), background: new Map(), sections: newSectionCache(),
     labels: new Map(), parentText: new Map(), hidesAny: new Map(), a11yHidden: new Map(), unnamedText: new Map(),
   };
   // A frame collected on its own (cross-origin) is clipped to its box in the top page.

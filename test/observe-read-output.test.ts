@@ -16,7 +16,7 @@ const page = (body: string) => `<html><head><title>T</title></head><body><articl
 const ROUTES: Record<string, [string | null, string | Buffer] | ((res: ServerResponse) => void)> = {
   '/table': ['text/html', page(`<table><tr><th>Zone</th><th>Adult</th><th>Child</th></tr><tr><td>1</td><td>12</td><td>6</td></tr><tr><td>2</td><td>18</td><td>9</td></tr></table><pre><code>def f():\n    return 1\n\ndef g():\n    return 2</code></pre>`)],
   '/lines.txt': ['text/plain', 'line one\nline two\n    indented three\n'],
-  '/links': ['text/html', page(`<p>${PROSE}Links: <a href="JavaScript:alert(1)">Upper</a>, <a href=" javascript:alert(2)">Spaced</a>, <a href="java\tscript:alert(3)">Tabbed</a>, <a href="vbscript:msgbox(4)">VB</a>, <a href="data:text/html,x">Data</a>, <a href="http://[bad">Broken</a>, <a href="/intro">the intro</a>, <a href="mailto:desk@example.com">mail us</a>.</p>`)],
+  '/links': ['text/html', page(`<p>${PROSE}Links: <a href="JavaScript:alert(1)">Upper</a>, <a href=" javascript:alert(2)">Spaced</a>, <a href="java\tscript:alert(3)">Tabbed</a>, <a href="vbscript:msgbox(4)">VB</a>, <a href="data:text/html,x">Data</a>, <a href="http://[bad">Broken</a>, <a href="/intro">the intro</a>, <a href="mailto:desk@example.com">mail us</a>, <a href="tel:+441234567890">call us</a>.</p>`)],
   '/long-table': ['text/html', page(`<table><tr><th>Name</th><th>Value</th></tr>${Array.from({ length: 80 }, (_, i) => `<tr><td>row ${i} name</td><td>value ${i}</td></tr>`).join('')}</table>`)],
   '/long-code': ['text/html', page(`<pre><code class="language-python">${Array.from({ length: 60 }, (_, i) => `def f${i}():\n    return ${i}`).join('\n\n')}</code></pre><p>${PROSE}</p>`)],
   '/long-link': ['text/html', page(`<p>${'word '.repeat(200)}<a href="/a-page-with-a-long-address">a link whose text runs on for quite a few words</a> and more words after it.</p>`)],
@@ -68,6 +68,7 @@ test('links keep only http(s), mailto, tel and ftp addresses: script, data and b
     assert.match(text, /Upper/, 'the text of a dropped link stays');
   }
   assert.match(r.content, /\[the intro\]\(http:\/\/127\.0\.0\.1:\d+\/intro\)/);
+  assert.match(r.content, /\[call us\]\(tel:\+441234567890\)/, 'a phone link keeps its href');
   assert.deepEqual(r.links.map((l: { url: string }) => l.url), [`${s.site}/intro`, 'mailto:desk@example.com']);
 });
 

@@ -1,4 +1,4 @@
-// Read mode's extraction runs in worker threads (src/observe/extract-pool.ts): a hostile page (7 MB of
+// Read mode's extraction runs in child processes (src/observe/extract-pool.ts): a hostile page (7 MB of
 // table rows, several at once) must not freeze the server, a page over the time limit is refused with
 // 422 too_large and its thread replaced, a page over the element limit is refused before parsing, the
 // request's deadline cancels the work, and the pool answers exactly what readPage answers in process.
@@ -10,6 +10,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { startServer, createKey, balance, removeDataDir, observe, type ServerProcess } from './helpers/server.ts';
 import { ExtractPool } from '../src/observe/extract-pool.ts';
 import { readPage, type ReadOptions } from '../src/observe/read.ts';
+import { xobjectLaughs } from './helpers/hostile-pdf.ts';
 
 const FIXTURES = new URL('./fixtures/', import.meta.url);
 const ARTICLE = readFileSync(new URL('read/article.html', FIXTURES), 'utf8');
@@ -56,10 +57,11 @@ const health = async (server: ServerProcess) => (await fetch(`${server.url}/heal
 
 describe('a hostile page does not freeze the server', () => {
   test('three reads of a 7 MB table at once: /healthz keeps answering while they run, each in a small part of their time', async () => {
-    const key = await createKey(wide.dataDir, 10);
+    // Three keys: one key reads one page at a time on two processes (its fair share leaves one free).
+    const keys = await Promise.all(Array.from({ length: 3 }, () => createKey(wide.dataDir, 10)));
     const t0 = performance.now();
     let done = false;
-    const reads = Promise.all(Array.from({ length: 3 }, () => observe(wide, key, { url: `${site}/rows` }))).finally(() => { done = true; });
+    const reads = Promise.all(keys.map((key) => observe(wide, key, { url: `${site}/rows` }))).finally(() => { done = true; });
     const latencies: number[] = [];
     while (!done) {
       const started = performance.now();
@@ -84,7 +86,7 @@ describe('a hostile page does not freeze the server', () => {
     // /healthz for most of the reads' time; off it, each answer takes a small part of that time.
     assert.ok(max < seconds * 1000 / 4, `/healthz took up to ${max.toFixed(0)} ms of the reads' ${(seconds * 1000).toFixed(0)} ms`);
     assert.ok(latencies.length >= 5, `polled ${latencies.length} times while the reads ran`);
-    assert.equal(await balance(wide.dataDir, key), 7);
+    for (const key of keys) assert.equal(await balance(wide.dataDir, key), 9);
   });
 
   test('a page over the element limit is refused before parsing: 422 too_large, quickly, no charge', async () => {
@@ -101,7 +103,7 @@ describe('a hostile page does not freeze the server', () => {
 });
 
 describe('limits', () => {
-  test('a page over the time limit: 422 too_large, no charge, the thread is replaced and the next page reads', async () => {
+  test('a page over the time limit: 422 too_large, charged (it used its whole time), the process is replaced and the next page reads', async () => {
     const key = await createKey(strict.dataDir, 5);
     const t0 = performance.now();
     const r = await observe(strict, key, { url: `${site}/rows` });
@@ -109,27 +111,29 @@ describe('limits', () => {
     assert.equal(r.body.error, 'too_large');
     assert.match(r.body.message, /took more than 1000 ms to read/);
     assert.ok(performance.now() - t0 < 4000, 'refused at the limit');
-    assert.equal(await balance(strict.dataDir, key), 5);
+    assert.equal(await balance(strict.dataDir, key), 4, 'the read that used its whole extraction time is paid for');
     const h = await health(strict);
     assert.deepEqual({ workers: h.extract.workers, busy: h.extract.busy, queued: h.extract.queued }, { workers: 1, busy: 0, queued: 0 });
     assert.ok(h.extract.replaced >= 1);
     const next = await observe(strict, key, { url: `${site}/article` });
     assert.equal(next.status, 200, JSON.stringify(next.body));
     assert.match(next.body.content, /Most of the latency/);
-    assert.equal(await balance(strict.dataDir, key), 4);
+    assert.equal(await balance(strict.dataDir, key), 3);
   });
 
-  test('one thread and a queue of one: extra pages get 503 busy with Retry-After; nothing is charged', async () => {
-    const key = await createKey(strict.dataDir, 10);
-    const answers = await Promise.all(Array.from({ length: 6 }, () => observe(strict, key, { url: `${site}/rows` })));
-    const statuses = answers.map((a) => a.status).sort();
-    const busy = answers.filter((a) => a.status === 503);
-    assert.ok(busy.length >= 1 && statuses.every((s) => s === 422 || s === 503), JSON.stringify(statuses));
-    for (const b of busy) {
+  test('one process and a queue of one: extra pages get 503 busy with Retry-After; nothing is charged', async () => {
+    // Six keys (one key alone would meet its share first: 429, tested below on the pool).
+    const keys = await Promise.all(Array.from({ length: 6 }, () => createKey(strict.dataDir, 10)));
+    const answers = await Promise.all(keys.map((k) => observe(strict, k, { url: `${site}/rows` })));
+    const statuses = answers.map((a) => a.status);
+    assert.ok(statuses.every((s) => s === 422 || s === 503), JSON.stringify(statuses));
+    for (const b of answers.filter((a) => a.status === 503)) {
       assert.equal(b.body.error, 'busy');
       assert.equal(b.retryAfter, '1');
     }
-    assert.equal(await balance(strict.dataDir, key), 10);
+    // Only the pages that used their whole time were charged.
+    const spent = (await Promise.all(keys.map((k) => balance(strict.dataDir, k)))).reduce((a, b) => a + (10 - b), 0);
+    assert.equal(spent, statuses.filter((s) => s === 422).length);
     const h = await health(strict);
     assert.deepEqual({ busy: h.extract.busy, queued: h.extract.queued }, { busy: 0, queued: 0 });
   });
@@ -166,6 +170,22 @@ describe('the pool in process', () => {
       cases.forEach(([f, options], i) => {
         assert.deepEqual(results[i], readPage(readFileSync(new URL(f, FIXTURES), 'utf8'), `http://127.0.0.1:8080/${f}`, options), `${f} ${JSON.stringify(options)}`);
       });
+    } finally {
+      await pool.close();
+    }
+  });
+
+  test('fair share: one key runs all processes but one and keeps a quarter of the queue waiting (429 beyond); another key still gets the free process', async () => {
+    const pool = new ExtractPool({ size: 2, maxQueue: 4, timeoutMs: 60_000, maxNodes: 200_000 });
+    const slow = xobjectLaughs(); // never finishes: holds its process until the pool closes
+    try {
+      const a = Array.from({ length: 4 }, () => pool.readPdf(slow, 'http://a/x.pdf', {}, undefined, 'a').then(() => 'read', (e) => e.code as string));
+      await new Promise((r) => setTimeout(r, 50));
+      assert.deepEqual({ busy: pool.stats().busy, queued: pool.stats().queued }, { busy: 1, queued: 1 }, 'one running, one waiting');
+      assert.deepEqual(await Promise.race([Promise.all([a[2], a[3]]), new Promise((r) => setTimeout(() => r('waiting'), 2000))]), ['rate_limited', 'rate_limited']);
+      // Another key's page takes the process the first key may not have.
+      const b = await pool.read(ARTICLE, 'http://b/', {}, undefined, 'b');
+      assert.match(b.content, /Most of the latency/);
     } finally {
       await pool.close();
     }

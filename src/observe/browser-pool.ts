@@ -9,6 +9,7 @@
 // wait it saved; bench/README.md, "Warm spares").
 // Each spare is used once, by one request, like any other fresh context; spares belong to one browser
 // and go with it (closed, crashed, killed).
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { SightlineError } from '../schema/errors.ts';
 
@@ -103,37 +104,76 @@ interface Spare { on: Promise<Browser>; made: Promise<Fresh | undefined>; ready:
 /** The caller's request ended (its deadline passed) while it waited for or used a page. */
 const cancelled = () => new SightlineError('timeout', 'The request was cancelled at its deadline');
 
-/** At most `size` pages at once, then a queue of `maxQueue` (busy when full); one may serve several
- *  browsers (AlternatingBrowsers), so `--browser-pages` bounds them together. */
+/** Whose request a page is for (an API key's id), set by the route around its work: each key's share
+ *  of the pages (PageSlots) is counted by it. Work outside any key (MCP, tools) counts as one caller. */
+export const pageCaller = new AsyncLocalStorage<string>();
+
+/**
+ * At most `size` pages at once, then a queue of `maxQueue` (busy when full); one may serve several
+ * browsers (AlternatingBrowsers), so `--browser-pages` bounds them together. Fair share (issue 36): one
+ * caller runs at most `size - 1` pages at once (one is always left for the others) and keeps at most a
+ * quarter of the queue waiting (429 beyond); a freed page goes to the first waiter under its share.
+ */
 export class PageSlots {
   active = 0;
-  readonly waiting: (() => void)[] = [];
-  constructor(readonly size: number, readonly maxQueue: number) {}
+  readonly waiting: { key: string; grant: () => void }[] = [];
+  private readonly running = new Map<string, number>();
+  readonly perKey: number;
+  readonly perKeyQueued: number;
+  constructor(readonly size: number, readonly maxQueue: number) {
+    this.perKey = Math.max(1, size - 1);
+    this.perKeyQueued = Math.max(1, Math.floor(maxQueue / 4));
+  }
 
-  /** A page slot; waiting in the queue ends when the caller's request is aborted (its deadline passed). */
-  async acquire(signal?: AbortSignal): Promise<void> {
+  /** A page slot for the current caller; the returned function gives it back. Waiting in the queue
+   *  ends when the caller's request is aborted (its deadline passed). */
+  async acquire(signal?: AbortSignal): Promise<() => void> {
     if (signal?.aborted) throw cancelled();
-    if (this.active < this.size) { this.active++; return; }
+    const key = pageCaller.getStore() ?? '';
+    const release = () => this.release(key);
+    const mine = this.running.get(key) ?? 0;
+    if (this.active < this.size && mine < this.perKey) { this.take(key); return release; }
+    const queued = this.waiting.filter((w) => w.key === key).length;
+    if (key && queued >= this.perKeyQueued) {
+      const err = new SightlineError('rate_limited', `This key already has ${mine} browser pages open and ${queued} requests waiting, its share: retry when one is done`);
+      err.retryAfter = 1;
+      throw err;
+    }
     if (this.waiting.length >= this.maxQueue) {
       const err = new SightlineError('busy', `All ${this.size} browser pages are busy and ${this.maxQueue} requests are waiting: retry shortly`);
       err.retryAfter = 1;
       throw err;
     }
     await new Promise<void>((resolve, reject) => {
+      const entry = { key, grant: () => { signal?.removeEventListener('abort', onAbort); resolve(); } };
       const onAbort = () => {
-        const at = this.waiting.indexOf(granted);
+        const at = this.waiting.indexOf(entry);
         if (at >= 0) this.waiting.splice(at, 1);
         reject(cancelled());
       };
-      const granted = () => { signal?.removeEventListener('abort', onAbort); resolve(); };
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.waiting.push(granted);
+      this.waiting.push(entry);
     });
+    return release;
   }
 
-  release(): void {
-    const next = this.waiting.shift();
-    if (next) next(); else this.active--;
+  private take(key: string): void {
+    this.active++;
+    this.running.set(key, (this.running.get(key) ?? 0) + 1);
+  }
+
+  private release(key: string): void {
+    this.active--;
+    const left = (this.running.get(key) ?? 1) - 1;
+    if (left > 0) this.running.set(key, left); else this.running.delete(key);
+    // The first waiter whose caller is under its share gets the page.
+    while (this.active < this.size) {
+      const at = this.waiting.findIndex((w) => (this.running.get(w.key) ?? 0) < this.perKey);
+      if (at === -1) return;
+      const [next] = this.waiting.splice(at, 1);
+      this.take(next.key);
+      next.grant();
+    }
   }
 }
 
@@ -255,7 +295,7 @@ export class BrowserPool implements PageRunner {
    */
   async withPage<T>(work: (page: Page) => Promise<T>, deadlineMs: number, signal?: AbortSignal): Promise<T> {
     if (this.closed) throw new SightlineError('busy', 'Shutting down');
-    await this.slots.acquire(signal);
+    const release = await this.slots.acquire(signal);
     let stopAbort: (() => void) | undefined;
     let context: BrowserContext | undefined;
     let timer: NodeJS.Timeout | undefined;
@@ -312,11 +352,11 @@ export class BrowserPool implements PageRunner {
         const done = context;
         this.closing++;
         this.prepareSpares();
-        void this.closeContext(done).finally(() => { this.closing--; this.slots.release(); });
+        void this.closeContext(done).finally(() => { this.closing--; release(); });
       } else {
         if (context) await this.closeContext(context);
         this.prepareSpares();
-        this.slots.release();
+        release();
       }
     }
   }

@@ -1,9 +1,7 @@
-// The body of an extraction worker thread (extract-pool.ts): takes one page at a time, refuses a page
+// The body of an extraction child process (extract-pool.ts): takes one page at a time, refuses a page
 // with more elements than the limit before parsing it, and answers readPage's result (or readPdf's, for
 // a PDF) or an error code.
 // Bundled on its own to build/extract-worker.js; run from source under tsx.
-import { parentPort, workerData } from 'node:worker_threads';
-import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { readPage, type ReadOptions, type ReadResult } from './read.ts';
 import { SightlineError, type ErrorCode } from '../schema/errors.ts';
@@ -13,7 +11,7 @@ export interface ExtractJob { id: number; html: string; url: string; options: Re
 export type ExtractAnswer =
   | { id: number; ok: true; result: ReadResult }
   | { id: number; ok: false; code: ErrorCode; message: string };
-export interface ExtractWorkerData { maxNodes: number }
+export interface ExtractWorkerData { maxNodes: number; maxDecodedBytes: number }
 
 /** Start tags in an HTML string (`<` then a letter): an upper bound of the elements a parser makes,
  *  counted in a few milliseconds for a 10 MB page, before any parsing. */
@@ -26,16 +24,16 @@ export function countTags(html: string): number {
   return n;
 }
 
-async function answer(job: ExtractJob, maxNodes: number): Promise<ExtractAnswer> {
+async function answer(job: ExtractJob, limits: ExtractWorkerData): Promise<ExtractAnswer> {
   try {
     if (job.pdf) {
-      // pdf.ts (and pdfjs) load with the first PDF: HTML-only workers never pay for them.
+      // pdf.ts (and pdfjs) load with the first PDF: HTML-only children never pay for them.
       const { readPdf } = await import('./pdf.ts');
-      return { id: job.id, ok: true, result: await readPdf(job.pdf, job.url, job.options) };
+      return { id: job.id, ok: true, result: await readPdf(job.pdf, job.url, job.options, limits.maxDecodedBytes) };
     }
     const tags = countTags(job.html);
-    if (tags > maxNodes) {
-      throw new SightlineError('too_large', `The page has ${tags} elements, more than the ${maxNodes} this service reads (--extract-max-nodes)`);
+    if (tags > limits.maxNodes) {
+      throw new SightlineError('too_large', `The page has ${tags} elements, more than the ${limits.maxNodes} this service reads (--extract-max-nodes)`);
     }
     return { id: job.id, ok: true, result: readPage(job.html, job.url, job.options) };
   } catch (err) {
@@ -49,23 +47,16 @@ async function answer(job: ExtractJob, maxNodes: number): Promise<ExtractAnswer>
   }
 }
 
-/**
- * Extraction yields the CPU to the threads that serve requests: on Linux each thread has its own nice
- * value, so this thread (and only it) drops to nice 10. With every core busy extracting, /healthz and
- * snapshot requests still get the CPU at once. Elsewhere this is a no-op.
- */
-function yieldToServing(): void {
-  try {
-    setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), 10);
-  } catch { /* not Linux, or not allowed: run at normal priority */ }
-}
-
-if (parentPort) {
-  const port = parentPort;
-  yieldToServing();
-  const { maxNodes } = workerData as ExtractWorkerData;
+if (process.send) {
+  const send = process.send.bind(process);
+  // Extraction yields the CPU to the processes that serve requests: with every core busy extracting,
+  // /healthz and snapshot requests still get it at once.
+  try { setPriority(10); } catch { /* not allowed: run at normal priority */ }
+  const limits = JSON.parse(process.argv[2] ?? '{}') as ExtractWorkerData;
+  // The parent died: nothing will read our answers.
+  process.on('disconnect', () => process.exit(0));
   // Warm up before the first request: the modules are loaded, turndown built, the hot paths compiled.
   readPage('<html><head><title>warm</title></head><body><article><h1>Warm</h1><p>A first page, <a href="/a">linked</a>.</p><table><tr><td>1</td></tr></table></article></body></html>', 'http://localhost/');
-  port.on('message', (job: ExtractJob) => { void answer(job, maxNodes).then((a) => port.postMessage(a)); });
-  port.postMessage({ ready: true });
+  process.on('message', (job: ExtractJob) => { void answer(job, limits).then((a) => send(a)); });
+  send({ ready: true });
 }

@@ -20,6 +20,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { SightlineError } from '../schema/errors.ts';
+import { checkDecodedSize } from './pdf-streams.ts';
 import { cutContent } from './cut.ts';
 import { escapeMarkdown } from './markdown.ts';
 import { DEFAULT_CONTENT_LIMIT, type ReadLink, type ReadOptions, type ReadResult } from './read.ts';
@@ -411,15 +412,41 @@ async function open(bytes: Uint8Array): Promise<PDFDocumentProxy> {
     return await task.promise;
   } catch (err) {
     const name = (err as Error)?.name;
+    if (err instanceof RangeError) throw damaged(err);
     if (name === 'PasswordException') throw new SightlineError('unsupported_content_type', 'The PDF is encrypted (it needs a password to open): it cannot be read');
     throw new SightlineError('unsupported_content_type', `The PDF cannot be parsed (${(err as Error)?.message ?? 'damaged or truncated'})`);
   }
 }
 
 /** A PDF's text as Markdown, text or HTML, with its title, description, page count and (optionally) links. */
-export async function readPdf(bytes: Uint8Array, url: string, options: ReadOptions = {}): Promise<PdfReadResult> {
-  const doc = await open(bytes);
+export async function readPdf(bytes: Uint8Array, url: string, options: ReadOptions = {}, maxDecodedBytes = 80e6): Promise<PdfReadResult> {
+  checkDecodedSize(bytes, maxDecodedBytes);
+  // pdfjs takes a plain Uint8Array (a Node Buffer is refused).
+  const doc = await open(Buffer.isBuffer(bytes) ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : bytes);
   try {
+    return await readOpened(doc, url, options);
+  } catch (err) {
+    throw damaged(err);
+  } finally {
+    await doc.destroy();
+  }
+}
+
+/**
+ * A damaged document fails inside pdfjs in ways of its own: 100,000 nested arrays run its recursive
+ * parser out of stack, a page tree that contains itself loops until pdfjs gives up. Those are the
+ * PDF's faults, answered 422 with the reason, never a 500.
+ */
+function damaged(err: unknown): Error {
+  if (err instanceof SightlineError) return err;
+  const message = (err as Error)?.message ?? String(err);
+  // pdfjs hands its parser's errors across its (fake) worker as errors of its own: the message tells.
+  if (/call stack/i.test(message)) return new SightlineError('unsupported_content_type', 'The PDF is damaged: its objects are nested too deeply to read');
+  return new SightlineError('unsupported_content_type', `The PDF is damaged: ${message.slice(0, 200)}`);
+}
+
+async function readOpened(doc: PDFDocumentProxy, url: string, options: ReadOptions): Promise<PdfReadResult> {
+  {
     const format = options.format ?? 'markdown';
     const limit = options.contentLimit ?? DEFAULT_CONTENT_LIMIT;
     const pages: Page[] = [];
@@ -479,8 +506,6 @@ export async function readPdf(bytes: Uint8Array, url: string, options: ReadOptio
       title, description, content, truncated: truncated || !readAll, warnings, textLength, pages: doc.numPages,
       ...(options.includeLinks ? { links: [...links].map(([href, text]): ReadLink => ({ url: href, text })) } : {}),
     };
-  } finally {
-    await doc.destroy();
   }
 }
 

@@ -43,6 +43,9 @@ export class SightlineError extends Error {
   retryAfter?: number;
   /** Response headers the answer carries (415: the Accept-Encoding the server reads). */
   headers?: Record<string, string>;
+  /** The work was done in full before it failed (a page that used its whole extraction time): the
+   *  request's credits are charged, not given back (docs/decisions.md, "Fair share"). */
+  charge?: boolean;
 
   constructor(code: ErrorCode, message: string = ERRORS[code].message, path?: string) {
     super(message);

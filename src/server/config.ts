@@ -57,14 +57,16 @@ export interface ServerConfig {
   mapSpares: number;
   /** Local Chromiums serving map and visual in turn, each with its own spares (AlternatingBrowsers). */
   mapBrowsers: number;
-  /** Read mode's extraction threads (0 in the table: one per core, shared among serving workers). */
+  /** Read mode's extraction processes (0 in the table: one per core, shared among serving workers, at least 2 each). */
   extractWorkers: number;
-  /** Pages allowed to wait for an extraction thread (503 busy beyond). */
+  /** Pages allowed to wait for an extraction process (503 busy beyond). */
   extractQueue: number;
-  /** Time one page may take to extract; beyond, its thread is replaced and the page refused (422 too_large). */
+  /** Time one page may take to extract; beyond, its process is replaced and the page refused (422 too_large, charged). */
   extractTimeoutMs: number;
   /** Elements a page may have to be read at all (422 too_large above, before parsing). */
   extractMaxNodes: number;
+  /** Resident memory (MiB) one extraction process may reach on a page (422 too_large above; it is killed). */
+  extractMemoryMb: number;
   /** `uws` serves; `node` runs the same routes on node:http, the baseline benchmarks compare against. */
   http: 'uws' | 'node';
   /** Bearer token for GET /metrics; empty: /metrics answers only on loopback. */
@@ -186,10 +188,11 @@ export const SETTINGS: Setting[] = [
   { key: 'mapPath', flag: 'map-path', env: 'SIGHTLINE_MAP_PATH', default: 'fast', help: 'fast: map (performance engine) collects as soon as nothing pending could change the page soon (no request in flight, no short timer, 40 ms without mutations) and a used browser context closes after the answer; legacy: the earlier path (150 ms without mutations, context closed before the answer), for comparison', parse: oneOf('fast', 'legacy') },
   { key: 'mapSpares', flag: 'map-spares', env: 'SIGHTLINE_MAP_SPARES', default: '1', help: 'fresh browser contexts, each with its page and renderer started, kept ready for the next requests (each used once, topped up after each answer while no request waits; at most --browser-pages; --map-path legacy makes at most 1, once the used context has closed, before the answer; with --browser-ws, every host pool keeps as many and reserves them on the host beside --browser-pages); 0: every request makes its own', parse: int(0, 256) },
   { key: 'mapBrowsers', flag: 'map-browsers', env: 'SIGHTLINE_MAP_BROWSERS', default: '2', help: 'local Chromiums sharing the --browser-pages, each keeping its own --map-spares: a request goes to one whose spare is ready, so the spare made after an answer is made in another browser process than the next request (one UI thread each); 1: one Chromium; at most --browser-pages; --map-path legacy and --browser-ws use one', parse: int(1, 8) },
-  { key: 'extractWorkers', flag: 'extract-workers', env: 'SIGHTLINE_EXTRACT_WORKERS', default: 'auto', help: 'threads extracting read-mode pages (auto: one per core, divided among --workers)', parse: (raw: string) => (raw === 'auto' ? 0 : int(1, 256)(raw)) },
-  { key: 'extractQueue', flag: 'extract-queue', env: 'SIGHTLINE_EXTRACT_QUEUE', default: '16', help: 'pages waiting for an extraction thread before 503 busy', parse: int(0, 10_000) },
-  { key: 'extractTimeoutMs', flag: 'extract-timeout-ms', env: 'SIGHTLINE_EXTRACT_TIMEOUT_MS', default: '10000', help: 'time to extract one page (422 too_large after; its thread is replaced)', parse: int(1) },
+  { key: 'extractWorkers', flag: 'extract-workers', env: 'SIGHTLINE_EXTRACT_WORKERS', default: 'auto', help: 'child processes extracting read-mode pages (auto: one per core, divided among --workers, at least 2 each); one key may use all but one of them at once', parse: (raw: string) => (raw === 'auto' ? 0 : int(1, 256)(raw)) },
+  { key: 'extractQueue', flag: 'extract-queue', env: 'SIGHTLINE_EXTRACT_QUEUE', default: '16', help: 'pages waiting for an extraction process before 503 busy; one key may keep a quarter of them waiting (429 rate_limited beyond)', parse: int(0, 10_000) },
+  { key: 'extractTimeoutMs', flag: 'extract-timeout-ms', env: 'SIGHTLINE_EXTRACT_TIMEOUT_MS', default: '10000', help: 'time to extract one page (422 too_large after, charged: the work was done; its process is replaced)', parse: int(1) },
   { key: 'extractMaxNodes', flag: 'extract-max-nodes', env: 'SIGHTLINE_EXTRACT_MAX_NODES', default: '200000', help: 'most elements a page may have to be read (422 too_large above, before parsing)', parse: int(1) },
+  { key: 'extractMemoryMb', flag: 'extract-memory-mb', env: 'SIGHTLINE_EXTRACT_MEMORY_MB', default: '1024', help: 'resident memory one extraction process may reach on a page (422 too_large above: it is killed, its memory back to the system); a process left above half of it after a page is recycled', parse: int(128, 65_536) },
   { key: 'http', flag: 'http', env: 'SIGHTLINE_HTTP', default: 'uws', help: 'HTTP server: uws, or node (node:http, one worker; a benchmark baseline)', parse: oneOf('uws', 'node') },
   { key: 'mcpIdleS', flag: 'mcp-idle-s', env: 'SIGHTLINE_MCP_IDLE_S', default: '300', help: 'seconds an MCP session (POST /mcp) may stay idle before it and its browser are closed', parse: int(1, 86_400) },
   { key: 'mcpSessions', flag: 'mcp-sessions', env: 'SIGHTLINE_MCP_SESSIONS', default: '8', help: 'MCP sessions (POST /mcp) open at once per worker, each with its own Chromium (503 busy for an initialize beyond)', parse: int(1, 1000) },

@@ -58,6 +58,12 @@ export async function withHold<T>(options: HoldOptions, req: HttpRequest, accoun
     try {
       result = await work(hold.available);
     } catch (err) {
+      // Work that used its whole budget is paid for even though it failed (a hostile page must not
+      // hold the service's workers for free); a post that loses to a void (the deadline) charges nothing.
+      if (err instanceof SightlineError && err.charge && !voiding && await store.post(hold.id)) {
+        req.creditsUsed = cost;
+        throw err;
+      }
       await voidOnce(err instanceof SightlineError ? err.code : 'internal_error');
       throw err;
     }

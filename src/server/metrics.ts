@@ -91,10 +91,13 @@ export function createMetrics(): Metrics {
   };
   running('sightline_browser_launches_total', 'Chromium launches (the first, and each relaunch after a crash)', () => browser()?.launches);
   running('sightline_browser_crashes_total', 'Browsers that disconnected while the pool was open', () => browser()?.crashes);
-  gauge('sightline_extract_workers', 'Read-mode extraction threads', () => extract()?.workers);
-  gauge('sightline_extract_busy', 'Extraction threads working on a page', () => extract()?.busy);
-  gauge('sightline_extract_queued', 'Pages waiting for an extraction thread', () => extract()?.queued);
-  running('sightline_extract_replaced_total', 'Extraction threads replaced (a page over its time, or a thread that died)', () => extract()?.replaced);
+  gauge('sightline_extract_workers', 'Read-mode extraction processes', () => extract()?.workers);
+  gauge('sightline_extract_busy', 'Extraction processes working on a page', () => extract()?.busy);
+  gauge('sightline_extract_queued', 'Pages waiting for an extraction process', () => extract()?.queued);
+  gauge('sightline_extract_memory_bytes', 'Resident memory of the extraction processes, summed', () => extract()?.memoryBytes);
+  running('sightline_extract_replaced_total', 'Extraction processes replaced (a page over its time or memory, a cancelled page, or a process that died)', () => extract()?.replaced);
+  running('sightline_extract_recycled_total', 'Extraction processes recycled after a page left them above half their memory limit', () => extract()?.recycled);
+  running('sightline_extract_memory_killed_total', 'Extraction processes killed for passing their memory limit on a page', () => extract()?.memoryKilled);
 
   return {
     registry,

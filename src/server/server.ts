@@ -101,6 +101,7 @@ export async function buildRouter(config: ServerConfig, store: Store, logger: Lo
   const extract = new ExtractPool({
     size: config.extractWorkers || defaultExtractWorkers(config.workers), maxQueue: config.extractQueue,
     timeoutMs: config.extractTimeoutMs, maxNodes: config.extractMaxNodes,
+    maxMemoryBytes: config.extractMemoryMb * 1024 * 1024, maxDecodedBytes: 8 * config.maxPageBytes,
   });
   const limits = keyLimitsFor(config, store, logger, metrics);
   const mcp = mcpRoute({

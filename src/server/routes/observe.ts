@@ -18,7 +18,7 @@ import { EgressError, parseHttpUrl, refusalError } from '../../observe/egress.ts
 import type { ExtractPool } from '../../observe/extract-pool.ts';
 import { renderPage, looksLikeScriptShell } from '../../observe/render.ts';
 import { plainTextPage } from '../../observe/read.ts';
-import type { PageRunner } from '../../observe/browser-pool.ts';
+import { pageCaller, type PageRunner } from '../../observe/browser-pool.ts';
 import { admit } from '../auth.ts';
 import type { KeyLimits } from '../limits.ts';
 import { withHold } from '../holds.ts';
@@ -75,7 +75,7 @@ function validate(body: unknown): ObserveRequest {
   return body as ObserveRequest;
 }
 
-async function read(deps: ObserveDeps, agent: ReturnType<typeof guardedAgent>, req: HttpRequest, body: ObserveRequest, remaining: number): Promise<ReadResult> {
+async function read(deps: ObserveDeps, agent: ReturnType<typeof guardedAgent>, req: HttpRequest, body: ObserveRequest, remaining: number, key: string): Promise<ReadResult> {
   const { fetch, browser } = deps;
   const render = body.options?.render ?? 'auto';
   const format = body.format ?? 'markdown';
@@ -103,7 +103,7 @@ async function read(deps: ObserveDeps, agent: ReturnType<typeof guardedAgent>, r
     const pdf = source.pdf;
     const started = performance.now();
     let result;
-    try { result = await deps.extract.readPdf(pdf, source.url, readOptions, req.signal); } finally { deps.metrics?.extraction((performance.now() - started) / 1000); }
+    try { result = await deps.extract.readPdf(pdf, source.url, readOptions, req.signal, key); } finally { deps.metrics?.extraction((performance.now() - started) / 1000); }
     return {
       status: 'success', url: source.url, content: result.content, title: result.title, description: result.description,
       credits_used: OBSERVE_COSTS.read, credits_remaining: remaining, format, truncated: result.truncated, warnings: result.warnings, redirects: source.redirects, rendered: false,
@@ -112,7 +112,7 @@ async function read(deps: ObserveDeps, agent: ReturnType<typeof guardedAgent>, r
   }
   const extract = async (html: string, url: string) => {
     const started = performance.now();
-    try { return await deps.extract.read(html, url, readOptions, req.signal); } finally { deps.metrics?.extraction((performance.now() - started) / 1000); }
+    try { return await deps.extract.read(html, url, readOptions, req.signal, key); } finally { deps.metrics?.extraction((performance.now() - started) / 1000); }
   };
   let result = await extract(source.html, source.url);
   let rendered = render === 'always';
@@ -192,7 +192,7 @@ export function observeRoute(deps: ObserveDeps): Route {
     };
     if (mode === 'read') {
       return timed(async () => {
-        const result = await withHold(hold, req, account.id, OBSERVE_COSTS.read, 'read', (remaining) => read(deps, agent, req, body, remaining));
+        const result = await pageCaller.run(String(account.id), () => withHold(hold, req, account.id, OBSERVE_COSTS.read, 'read', (remaining) => read(deps, agent, req, body, remaining, String(account.id))));
         if (result.rendered) engineLabel = 'browser';
         return result;
       });
@@ -203,6 +203,9 @@ export function observeRoute(deps: ObserveDeps): Route {
     engineLabel = engine;
     const cost = visual ? OBSERVE_COSTS.visual : engine === 'precision' ? OBSERVE_COSTS.map_precision : OBSERVE_COSTS.map;
     const what = visual ? 'visual' : `map (${engine})`;
-    return timed(() => withHold(hold, req, account.id, cost, what, (remaining) => map(deps, req, body, visual, engine, cost, remaining)));
+    return timed(async () => {
+      // The browser pages are shared fairly among keys (PageSlots): the work runs as this key's.
+      return pageCaller.run(String(account.id), () => withHold(hold, req, account.id, cost, what, (remaining) => map(deps, req, body, visual, engine, cost, remaining)));
+    });
   };
 }

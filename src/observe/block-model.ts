@@ -2,7 +2,8 @@
 // block-features.ts, each [feature, cut, score below the cut, score at or above it]. Written by
 // `node --import tsx train/read/blocks.ts --family product --train ab --write` (trained on WCXB tune folds a and b;
 // 300 rounds; threshold chosen by cross-validation over fold a's sites). Do not edit by hand.
-import type { BlockModel } from './extract-blocks.ts';
+/** A boosted-stump model over block features: (feature, threshold, left, right) per stump. */
+export interface BlockModel { threshold: number; bias: number; stumps: [string, number, number, number][] }
 
 export const PRODUCT_BLOCK_MODEL: BlockModel = { threshold: 0.3, bias: 0.9315, stumps: [
   ['cls:content', -0.3711, -0.1345, 0.0227],

@@ -2,7 +2,8 @@
 // (markdown.ts); HTML is cut between whole elements, so what is returned is still well-formed HTML.
 import { parseHTML } from 'linkedom';
 import { cutAtBlock } from './markdown.ts';
-import type { ReadFormat } from './read.ts';
+/** What a read answers: Markdown (default), plain text, or cleaned HTML. */
+export type ReadFormat = 'markdown' | 'text' | 'html';
 
 export interface Cut { content: string; truncated: boolean }
 

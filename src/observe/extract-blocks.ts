@@ -6,11 +6,11 @@
 // tried too and are not pruned: no model held across sites there.
 import { type El } from './extract-dom.ts';
 import { readBlocks, blockFeatures, centerFeatures, FEATURE_NAMES, type Step } from './block-features.ts';
-import { PRODUCT_BLOCK_MODEL } from './block-model.ts';
+import { PRODUCT_BLOCK_MODEL, type BlockModel } from './block-model.ts';
+export type { BlockModel } from './block-model.ts';
 
 /** Boosted stumps: a bias and [feature name, cut, score below the cut, score at or above it], and the
  *  probability below which a block goes. */
-export interface BlockModel { threshold: number; bias: number; stumps: [string, number, number, number][] }
 
 /** A model's stumps over the columns it uses (only those are computed), made once per model. Boosting
  *  picks the same split many times (300 stumps, 66 distinct): stumps on one column and cut are summed into one. */

@@ -5,9 +5,9 @@ import { extract } from './extract.ts';
 import { textOf } from './extract-dom.ts';
 import { toMarkdown } from './markdown.ts';
 import { plainText } from './plain-text.ts';
-import { cutContent } from './cut.ts';
+import { cutContent, type ReadFormat } from './cut.ts';
 
-export type ReadFormat = 'markdown' | 'text' | 'html';
+export type { ReadFormat } from './cut.ts';
 export const DEFAULT_CONTENT_LIMIT = 50_000;
 export const MAX_CONTENT_LIMIT = 500_000;
 /** Content shorter than this (in characters) gets a warning: not loaded, blocked, or a captcha. */

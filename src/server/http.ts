@@ -51,6 +51,9 @@ export interface Reply {
   errorCode?: string;
 }
 
+/** A route: one request in, one reply out (router.ts maps method and path to it). */
+export type Route = (req: HttpRequest) => Reply | Promise<Reply>;
+
 /** Request header values the transports read (uWS headers must be read synchronously). */
 export const REQUEST_ID_HEADER = 'x-request-id';
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';

@@ -9,7 +9,7 @@ import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, type MetricObj
 import { SightlineError } from '../schema/errors.ts';
 import type { PoolStats } from '../observe/browser-pool.ts';
 import type { ExtractStats } from '../observe/extract-pool.ts';
-import type { Route } from './router.ts';
+import type { Route } from './http.ts';
 
 export const METRICS_PATH = '/metrics';
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);

@@ -9,7 +9,8 @@ import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SightlineError } from '../schema/errors.ts';
 import type { Reply } from './http.ts';
-import type { Route, Routes } from './router.ts';
+import type { Route } from './http.ts';
+import type { Routes } from './router.ts';
 
 const require = createRequire(import.meta.url);
 

@@ -3,12 +3,12 @@ import type { Logger } from 'pino';
 import { SightlineError } from '../schema/errors.ts';
 import type { Store } from '../store/store.ts';
 import { errorReply, asSightlineError, compressReply } from './reply.ts';
-import type { HttpRequest, Reply } from './http.ts';
+import type { HttpRequest, Reply, Route } from './http.ts';
 import type { Metrics } from './metrics.ts';
 import { authenticate } from './auth.ts';
 import { checkIdempotencyKey, idempotent, type IdempotencyDeps } from './idempotency.ts';
 
-export type Route = (req: HttpRequest) => Reply | Promise<Reply>;
+export type { Route } from './http.ts';
 /** Routes by method and path, e.g. `{ 'POST /v1/snapshot': snapshot }`; a path ending in `/*` takes
  *  everything under it. */
 export type Routes = Record<string, Route>;

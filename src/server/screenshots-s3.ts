@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { SightlineError } from '../schema/errors.ts';
-import { sweepEvery, type ScreenshotStore } from './screenshots.ts';
+import { sweepEvery, type ScreenshotStore } from './screenshot-store.ts';
 import { parseS3Url } from './config.ts';
 
 /** Seconds since the epoch, fixed width so keys sort by expiry (10 digits last until the year 2286). */

@@ -12,23 +12,12 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SightlineError } from '../schema/errors.ts';
-import type { Route } from './router.ts';
+import type { Route } from './http.ts';
+import { sweepEvery, type ScreenshotStore, type StoredScreenshot } from './screenshot-store.ts';
+export { sweepEvery, type ScreenshotStore, type StoredScreenshot } from './screenshot-store.ts';
 
 export const SCREENSHOT_PATH = '/v1/screenshots/';
-/** How often expired files are deleted. */
-const SWEEP_MS = 60_000;
 const ID = /^[A-Za-z0-9_-]{32}$/;
-
-export interface StoredScreenshot { url: string; expires_at: string }
-
-export interface ScreenshotStore {
-  save(png: Buffer, origin: string): Promise<StoredScreenshot>;
-  /** GET /v1/screenshots/* (files; S3 URLs go to the bucket, so this route answers 404 there). */
-  route: Route;
-  /** Deletes expired screenshots; resolves how many. */
-  sweep(): Promise<number>;
-  close(): void;
-}
 
 /** Where screenshots live: `files` (<data-dir>/screenshots) or `s3://bucket/prefix`. */
 export interface ScreenshotConfig {
@@ -43,15 +32,6 @@ export async function openScreenshotStore(config: ScreenshotConfig): Promise<Scr
   if (config.screenshots === 'files') return openFileScreenshots(config.dataDir, config.screenshotTtlS);
   const { openS3Screenshots } = await import('./screenshots-s3.ts'); // the AWS SDK loads only when used
   return openS3Screenshots(config.screenshots, config.s3Endpoint, config.screenshotTtlS);
-}
-
-/** Sweeps now and every SWEEP_MS; the returned function stops it. Failures are retried next time. */
-export function sweepEvery(sweep: () => Promise<number>): () => void {
-  const run = () => { sweep().catch(() => { /* the next sweep retries */ }); };
-  const timer = setInterval(run, SWEEP_MS);
-  timer.unref();
-  run();
-  return () => clearInterval(timer);
 }
 
 function signingKey(dataDir: string): Buffer {

@@ -23,7 +23,8 @@ export interface HttpRequest {
   remoteAddress: string;
   /** The Streamable HTTP headers POST /mcp reads (accept, mcp-session-id, mcp-protocol-version). */
   mcpHeaders?: Record<string, string>;
-  /** The Idempotency-Key header ('' or absent when not sent). */
+  /** The Idempotency-Key header as it arrived (absent when not sent; '' when sent empty; several
+   *  fields joined with ", " as RFC 9110 §5.3 combines them, which the check then refuses). */
   idempotencyKey?: string;
   /** Aborted by the transport when the client goes away before its answer. */
   clientClosed?: AbortSignal;

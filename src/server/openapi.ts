@@ -44,7 +44,7 @@ const COLUMNS_DOC = 'The same SnapshotRequest in a columnar binary form, several
 
 const IDEMPOTENCY_KEY_PARAMETER = {
   name: 'Idempotency-Key', in: 'header', required: false,
-  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
   description: 'A unique key per logical request (a UUID), sent again on every retry of it. The first outcome is kept for 24 h per API key and ' +
     'returned to a retry with the same request without running or charging again (header Idempotent-Replayed: true); the same key with a ' +
     'different request is 422 idempotency_key_reused; while the first still runs, 409 idempotency_in_progress with Retry-After. Outcomes of ' +

@@ -2,10 +2,11 @@
 // key (docs/mcp.md). The SDK's web-standard transport answers each POST as JSON (no SSE stream: a
 // reply here is one body), one MCP session per `initialize`, each with its own browser whose traffic
 // goes through the egress proxy and whose navigations the guard checks first. A session belongs to the
-// key that opened it; it closes (browser and all) after --mcp-idle-s without a tool call that ran (the
-// paid request: free ones such as tools/list, pings or refused calls do not keep it), or on DELETE. Opening one needs a
-// positive balance (402). At most --mcp-sessions are open at once (an initialize beyond is 503 busy)
-// and at most --mcp-sessions-per-key for one key (429 rate_limited), so one key cannot hold them all.
+// key that opened it; it closes (browser and all) after --mcp-idle-s without a tool call that ran
+// (the paid request: free ones such as tools/list, pings or refused calls do not keep it), or on
+// DELETE. Opening one needs a positive balance (402). At most --mcp-sessions are open at once (an
+// initialize beyond is 503 busy) and at most --mcp-sessions-per-key for one key (429 rate_limited), so
+// one key cannot hold them all.
 // Each tools/call costs MCP_TOOL_COST credits, held before the call runs (voided when the transport
 // refuses the message).
 import { randomUUID } from 'node:crypto';
@@ -44,7 +45,7 @@ interface McpSession {
   accountId: number; transport: WebStandardStreamableHTTPServerTransport; browser: BrowserSession;
   /** Requests under way: the session is not closed under one of them. */
   busy: number;
-  /** When the idle clock last started: at the initialize and at the end of each tools/call. */
+  /** When the idle clock last started: at the initialize and at the end of each tool call that ran. */
   lastCall: number;
   timer?: NodeJS.Timeout; close(): Promise<void>;
 }
@@ -78,8 +79,8 @@ export function mcpRoute(deps: McpDeps): { route: Route; sessions: () => number;
   /** The same, per key. */
   const openedBy = new Map<number, Set<McpSession>>();
 
-  /** Closes the session once --mcp-idle-s have passed since its last tools/call, or sets the clock for
-   *  the rest. Under a request it waits: that request's end looks again. */
+  /** Closes the session once --mcp-idle-s have passed since its last tool call that ran, or sets the
+   *  clock for the rest. Under a request it waits: that request's end looks again. */
   function idle(s: McpSession): void {
     clearTimeout(s.timer);
     // Busy, or already closed (DELETE, a refused initialize): no clock.

@@ -3,8 +3,8 @@
 // native uWS parser answers nothing, the tests pin down what it does instead (docs/decisions.md).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { connect } from 'node:net';
 import { startServer, createKey, removeDataDir, elements, type ServerProcess } from './helpers/server.ts';
+import { exchange, type Exchange } from './helpers/raw-http.ts';
 
 let server: ServerProcess;
 
@@ -13,29 +13,6 @@ after(async () => {
   assert.equal(await server.stop(), 0);
   removeDataDir(server.dataDir);
 });
-
-interface Exchange { text: string; closed: boolean; statuses: string[] }
-
-/**
- * Writes each part (a pause between them), then reads until the server closes the connection or
- * `waitMs` passes without it. `statuses` are the response status lines seen.
- */
-async function exchange(port: number, parts: string[], waitMs = 1500): Promise<Exchange> {
-  const socket = connect(port, '127.0.0.1');
-  await new Promise<void>((resolve, reject) => { socket.once('connect', resolve); socket.once('error', reject); });
-  let text = '';
-  let closed = false;
-  socket.on('data', (d) => { text += d; });
-  socket.on('error', () => { /* a reset after the server closed is a close too */ });
-  const ended = new Promise<void>((resolve) => socket.once('close', () => { closed = true; resolve(); }));
-  for (const [i, part] of parts.entries()) {
-    if (i > 0) await new Promise((r) => setTimeout(r, 300));
-    if (!closed) socket.write(part);
-  }
-  await Promise.race([ended, new Promise((r) => setTimeout(r, waitMs))]);
-  socket.destroy();
-  return { text, closed, statuses: text.match(/HTTP\/1\.[01] \d{3}[^\r]*/g) ?? [] };
-}
 
 /** The one response's status, headers and SPEC error body. */
 function refusal(ex: Exchange, status: number, code: string) {

@@ -90,10 +90,12 @@ test('tools over HTTP: free listing, one credit per call, private URLs refused, 
 });
 
 test('at most --mcp-sessions sessions are open at once: an initialize beyond is 503 busy and free, even when they race; ending one makes room', async () => {
-  const key = await createKey(server.dataDir, 10);
-  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-  const init = () => fetch(`${server.url}/mcp`, { method: 'POST', headers, body: JSON.stringify(initialize) });
-  const answers = await Promise.all(Array.from({ length: 5 }, init));
+  // Five keys, so the per-key bound (--mcp-sessions-per-key, mcp-fair.test.ts) is not what refuses.
+  const keys = await Promise.all(Array.from({ length: 5 }, () => createKey(server.dataDir, 10)));
+  const key = keys[0];
+  const headersOf = (k: string) => ({ authorization: `Bearer ${k}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' });
+  const init = (k = key) => fetch(`${server.url}/mcp`, { method: 'POST', headers: headersOf(k), body: JSON.stringify(initialize) });
+  const answers = await Promise.all(keys.map((k) => init(k)));
   const opened = answers.filter((r) => r.status === 200);
   assert.equal(opened.length, 2, answers.map((r) => r.status).join(','));
   for (const r of answers.filter((a) => a.status !== 200)) {
@@ -103,15 +105,16 @@ test('at most --mcp-sessions sessions are open at once: an initialize beyond is 
     assert.equal(body.error_code, 'busy');
     assert.match(body.error, /--mcp-sessions/);
   }
+  const owners = keys.filter((_, i) => answers[i].status === 200);
   const ids = opened.map((r) => r.headers.get('mcp-session-id')!);
   await Promise.all(opened.map((r) => r.text()));
-  const ended = await fetch(`${server.url}/mcp`, { method: 'DELETE', headers: { ...headers, 'mcp-session-id': ids[0], 'mcp-protocol-version': '2025-03-26' } });
+  const ended = await fetch(`${server.url}/mcp`, { method: 'DELETE', headers: { ...headersOf(owners[0]), 'mcp-session-id': ids[0], 'mcp-protocol-version': '2025-03-26' } });
   assert.equal(ended.status, 200);
   const again = await init();
   assert.equal(again.status, 200, await again.text());
-  assert.equal(await balance(server.dataDir, key), 10, 'initialize, refused or not, is free');
-  for (const id of [ids[1], again.headers.get('mcp-session-id')!]) {
-    await fetch(`${server.url}/mcp`, { method: 'DELETE', headers: { ...headers, 'mcp-session-id': id, 'mcp-protocol-version': '2025-03-26' } });
+  for (const k of keys) assert.equal(await balance(server.dataDir, k), 10, 'initialize, refused or not, is free');
+  for (const [k, id] of [[owners[1], ids[1]], [key, again.headers.get('mcp-session-id')!]]) {
+    await fetch(`${server.url}/mcp`, { method: 'DELETE', headers: { ...headersOf(k), 'mcp-session-id': id, 'mcp-protocol-version': '2025-03-26' } });
   }
 });
 

@@ -141,6 +141,22 @@ test('errors: 401 without a key, 400 for bad queries in the SPEC error body, 403
   assert.equal(refused.body.error_code, 'account_inactive');
 });
 
+test('names of Object.prototype are unknown parameters like any other: 400, never a prototype touched', async () => {
+  const key = await createKey(server.dataDir, 3);
+  for (const name of ['__proto__', 'constructor', 'prototype', 'hasOwnProperty', 'toString', 'valueOf', '__defineGetter__', '__proto__[limit]']) {
+    for (const query of [`?${encodeURIComponent(name)}=1`, `?limit=2&${encodeURIComponent(name)}=1`, `?${name}=%7B%7D`]) {
+      const answer = await usage(key, query);
+      assert.equal(answer.status, 400, query);
+      assert.equal(answer.body.error_code, 'bad_request', query);
+      assert.equal(answer.body.error, `Invalid query: unknown parameter ${JSON.stringify(name)} (use limit, cursor)`, query);
+    }
+  }
+  // The server still answers plain queries afterwards (nothing shared was changed).
+  const fine = await usage(key, '?limit=1');
+  assert.equal(fine.status, 200);
+  assert.deepEqual(Object.keys(fine.body).sort(), ['balance', 'entries', 'key', 'next_cursor', 'status']);
+});
+
 test('usage takes a token from the key\'s rate bucket like the other /v1 routes', async () => {
   const strict = await startServer(['--rate-limit', '0.1', '--rate-burst', '2']);
   try {

@@ -13,6 +13,8 @@ export const ERRORS = {
   payload_too_large: { status: 413, message: 'Payload too large' },
   unsupported_encoding: { status: 415, message: 'Unsupported Content-Encoding' },
   headers_too_large: { status: 431, message: 'Request header fields too large' },
+  // Answered by the shipped front (deploy/haproxy.cfg): uWS reads only HTTP/1.1 request lines.
+  http_version_not_supported: { status: 505, message: 'HTTP version not supported: send HTTP/1.1' },
   rate_limited: { status: 429, message: 'Rate limit exceeded' },
   // Idempotency-Key (docs/decisions.md, "Idempotency keys").
   idempotency_key_reused: { status: 422, message: 'This Idempotency-Key was used with a different request' },

@@ -83,6 +83,8 @@ export interface ServerConfig {
   mcpIdleS: number;
   /** MCP sessions (each with its own Chromium) open at once per serving thread. */
   mcpSessions: number;
+  /** MCP sessions one key may hold open at once per serving thread (429 beyond). */
+  mcpSessionsPerKey: number;
   /** Serve on the slow JavaScript fallback when the uWebSockets.js binary does not load (never by default). */
   allowUwsFallback: boolean;
 }
@@ -194,8 +196,9 @@ export const SETTINGS: Setting[] = [
   { key: 'extractMaxNodes', flag: 'extract-max-nodes', env: 'SIGHTLINE_EXTRACT_MAX_NODES', default: '200000', help: 'most elements a page may have to be read (422 too_large above, before parsing)', parse: int(1) },
   { key: 'extractMemoryMb', flag: 'extract-memory-mb', env: 'SIGHTLINE_EXTRACT_MEMORY_MB', default: '1024', help: 'resident memory one extraction process may reach on a page (422 too_large above: it is killed, its memory back to the system); a process left above half of it after a page is recycled', parse: int(128, 65_536) },
   { key: 'http', flag: 'http', env: 'SIGHTLINE_HTTP', default: 'uws', help: 'HTTP server: uws, or node (node:http, one worker; a benchmark baseline)', parse: oneOf('uws', 'node') },
-  { key: 'mcpIdleS', flag: 'mcp-idle-s', env: 'SIGHTLINE_MCP_IDLE_S', default: '300', help: 'seconds an MCP session (POST /mcp) may stay idle before it and its browser are closed', parse: int(1, 86_400) },
+  { key: 'mcpIdleS', flag: 'mcp-idle-s', env: 'SIGHTLINE_MCP_IDLE_S', default: '300', help: 'seconds an MCP session (POST /mcp) may go without a tools/call before it and its browser are closed', parse: int(1, 86_400) },
   { key: 'mcpSessions', flag: 'mcp-sessions', env: 'SIGHTLINE_MCP_SESSIONS', default: '8', help: 'MCP sessions (POST /mcp) open at once per worker, each with its own Chromium (503 busy for an initialize beyond)', parse: int(1, 1000) },
+  { key: 'mcpSessionsPerKey', flag: 'mcp-sessions-per-key', env: 'SIGHTLINE_MCP_SESSIONS_PER_KEY', default: '2', help: 'MCP sessions one key may hold open at once per worker (429 rate_limited for an initialize beyond)', parse: int(1, 1000) },
   { key: 'metricsToken', flag: 'metrics-token', env: 'SIGHTLINE_METRICS_TOKEN', default: '', help: 'bearer token GET /metrics requires (without one, /metrics answers only on loopback)', parse: (raw: string) => raw },
   { key: 'redisUrl', flag: 'redis', env: 'SIGHTLINE_REDIS_URL', default: '', help: 'Redis for per-key rate limits and concurrency leases shared by every instance, redis://[user:password@]host:port[/db] (prefer the environment: flags show in ps)', parse: redisUrl },
   { key: 'redisTimeoutMs', flag: 'redis-timeout-ms', env: 'SIGHTLINE_REDIS_TIMEOUT_MS', default: '200', help: 'longest wait for one Redis call; after a failure limits fall back to in-process ones until Redis answers a probe', parse: int(1, 60_000) },

@@ -23,7 +23,8 @@ export interface HttpRequest {
   remoteAddress: string;
   /** The Streamable HTTP headers POST /mcp reads (accept, mcp-session-id, mcp-protocol-version). */
   mcpHeaders?: Record<string, string>;
-  /** The Idempotency-Key header ('' or absent when not sent). */
+  /** The Idempotency-Key header as it arrived (absent when not sent; '' when sent empty; several
+   *  fields joined with ", " as RFC 9110 §5.3 combines them, which the check then refuses). */
   idempotencyKey?: string;
   /** Aborted by the transport when the client goes away before its answer. */
   clientClosed?: AbortSignal;
@@ -63,7 +64,7 @@ export const MCP_HEADERS = ['accept', 'mcp-session-id', 'mcp-protocol-version'] 
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK', 400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required', 403: 'Forbidden',
   404: 'Not Found', 405: 'Method Not Allowed', 408: 'Request Timeout', 409: 'Conflict', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 422: 'Unprocessable Content',
-  429: 'Too Many Requests', 431: 'Request Header Fields Too Large', 500: 'Internal Server Error', 503: 'Service Unavailable', 504: 'Gateway Timeout',
+  429: 'Too Many Requests', 431: 'Request Header Fields Too Large', 500: 'Internal Server Error', 503: 'Service Unavailable', 504: 'Gateway Timeout', 505: 'HTTP Version Not Supported',
 };
 
 export function statusLine(status: number): string {

@@ -14,10 +14,17 @@ export const IDEMPOTENCY_KEEP_MS = 24 * 3600_000;
 export const REPLAYED_HEADER = 'idempotent-replayed';
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
-/** The header's value as a key: 1 to 255 printable ASCII characters (a UUID is the usual choice). */
+/**
+ * The header's value as a key: 1 to 255 visible ASCII characters, 0x21-0x7E (a UUID is the usual
+ * choice). The transports hand over the value's bytes one character each (node:http decodes headers
+ * as Latin-1) or UTF-8 decoded (uWS), so any byte outside that range shows as a character outside it.
+ * uWS drops bytes above 0x7F at the two ends of a value, as it drops white space; the shipped front
+ * (deploy/haproxy.cfg) checks the raw bytes before them (docs/decisions.md, "Idempotency-Key bytes").
+ */
 export function checkIdempotencyKey(value: string): string {
-  if (value.length > MAX_IDEMPOTENCY_KEY_LENGTH) throw badRequest(`Invalid Idempotency-Key: at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters (got ${value.length})`);
-  if (!/^[\x20-\x7e]+$/.test(value)) throw badRequest('Invalid Idempotency-Key: only printable ASCII characters are accepted');
+  if (!value) throw badRequest('Invalid Idempotency-Key header: empty (send 1 to 255 visible ASCII characters, or no header)');
+  if (value.length > MAX_IDEMPOTENCY_KEY_LENGTH) throw badRequest(`Invalid Idempotency-Key header: at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters (got ${value.length})`);
+  if (!/^[\x21-\x7e]+$/.test(value)) throw badRequest('Invalid Idempotency-Key header: only visible ASCII characters (0x21-0x7E) are accepted, once');
   return value;
 }
 

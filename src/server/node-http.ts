@@ -54,7 +54,8 @@ export function serveNodeHttp(options: TransportOptions, router: Router): Promis
       acceptEncoding: req.headers['accept-encoding'] ?? '',
       requestId: requestIdFrom(String(req.headers[REQUEST_ID_HEADER] ?? ''), randomUUID),
       remoteAddress: req.socket.remoteAddress ?? '',
-      idempotencyKey: String(req.headers[IDEMPOTENCY_KEY_HEADER] ?? ''),
+      // Latin-1: one character per byte, as it came; repeated fields joined with ", ".
+      idempotencyKey: req.headers[IDEMPOTENCY_KEY_HEADER] as string | undefined,
       mcpHeaders: Object.fromEntries(MCP_HEADERS.map((h) => [h, String(req.headers[h] ?? '')])),
       body: Buffer.alloc(0),
     };

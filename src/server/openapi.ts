@@ -44,7 +44,7 @@ const COLUMNS_DOC = 'The same SnapshotRequest in a columnar binary form, several
 
 const IDEMPOTENCY_KEY_PARAMETER = {
   name: 'Idempotency-Key', in: 'header', required: false,
-  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
   description: 'A unique key per logical request (a UUID), sent again on every retry of it. The first outcome is kept for 24 h per API key and ' +
     'returned to a retry with the same request without running or charging again (header Idempotent-Replayed: true); the same key with a ' +
     'different request is 422 idempotency_key_reused; while the first still runs, 409 idempotency_in_progress with Retry-After. Outcomes of ' +
@@ -103,7 +103,7 @@ function errorResponses(codes: readonly (keyof typeof ERRORS)[], schema: string,
   }]));
 }
 
-export function openApiDocument(config: Pick<ServerConfig, 'limitCap' | 'maxBodyBytes' | 'rateLimit' | 'mcpIdleS'> & Partial<Pick<ServerConfig, 'keyConcurrency'>>, version: string): object {
+export function openApiDocument(config: Pick<ServerConfig, 'limitCap' | 'maxBodyBytes' | 'rateLimit' | 'mcpIdleS'> & Partial<Pick<ServerConfig, 'keyConcurrency' | 'mcpSessionsPerKey'>>, version: string): object {
   const concurrency = config.keyConcurrency ? ` At most ${config.keyConcurrency} requests per key in progress at once (429 rate_limited beyond).` : '';
   const snapshotErrors = errorResponses(SNAPSHOT_ERRORS, 'SnapshotError', (code) => code === 'bad_request' ? ` (${Object.values(SNAPSHOT_MESSAGES).join('; ')})` : '');
   return {
@@ -189,16 +189,19 @@ export function openApiDocument(config: Pick<ServerConfig, 'limitCap' | 'maxBody
           operationId: 'mcp', summary: 'MCP over Streamable HTTP: the tools of `sightline mcp` (docs/mcp.md), 1 credit per tools/call',
           description: 'JSON-RPC messages of the Model Context Protocol. `initialize` opens a session with its own browser (its id in the ' +
             'Mcp-Session-Id response header; send it on every later request with Accept: application/json, text/event-stream). Answers are ' +
-            `JSON (no SSE stream). Each tools/call costs 1 credit; initialize and tools/list are free. Navigation goes through the egress guard. ` +
-            `A session closes after ${config.mcpIdleS} s without a request (--mcp-idle-s) or on DELETE.`,
+            `JSON (no SSE stream). Each tools/call costs 1 credit; initialize and tools/list are free, but initialize needs a positive balance. ` +
+            `Navigation goes through the egress guard. One key holds at most ${config.mcpSessionsPerKey ?? 2} sessions (--mcp-sessions-per-key). ` +
+            `A session closes after ${config.mcpIdleS} s without a tool call that ran (--mcp-idle-s; other requests do not keep it open) or on DELETE.`,
           parameters: [{ name: 'Mcp-Session-Id', in: 'header', required: false, schema: { type: 'string' }, description: 'the session, after initialize' }],
           requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', description: 'a JSON-RPC request, notification or batch' } } } },
           responses: {
             200: { description: 'the JSON-RPC response', content: { 'application/json': { schema: { type: 'object' } } } },
             202: { description: 'a notification or response was accepted' },
             401: { description: 'unauthorized: no or an unknown API key', content: jsonContent('SnapshotError') },
-            402: { description: 'insufficient_credits: the tools/call costs more than the key has', content: jsonContent('SnapshotError') },
+            402: { description: 'insufficient_credits: the tools/call costs more than the key has, or an initialize from a key with no credits', content: jsonContent('SnapshotError') },
             404: { description: 'an unknown or expired session, or one another key opened (JSON-RPC error)' },
+            429: { description: 'rate_limited: the key\'s rate limit, or an initialize from a key that holds --mcp-sessions-per-key sessions (with Retry-After)', content: jsonContent('SnapshotError') },
+            503: { description: 'busy: every --mcp-sessions session of the server is open (with Retry-After)', content: jsonContent('SnapshotError') },
           },
         },
         delete: {

@@ -125,7 +125,7 @@ export function createRouter({ routes, store, logger, deadlineMs, metrics, idemp
           const reply = errorReply(err, undefined, shapeOf(req.path));
           return finish(req, { ...reply, headers: { ...reply.headers, allow: allowed.join(', ') } }, started);
         }
-        if (idempotency && idempotentRoutes.has(routeKey) && req.idempotencyKey) {
+        if (idempotency && idempotentRoutes.has(routeKey) && req.idempotencyKey !== undefined) {
           const key = checkIdempotencyKey(req.idempotencyKey);
           const account = await authenticate(store, req);
           let routeErr: unknown;

@@ -108,7 +108,7 @@ export async function buildRouter(config: ServerConfig, store: Store, logger: Lo
     store, limits, holdTtlMs: config.holdTtlMs, chromium: config.chromium,
     proxy: { url: browser.proxyUrl, flags: CHROMIUM_FLAGS },
     checkUrl: async (url) => { try { await guard.check(url); } catch (err) { throw err instanceof EgressError ? new Error(`navigation refused: ${err.message}`) : err; } },
-    idleMs: config.mcpIdleS * 1000, maxSessions: config.mcpSessions, version: VERSION,
+    idleMs: config.mcpIdleS * 1000, maxSessions: config.mcpSessions, maxSessionsPerKey: config.mcpSessionsPerKey, version: VERSION,
   });
   const openapi = JSON.stringify(openApiDocument(config, VERSION));
   const routes: Routes = {

@@ -134,7 +134,6 @@ export function serveUws({ uws, backend }: LoadedUws, options: TransportOptions,
       acceptEncoding: req.getHeader('accept-encoding'),
       requestId: requestIdFrom(req.getHeader(REQUEST_ID_HEADER), randomUUID),
       remoteAddress: remoteAddress(res),
-      idempotencyKey: req.getHeader(IDEMPOTENCY_KEY_HEADER),
       mcpHeaders: Object.fromEntries(MCP_HEADERS.map((h) => [h, req.getHeader(h)])),
       body: EMPTY,
     };
@@ -148,7 +147,14 @@ export function serveUws({ uws, backend }: LoadedUws, options: TransportOptions,
       state.onAbort?.();
       closed.abort();
     });
-    const framing = checkFraming && framingError((visit) => req.forEach(visit), incoming.method.length + path.length + query.length + 12);
+    // getHeader cannot tell an empty Idempotency-Key from none, nor see a second one: the one walk over
+    // the fields that framing makes anyway collects it (the fallback, which has no forEach, reads it).
+    let idempotencyKey: string | undefined;
+    const framing = checkFraming ? framingError((visit) => req.forEach((name, value) => {
+      if (name === IDEMPOTENCY_KEY_HEADER) idempotencyKey = idempotencyKey === undefined ? value : `${idempotencyKey}, ${value}`;
+      visit(name, value);
+    }), incoming.method.length + path.length + query.length + 12) : undefined;
+    incoming.idempotencyKey = checkFraming ? idempotencyKey : req.getHeader(IDEMPOTENCY_KEY_HEADER) || undefined;
     if (framing) {
       // Answered after uWS has parsed the rest of this read: while this request is unanswered, uWS
       // closes the connection if it finds another request behind it, which is then never handed to

@@ -10,8 +10,9 @@ export interface Balancer { url: string; proc: ChildProcess; stop(): Promise<voi
 
 
 /** Starts haproxy in the foreground for up to three API addresses (host:port); resolves once every
- *  backend passed its health check through the balancer's own address. */
-export async function startBalancer(apis: string[]): Promise<Balancer> {
+ *  backend passed its health check through the balancer's own address. `cfg`: another configuration
+ *  with the same variables (benchmarks compare variants of the shipped one). */
+export async function startBalancer(apis: string[], cfg = HAPROXY_CFG): Promise<Balancer> {
   if (apis.length < 1 || apis.length > 3) throw new Error('deploy/haproxy.cfg lists three instances');
   const [port, stats] = [await freePort(), await freePort()];
   const env: NodeJS.ProcessEnv = {
@@ -19,7 +20,7 @@ export async function startBalancer(apis: string[]): Promise<Balancer> {
     // Fewer instances than lines: the extra lines point at the first one.
     SIGHTLINE_API1: apis[0], SIGHTLINE_API2: apis[1] ?? apis[0], SIGHTLINE_API3: apis[2] ?? apis[0],
   };
-  const proc = spawn('haproxy', ['-db', '-f', HAPROXY_CFG], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn('haproxy', ['-db', '-f', cfg], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   proc.stdout!.on('data', (d) => { output += d; });
   proc.stderr!.on('data', (d) => { output += d; });

@@ -2,8 +2,11 @@
 // key (docs/mcp.md). The SDK's web-standard transport answers each POST as JSON (no SSE stream: a
 // reply here is one body), one MCP session per `initialize`, each with its own browser whose traffic
 // goes through the egress proxy and whose navigations the guard checks first. A session belongs to the
-// key that opened it; it closes (browser and all) after --mcp-idle-s without a request, or on DELETE.
-// At most --mcp-sessions are open at once; an initialize beyond them is 503 busy.
+// key that opened it; it closes (browser and all) after --mcp-idle-s without a tool call that ran
+// (the paid request: free ones such as tools/list, pings or refused calls do not keep it), or on
+// DELETE. Opening one needs a positive balance (402). At most --mcp-sessions are open at once (an
+// initialize beyond is 503 busy) and at most --mcp-sessions-per-key for one key (429 rate_limited), so
+// one key cannot hold them all.
 // Each tools/call costs MCP_TOOL_COST credits, held before the call runs (voided when the transport
 // refuses the message).
 import { randomUUID } from 'node:crypto';
@@ -33,13 +36,18 @@ export interface McpDeps {
   idleMs: number;
   /** Sessions open at once in this worker (--mcp-sessions): each may run a Chromium. */
   maxSessions: number;
+  /** Sessions one key may hold open at once in this worker (--mcp-sessions-per-key). */
+  maxSessionsPerKey: number;
   version: string;
 }
 
 interface McpSession {
   accountId: number; transport: WebStandardStreamableHTTPServerTransport; browser: BrowserSession;
-  /** Requests under way: the idle clock runs only while there are none. */
-  busy: number; timer?: NodeJS.Timeout; close(): Promise<void>;
+  /** Requests under way: the session is not closed under one of them. */
+  busy: number;
+  /** When the idle clock last started: at the initialize and at the end of each tool call that ran. */
+  lastCall: number;
+  timer?: NodeJS.Timeout; close(): Promise<void>;
 }
 
 const jsonRpcError = (status: number, message: string): Reply => ({
@@ -68,14 +76,29 @@ export function mcpRoute(deps: McpDeps): { route: Route; sessions: () => number;
   const sessions = new Map<string, McpSession>();
   /** Sessions made and not yet closed: initialized ones, and those whose initialize is under way. */
   let opened = 0;
+  /** The same, per key. */
+  const openedBy = new Map<number, Set<McpSession>>();
 
-  /** Starts the idle clock again (when no request of the session is under way). */
+  /** Closes the session once --mcp-idle-s have passed since its last tool call that ran, or sets the
+   *  clock for the rest. Under a request it waits: that request's end looks again. */
   function idle(s: McpSession): void {
     clearTimeout(s.timer);
     // Busy, or already closed (DELETE, a refused initialize): no clock.
     if (s.busy > 0 || !s.transport.sessionId || sessions.get(s.transport.sessionId) !== s) return;
-    s.timer = setTimeout(() => { void s.close(); }, deps.idleMs);
+    const left = s.lastCall + deps.idleMs - Date.now();
+    if (left <= 0) { void s.close(); return; }
+    s.timer = setTimeout(() => idle(s), left);
     s.timer.unref();
+  }
+
+  /** 429 for a key that holds its --mcp-sessions-per-key, Retry-After when its first one would idle out. */
+  function overShare(accountId: number): SightlineError | undefined {
+    const held = openedBy.get(accountId);
+    if (!held || held.size < deps.maxSessionsPerKey) return undefined;
+    const soonest = Math.min(...[...held].map((s) => s.lastCall + deps.idleMs - Date.now()));
+    const err = new SightlineError('rate_limited', `This key holds ${held.size} open MCP sessions, the most one key may (--mcp-sessions-per-key ${deps.maxSessionsPerKey}): end one (DELETE /mcp) or let one go idle`);
+    err.retryAfter = Math.max(1, Math.ceil(soonest / 1000));
+    return err;
   }
 
   function open(accountId: number): McpSession {
@@ -83,8 +106,10 @@ export function mcpRoute(deps: McpDeps): { route: Route; sessions: () => number;
     const server = createMcpServer(browser, deps.version);
     let closed = false;
     opened++;
+    let mine = openedBy.get(accountId);
+    if (!mine) openedBy.set(accountId, mine = new Set());
     const session: McpSession = {
-      accountId, browser, busy: 0,
+      accountId, browser, busy: 0, lastCall: Date.now(),
       transport: new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: randomUUID,
         enableJsonResponse: true,
@@ -95,12 +120,15 @@ export function mcpRoute(deps: McpDeps): { route: Route; sessions: () => number;
         if (closed) return;
         closed = true;
         opened--;
+        mine.delete(session);
+        if (!mine.size && openedBy.get(accountId) === mine) openedBy.delete(accountId);
         clearTimeout(session.timer);
         if (session.transport.sessionId) sessions.delete(session.transport.sessionId);
         await browser.close();
         await server.close().catch(() => undefined);
       },
     };
+    mine.add(session);
     void server.connect(session.transport);
     return session;
   }
@@ -122,12 +150,20 @@ export function mcpRoute(deps: McpDeps): { route: Route; sessions: () => number;
       if (!session || session.accountId !== account.id) return jsonRpcError(404, 'Unknown or expired MCP session: initialize a new one');
     } else {
       if (req.method !== 'POST') return jsonRpcError(400, 'Mcp-Session-Id header required');
-      // Each session may run a Chromium: without a bound, one key's initializes would start browsers
-      // until the machine runs out of memory.
-      if (opens(parsed) && opened >= deps.maxSessions) {
-        const err = new SightlineError('busy', `All ${deps.maxSessions} MCP sessions of this server are open (--mcp-sessions): end one (DELETE /mcp) or retry later`);
-        err.retryAfter = 1;
-        throw err;
+      if (opens(parsed)) {
+        // A session is a browser the service keeps for the key: a key that cannot pay for one call
+        // does not get one (free initializes held every session before).
+        if ((await deps.store.balance(account.id)).available <= 0) throw new SightlineError('insufficient_credits', 'Insufficient credits: an MCP session needs a positive balance to open (each tools/call costs 1 credit)');
+        // The key's own share first: a key at its bound is told so, whatever the others hold.
+        const over = overShare(account.id);
+        if (over) throw over;
+        // Each session may run a Chromium: without a bound, initializes would start browsers until the
+        // machine runs out of memory.
+        if (opened >= deps.maxSessions) {
+          const err = new SightlineError('busy', `All ${deps.maxSessions} MCP sessions of this server are open (--mcp-sessions): end one (DELETE /mcp) or retry later`);
+          err.retryAfter = 1;
+          throw err;
+        }
       }
       session = open(account.id);
     }
@@ -145,7 +181,8 @@ export function mcpRoute(deps: McpDeps): { route: Route; sessions: () => number;
     const calls = toolCalls(parsed);
     const live = session;
     live.busy++;
-    clearTimeout(live.timer);
+    /** Whether a tool ran (and was paid for): only that restarts the idle clock. */
+    let ran = false;
     try {
       if (!calls) return await handle();
       try {
@@ -155,6 +192,7 @@ export function mcpRoute(deps: McpDeps): { route: Route; sessions: () => number;
           // every call with a JSON-RPC error (params not a tool call): no tool ran, so the hold is
           // voided and the answer given as it is.
           if (reply.status >= 400 || callsRefused(parsed, reply.body)) throw Object.assign(new SightlineError('bad_request', `MCP transport answered ${reply.status}`), { reply });
+          ran = true;
           return reply;
         });
       } catch (err) {
@@ -164,6 +202,9 @@ export function mcpRoute(deps: McpDeps): { route: Route; sessions: () => number;
       }
     } finally {
       live.busy--;
+      // Only a tool call that ran (the paid work) restarts the idle clock: free requests (tools/list,
+      // pings, a refused call) let it run on, or they would keep a session open at no cost.
+      if (ran) live.lastCall = Date.now();
       idle(live);
     }
   };

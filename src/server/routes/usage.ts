@@ -13,24 +13,27 @@ import type { Route } from '../router.ts';
 const check = Compile(UsageQuery);
 const PARAMETERS = Object.keys(UsageQuery.properties);
 
-/** The query string as UsageQuery (400 bad_request naming the parameter otherwise). */
+/** The query string as UsageQuery (400 bad_request naming the parameter otherwise). Names are looked
+ *  up in a Map and only known ones are copied out, so none (`__proto__`, `constructor`) can reach an
+ *  object's prototype. */
 export function parseUsageQuery(query: string): UsageQuery {
   const params = new URLSearchParams(query);
-  const raw: Record<string, string> = {};
+  const raw = new Map<string, string>();
   for (const name of new Set(params.keys())) {
+    if (!PARAMETERS.includes(name)) throw badRequest(`Invalid query: unknown parameter ${JSON.stringify(name)} (use ${PARAMETERS.join(', ')})`);
     const values = params.getAll(name);
     if (values.length > 1) throw badRequest(`Invalid query: ${name} is given ${values.length} times`);
-    raw[name] = values[0];
+    raw.set(name, values[0]);
   }
   // A query string carries text: a limit of plain digits is the number the schema checks.
-  const value: Record<string, unknown> = { ...raw };
-  if (raw.limit !== undefined && /^\d{1,9}$/.test(raw.limit)) value.limit = Number(raw.limit);
+  const value: Record<string, unknown> = Object.fromEntries(raw);
+  const limit = raw.get('limit');
+  if (limit !== undefined && /^\d{1,9}$/.test(limit)) value.limit = Number(limit);
   const [first] = check.Errors(value);
   if (first) {
     const name = first.instancePath.slice(1);
-    if (!PARAMETERS.includes(name)) throw badRequest(`Invalid query: unknown parameter ${JSON.stringify(name)} (use ${PARAMETERS.join(', ')})`);
     const why = name === 'cursor' ? 'must be the next_cursor of an earlier answer' : first.message;
-    throw badRequest(`Invalid query: ${name} ${why} (got ${JSON.stringify(raw[name])})`);
+    throw badRequest(`Invalid query: ${name} ${why} (got ${JSON.stringify(raw.get(name))})`);
   }
   return value as UsageQuery;
 }

@@ -34,7 +34,15 @@ def asset(name: str) -> str:
 
 HAS_COLLECTOR = "() => !!window.__sightline"
 HAS_RANKER = "() => !!window.__sightlineRank"
-COLLECT = "(o) => JSON.stringify(window.__sightline.collect(o))"
+# Each document gets a token with its first collection: ranking checks that the page still shows that
+# document, so a navigation between collecting and ranking is an error, not a result for the wrong page.
+COLLECT = """(o) => {
+  window.__sightlineDocument = window.__sightlineDocument || Math.random().toString(36).slice(2);
+  const r = window.__sightline.collect(o);
+  r.document = window.__sightlineDocument;
+  return JSON.stringify(r);
+}"""
+SAME_DOCUMENT = "(token) => window.__sightlineDocument === token"
 RANK = "([url, collected, options]) => window.__sightlineRank.rank(url, collected, options)"
 SET_WALKER = "(m) => { window.__sightlineWalker = m; return true; }"
 # The frame element's id in the registry of the window whose walk met it (up the element's windows).
@@ -91,8 +99,11 @@ def page_error(err: BaseException, doing: str) -> Exception:
     if re.search(r"has been closed|Target closed|Browser closed|browser has disconnected", text, re.I):
         return PageError(f"cannot {doing}: the page (or its browser) is closed")
     if re.search(r"Execution context was destroyed|navigat|Frame was detached|context was destroyed", text, re.I):
-        return PageError(f"cannot {doing}: the page navigated while it was read; take a new snapshot once it has loaded")
+        return PageError(f"cannot {doing}: {NAVIGATED}")
     return PageError(f"cannot {doing}: {text.splitlines()[0] if text else type(err).__name__}")
+
+
+NAVIGATED = "the page navigated while it was read; take a new snapshot once it has loaded"
 
 
 def is_csp_refusal(err: BaseException) -> bool:

@@ -109,11 +109,13 @@ async def _collect_page(page: Page) -> Dict[str, Any]:
 
 
 async def _rank_page(page: Page) -> Page:
-    """A blank page of the same context for pages whose Content-Security-Policy refuses Wasm."""
+    """A blank page for pages whose Content-Security-Policy refuses Wasm: in a context of its own (the
+    page's own context may refuse a second page, and the agent's context keeps only its pages), or in
+    the page's context when the browser makes no other (a persistent context)."""
     context = page.context
     spare = _rank_pages.get(context)
     if spare is None or spare.is_closed():
-        spare = await context.new_page()
+        spare = await (context.browser.new_page() if context.browser else context.new_page())
         _rank_pages[context] = spare
     return spare
 
@@ -123,6 +125,8 @@ async def rank_collected(page: Page, collected: Dict[str, Any], *, goal: Optiona
     """Ranks an earlier collection of ``page`` with the injected rank core."""
     args = [page.url, json.dumps(collected), c.rank_options(goal, limit, cast(Optional[Dict[str, Any]], filter), previous)]
     try:
+        if "document" in collected and not await page.evaluate(c.SAME_DOCUMENT, collected["document"]):
+            raise PageError(f"cannot rank the page: {c.NAVIGATED}")
         try:
             await _inject(page.main_frame, c.HAS_RANKER, "rank-page.js")
             text = await page.evaluate(c.RANK, args)
@@ -151,7 +155,7 @@ async def resolve(page: Page, id: int) -> ElementHandle:
         frame: Optional[Frame] = _state(page).by_ordinal.get(id // c.FRAME_ID_SPAN)
         handle = (await frame.evaluate_handle(c.RESOLVE_LOCAL, id % c.FRAME_ID_SPAN)).as_element() if frame and not frame.is_detached() else None
         if handle is None:
-            raise ActionError(f"element {id} is gone (its frame was detached or the node removed)", id)
+            raise ActionError(f"unknown or stale id {id}: element {id} is gone (its frame was detached or the node removed); take a new snapshot", id)
         return handle
     for frame in page.frames:
         try:
@@ -162,7 +166,7 @@ async def resolve(page: Page, id: int) -> ElementHandle:
             found = (await frame.evaluate_handle(c.RESOLVE_TOP, id)).as_element()
             if found is not None:
                 return found
-    raise ActionError(f"element {id} is gone (removed from the page since the snapshot)", id)
+    raise ActionError(f"unknown or stale id {id}: element {id} is gone (removed from the page since the snapshot); take a new snapshot", id)
 
 
 async def _act(page: Page, id: int, verb: str, timeout: Optional[float], fn: Any) -> Any:

@@ -141,7 +141,11 @@ def test_no_server_and_a_silent_server_fail_fast() -> None:
     silent.bind(("127.0.0.1", 0))
     silent.listen(8)
     held: List[socket.socket] = []
-    threading.Thread(target=lambda: [held.append(silent.accept()[0]) for _ in range(4)], daemon=True).start()
+
+    def hold() -> None:
+        for _ in range(4):
+            held.append(silent.accept()[0])
+    threading.Thread(target=hold, daemon=True).start()
     t0 = time.monotonic()
     with pytest.raises(APIError) as hung:
         Sightline(api_key="k", base_url=f"http://127.0.0.1:{silent.getsockname()[1]}", timeout=0.5).snapshot(request(3))

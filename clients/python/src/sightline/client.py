@@ -6,7 +6,6 @@ or more go gzip-compressed; a server that answers 415 gets them plain from then 
 """
 from __future__ import annotations
 
-import asyncio
 import os
 import time
 import urllib.parse
@@ -169,6 +168,7 @@ class AsyncSightline:
         return await self._attempts(method, path, body, self._config.headers(key, None, True))
 
     async def _attempts(self, method: str, path: str, body: Optional[bytes], headers: Dict[str, str]) -> Any:
+        import asyncio  # here, not at the top: it doubles `import sightline` for the blocking client's users
         n = 0
         while True:
             outcome = await asyncio.to_thread(self._config.attempt, method, path, body, headers, n)

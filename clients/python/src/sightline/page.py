@@ -150,8 +150,9 @@ def snapshot(page: Page, *, goal: Optional[str] = None, limit: Optional[int] = N
     return rank_collected(page, collect_page(page), goal=goal, limit=limit, filter=filter, previous=previous)
 
 
-def resolve(page: Page, id: int) -> ElementHandle:
+def resolve(page: Page, id: float) -> ElementHandle:
     """The live element behind an id of the latest snapshot, in the frame that owns it."""
+    id = int(id)
     if id >= c.FRAME_ID_SPAN:
         frame: Optional[Frame] = _state(page).by_ordinal.get(id // c.FRAME_ID_SPAN)
         handle = frame.evaluate_handle(c.RESOLVE_LOCAL, id % c.FRAME_ID_SPAN).as_element() if frame and not frame.is_detached() else None
@@ -170,19 +171,19 @@ def resolve(page: Page, id: int) -> ElementHandle:
     raise ActionError(f"unknown or stale id {id}: element {id} is gone (removed from the page since the snapshot); take a new snapshot", id)
 
 
-def _act(page: Page, id: int, verb: str, timeout: Optional[float], fn: Any) -> Any:
+def _act(page: Page, id: float, verb: str, timeout: Optional[float], fn: Any) -> Any:
     try:
         return fn(resolve(page, id), timeout if timeout is not None else c.DEFAULT_ACTION_TIMEOUT_MS)
     except (PlaywrightError, ActionError) as err:
-        raise c.explain(id, verb, err) from None
+        raise c.explain(int(id), verb, err) from None
 
 
-def click(page: Page, id: int, *, timeout: Optional[float] = None) -> None:
+def click(page: Page, id: float, *, timeout: Optional[float] = None) -> None:
     """Clicks the element (waits up to ``timeout`` ms, default 5000, for it to be actionable)."""
     _act(page, id, "click", timeout, lambda el, t: el.click(timeout=t))
 
 
-def type(page: Page, id: int, text: str, *, submit: bool = False, timeout: Optional[float] = None) -> None:
+def type(page: Page, id: float, text: str, *, submit: bool = False, timeout: Optional[float] = None) -> None:
     """Replaces the value of a text field (or contenteditable) with ``text``; ``submit`` presses Enter after."""
     def fill(el: ElementHandle, t: float) -> None:
         el.fill(text, timeout=t)
@@ -191,21 +192,21 @@ def type(page: Page, id: int, text: str, *, submit: bool = False, timeout: Optio
     _act(page, id, "type into", timeout, fill)
 
 
-def select(page: Page, id: int, values: Union[str, List[str]], *, timeout: Optional[float] = None) -> List[str]:
+def select(page: Page, id: float, values: Union[str, List[str]], *, timeout: Optional[float] = None) -> List[str]:
     """Chooses options of a <select> by value or label; answers the values now selected."""
     return cast(List[str], _act(page, id, "select in", timeout, lambda el, t: el.select_option(values, timeout=t)))
 
 
-def check(page: Page, id: int, *, checked: bool = True, timeout: Optional[float] = None) -> None:
+def check(page: Page, id: float, *, checked: bool = True, timeout: Optional[float] = None) -> None:
     """Checks (or with ``checked=False`` unchecks) a checkbox or radio button."""
     _act(page, id, "check", timeout, lambda el, t: el.set_checked(checked, timeout=t))
 
 
-def hover(page: Page, id: int, *, timeout: Optional[float] = None) -> None:
+def hover(page: Page, id: float, *, timeout: Optional[float] = None) -> None:
     _act(page, id, "hover", timeout, lambda el, t: el.hover(timeout=t))
 
 
-def press(page: Page, key: str, id: Optional[int] = None, *, timeout: Optional[float] = None) -> None:
+def press(page: Page, key: str, id: Optional[float] = None, *, timeout: Optional[float] = None) -> None:
     """Presses a key or chord ("Enter", "Control+A") on an element, or on the page without ``id``."""
     if id is None:
         try:
@@ -216,7 +217,7 @@ def press(page: Page, key: str, id: Optional[int] = None, *, timeout: Optional[f
     _act(page, id, f"press {key} on", timeout, lambda el, t: el.press(key, timeout=t))
 
 
-def scroll_to(page: Page, id: int, *, timeout: Optional[float] = None) -> None:
+def scroll_to(page: Page, id: float, *, timeout: Optional[float] = None) -> None:
     _act(page, id, "scroll to", timeout, lambda el, t: el.scroll_into_view_if_needed(timeout=t))
 
 

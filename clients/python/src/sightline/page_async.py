@@ -149,8 +149,9 @@ async def snapshot(page: Page, *, goal: Optional[str] = None, limit: Optional[in
     return await rank_collected(page, await collect_page(page), goal=goal, limit=limit, filter=filter, previous=previous)
 
 
-async def resolve(page: Page, id: int) -> ElementHandle:
+async def resolve(page: Page, id: float) -> ElementHandle:
     """The live element behind an id of the latest snapshot, in the frame that owns it."""
+    id = int(id)
     if id >= c.FRAME_ID_SPAN:
         frame: Optional[Frame] = _state(page).by_ordinal.get(id // c.FRAME_ID_SPAN)
         handle = (await frame.evaluate_handle(c.RESOLVE_LOCAL, id % c.FRAME_ID_SPAN)).as_element() if frame and not frame.is_detached() else None
@@ -169,19 +170,19 @@ async def resolve(page: Page, id: int) -> ElementHandle:
     raise ActionError(f"unknown or stale id {id}: element {id} is gone (removed from the page since the snapshot); take a new snapshot", id)
 
 
-async def _act(page: Page, id: int, verb: str, timeout: Optional[float], fn: Any) -> Any:
+async def _act(page: Page, id: float, verb: str, timeout: Optional[float], fn: Any) -> Any:
     try:
         return await fn(await resolve(page, id), timeout if timeout is not None else c.DEFAULT_ACTION_TIMEOUT_MS)
     except (PlaywrightError, ActionError) as err:
-        raise c.explain(id, verb, err) from None
+        raise c.explain(int(id), verb, err) from None
 
 
-async def click(page: Page, id: int, *, timeout: Optional[float] = None) -> None:
+async def click(page: Page, id: float, *, timeout: Optional[float] = None) -> None:
     """Clicks the element (waits up to ``timeout`` ms, default 5000, for it to be actionable)."""
     await _act(page, id, "click", timeout, lambda el, t: el.click(timeout=t))
 
 
-async def type(page: Page, id: int, text: str, *, submit: bool = False, timeout: Optional[float] = None) -> None:
+async def type(page: Page, id: float, text: str, *, submit: bool = False, timeout: Optional[float] = None) -> None:
     """Replaces the value of a text field (or contenteditable) with ``text``; ``submit`` presses Enter after."""
     async def fill(el: ElementHandle, t: float) -> None:
         await el.fill(text, timeout=t)
@@ -190,21 +191,21 @@ async def type(page: Page, id: int, text: str, *, submit: bool = False, timeout:
     await _act(page, id, "type into", timeout, fill)
 
 
-async def select(page: Page, id: int, values: Union[str, List[str]], *, timeout: Optional[float] = None) -> List[str]:
+async def select(page: Page, id: float, values: Union[str, List[str]], *, timeout: Optional[float] = None) -> List[str]:
     """Chooses options of a <select> by value or label; answers the values now selected."""
     return cast(List[str], await _act(page, id, "select in", timeout, lambda el, t: el.select_option(values, timeout=t)))
 
 
-async def check(page: Page, id: int, *, checked: bool = True, timeout: Optional[float] = None) -> None:
+async def check(page: Page, id: float, *, checked: bool = True, timeout: Optional[float] = None) -> None:
     """Checks (or with ``checked=False`` unchecks) a checkbox or radio button."""
     await _act(page, id, "check", timeout, lambda el, t: el.set_checked(checked, timeout=t))
 
 
-async def hover(page: Page, id: int, *, timeout: Optional[float] = None) -> None:
+async def hover(page: Page, id: float, *, timeout: Optional[float] = None) -> None:
     await _act(page, id, "hover", timeout, lambda el, t: el.hover(timeout=t))
 
 
-async def press(page: Page, key: str, id: Optional[int] = None, *, timeout: Optional[float] = None) -> None:
+async def press(page: Page, key: str, id: Optional[float] = None, *, timeout: Optional[float] = None) -> None:
     """Presses a key or chord ("Enter", "Control+A") on an element, or on the page without ``id``."""
     if id is None:
         try:
@@ -215,7 +216,7 @@ async def press(page: Page, key: str, id: Optional[int] = None, *, timeout: Opti
     await _act(page, id, f"press {key} on", timeout, lambda el, t: el.press(key, timeout=t))
 
 
-async def scroll_to(page: Page, id: int, *, timeout: Optional[float] = None) -> None:
+async def scroll_to(page: Page, id: float, *, timeout: Optional[float] = None) -> None:
     await _act(page, id, "scroll to", timeout, lambda el, t: el.scroll_into_view_if_needed(timeout=t))
 
 

@@ -12,7 +12,7 @@ import socket
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
-from typing import Any, Dict, Mapping, Optional, Union
+from typing import Any, Dict, Mapping, Optional
 
 from .errors import APIError
 
@@ -24,7 +24,7 @@ NETWORK_RETRY_S = 0.2
 
 @dataclass
 class Attempt:
-    """What one attempt gave: a parsed success, or an error (``retryable`` tells whether to try again)."""
+    """What one attempt gave: a parsed success, or an error and whether to try again (``wait``)."""
 
     value: Any = None
     error: Optional[APIError] = None
@@ -92,7 +92,7 @@ def attempt(method: str, url: str, headers: Dict[str, str], body: Optional[bytes
     return Attempt(error=error, wait=wait if retryable and attempt_no < retries and wait <= max_retry_wait else None)
 
 
-def encode_body(payload: Union[Mapping[str, Any], Any], compress: bool) -> tuple[bytes, Optional[str]]:
+def encode_body(payload: Any, compress: bool) -> tuple[bytes, Optional[str]]:
     """The JSON body, gzip-compressed (level 4, as the TS client's gzip) when it is large enough."""
     data = json.dumps(payload, separators=(",", ":")).encode("utf-8")
     if compress and len(data) >= COMPRESS_MIN_BYTES:

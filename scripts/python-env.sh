@@ -46,7 +46,7 @@ case "${1:-dev}" in
     fresh "${TMPDIR:-/tmp}/sightline-py-fresh"
     (cd $PKG && .venv/bin/python -m mypy && .venv/bin/python -m mypy --python-version 3.11 tests)
     # From the package folder, not src/: the tests import the installed wheel.
-    (cd $PKG && "${TMPDIR:-/tmp}/sightline-py-fresh/bin/python" -m pytest -q -p no:cacheprovider tests)
+    (cd $PKG && "${TMPDIR:-/tmp}/sightline-py-fresh/bin/python" -m pytest -q -p no:cacheprovider --durations=5 tests)
     ;;
   *) echo "usage: scripts/python-env.sh dev|wheel|fresh DIR|test" >&2; exit 2 ;;
 esac

@@ -151,3 +151,64 @@ def test_no_server_and_a_silent_server_fail_fast() -> None:
         Sightline(api_key="k", base_url=f"http://127.0.0.1:{silent.getsockname()[1]}", timeout=0.5).snapshot(request(3))
     assert hung.value.code == "timeout" and time.monotonic() - t0 < 5
     silent.close()
+
+
+class LosingProxy:
+    """A TCP relay to the real server that loses the answer to the first request: the request runs (and is
+    charged) on the server, the client sees the connection drop, as when a network fails mid-call."""
+
+    def __init__(self, upstream: str) -> None:
+        host, port = upstream.rsplit("//", 1)[1].split(":")
+        self.upstream = (host, int(port))
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(8)
+        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
+        self.connections = 0
+        threading.Thread(target=self.serve, daemon=True).start()
+
+    def serve(self) -> None:
+        while True:
+            try:
+                client, _ = self.sock.accept()
+            except OSError:
+                return
+            self.connections += 1
+            threading.Thread(target=self.relay, args=(client, self.connections == 1), daemon=True).start()
+
+    def relay(self, client: socket.socket, lose: bool) -> None:
+        with client, socket.create_connection(self.upstream) as up:
+            data = b""
+            while b"\r\n\r\n" not in data:
+                data += client.recv(65536)
+            head, _, body = data.partition(b"\r\n\r\n")
+            length = next((int(line.split(b":")[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:")), 0)
+            while len(body) < length:
+                body += client.recv(65536)
+            up.sendall(head + b"\r\n\r\n" + body)
+            answer = b""
+            while True:
+                chunk = up.recv(65536)
+                if not chunk:
+                    break
+                answer += chunk
+                if lose:
+                    continue  # read it all, send none of it
+            if not lose:
+                client.sendall(answer)
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def test_a_lost_answer_is_retried_with_the_same_key_and_charged_once(server: Server, key: str) -> None:
+    proxy = LosingProxy(server.url)
+    try:
+        api = Sightline(api_key=key, base_url=proxy.url, retries=2, timeout=10)
+        result = api.snapshot(request(30, goal="Action 4"))
+        assert result["elements"][0]["text"] == "Action 4"
+        assert proxy.connections == 2  # the lost one, then the retry
+        usage = Sightline(api_key=key, base_url=server.url).usage()
+        assert usage["balance"]["available"] == 99 and [e["type"] for e in usage["entries"]] == ["charge"]
+    finally:
+        proxy.close()

@@ -29,6 +29,10 @@ CHROMIUM_ARGS = ["--disable-gpu", "--disable-quic", "--no-first-run", "--disable
 #: A page served with a Content-Security-Policy that refuses Wasm (and eval).
 CSP_PAGE = "<!doctype html><title>CSP</title><form><input name=q placeholder='Search'><button>Search</button></form><a href='/x'>Help</a>"
 
+#: A page that reloads itself every few milliseconds: a snapshot meets a navigation.
+RELOADING_PAGE = ("<!doctype html><title>Reloading</title>" + "".join(f"<button>Button {i}</button>" for i in range(300))
+                  + "<script>setTimeout(() => location.reload(), 5)</script>")
+
 
 def wcxb_ids(n: int) -> List[str]:
     if not WCXB.is_dir():
@@ -50,7 +54,9 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         headers = {"content-type": "text/html; charset=utf-8"}
         body: bytes
         w = re.fullmatch(r"/wcxb/(\d+)\.html", path)
-        if path == "/csp.html":
+        if path == "/reloading.html":
+            body = RELOADING_PAGE.encode()
+        elif path == "/csp.html":
             body = CSP_PAGE.encode()
             headers["content-security-policy"] = "script-src 'self'"
         elif w and (WCXB / f"{w.group(1)}.html.gz").is_file():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 from typing import Iterator
 
 import pytest
@@ -70,6 +71,23 @@ def test_a_closed_page_and_a_navigation_are_clear_errors(browser: Browser, site:
         snapshot(page)
     with pytest.raises(ActionError, match="closed|gone"):
         click(page, result["elements"][0]["id"], timeout=500)
+
+
+def test_snapshots_of_a_page_that_keeps_navigating_answer_or_say_so(browser: Browser, site: Site) -> None:
+    page = browser.new_page()
+    page.goto(f"{site.url}/reloading.html", wait_until="commit")
+    outcomes = []
+    for _ in range(15):
+        t0 = time.monotonic()
+        try:
+            result = snapshot(page)
+            outcomes.append("ok" if result["elements"] else "empty")
+        except PageError as err:
+            assert re.search(r"navigated", str(err)), err
+            outcomes.append("navigated")
+        assert time.monotonic() - t0 < 10, "no hang"
+    assert set(outcomes) <= {"ok", "empty", "navigated"} and "navigated" in outcomes, outcomes
+    page.close()
 
 
 def test_the_async_helpers_give_what_the_sync_ones_give(browser: Browser, site: Site) -> None:

@@ -79,10 +79,12 @@ class PageState:
 
 
 def origin_of(url: str) -> str:
-    m = re.match(r"^([a-z][a-z0-9+.-]*://[^/?#]*)", url, re.I)
-    if not m or url.startswith(("about:", "data:", "blob:")):
-        return "null"
-    return m.group(1).lower()
+    """A frame's document origin as JavaScript's `new URL(url).origin` gives it for the URLs a browser
+    reports (already normalised): "null" for about:, data:, file: and other opaque ones."""
+    if url.lower().startswith("blob:"):
+        return origin_of(url[5:])
+    m = re.match(r"^((?:https?|wss?|ftp)://)(?:[^/?#@]*@)?([^/?#]*)", url, re.I)
+    return (m.group(1) + m.group(2)).lower() if m else "null"
 
 
 def collect_options(options: Dict[str, Any]) -> Dict[str, Any]:

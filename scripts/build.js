@@ -1,7 +1,7 @@
 // Builds everything the package ships: the Wasm rank core (with its raw bindings) and the Node
 // library bundle. `npm run build`; also runs on `npm ci` through the `prepare` script.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, cpSync, mkdirSync } from 'node:fs';
+import { chmodSync, copyFileSync, cpSync, mkdirSync, readFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const step = (name, fn) => {
@@ -27,6 +27,26 @@ await step('in-page collector -> build/collector.js', () => build({
   entryPoints: ['src/collect/index.ts'], outfile: 'build/collector.js', bundle: true, format: 'iife',
   platform: 'browser', target: 'chrome110', logLevel: 'warning',
 }));
+
+// One script a page can run: the rank core with its Wasm inlined (src/client/in-page.ts). The helpers for
+// Playwright for Python inject it beside the collector; both are copied into the Python package
+// (clients/python/src/sightline/_assets/, not committed: this build makes them).
+await step('in-page rank core -> build/rank-page.js', () => build({
+  entryPoints: ['src/client/in-page.ts'], outfile: 'build/rank-page.js', bundle: true, format: 'iife',
+  platform: 'browser', target: 'chrome110', logLevel: 'warning', minify: true, // injected on every new document
+  define: { __SIGHTLINE_RANK_WASM__: JSON.stringify(readFileSync('build/rank.wasm').toString('base64')) },
+}));
+
+await step('Python package assets -> clients/python/src/sightline/_assets/', () => {
+  mkdirSync('clients/python/src/sightline/_assets', { recursive: true });
+  for (const file of ['collector.js', 'rank-page.js']) copyFileSync(`build/${file}`, `clients/python/src/sightline/_assets/${file}`);
+});
+
+// The Python package's TypedDicts, from the same typebox schemas that validate requests.
+await step('Python types -> clients/python/src/sightline/types.py', async () => {
+  await build({ ...bundle, entryPoints: { 'python-types': 'scripts/python-types.ts' }, outdir: 'build' });
+  execFileSync(process.execPath, ['build/python-types.js', 'clients/python/src/sightline/types.py'], { stdio: 'inherit' });
+});
 
 await step('client library -> build/client.js', () => build({ ...bundle, entryPoints: { client: 'src/client/index.ts' }, outdir: 'build' }));
 

@@ -1,8 +1,9 @@
 // Playwright helpers: collect every frame of a page, rank locally with the Wasm core (or through the
 // API), and act on elements by their ids.
 import type { ElementHandle, Page } from 'playwright-core';
-import type { CollectResult, CollectedElement } from '../collect/types.ts';
-import type { RankResult, SnapshotRequest, SnapshotResponse, PreviousElement } from '../schema/snapshot.ts';
+import type { CollectResult } from '../collect/types.ts';
+import type { RankResult, SnapshotRequest, SnapshotResponse } from '../schema/snapshot.ts';
+import { snapshotRequest, LOCAL_LIMIT_CAP, type RequestOptions } from './request.ts';
 import { Ranker } from '../rank/ranker.ts';
 import { loadWasmCore } from '../rank/load-node.ts';
 import { boxesOf } from '../collect/highlight.ts';
@@ -11,35 +12,19 @@ import type { SightlineApi } from './api.ts';
 
 export { collectPage, resolve, waitForStable, stillFading, FADING_WARNING } from '../playwright/collect-page.ts';
 
-export interface SnapshotOptions {
-  goal?: string;
-  limit?: number;
-  filter?: NonNullable<NonNullable<SnapshotRequest['options']>['filter']>;
-  /** Elements of an earlier snapshot, for `diff_status`. */
-  previous?: PreviousElement[];
+export interface SnapshotOptions extends RequestOptions {
   /** Rank through the API instead of locally. */
   api?: SightlineApi;
 }
 
-
-function request(page: Page, collected: CollectResult, options: SnapshotOptions): SnapshotRequest {
-  return {
-    url: page.url(),
-    viewport: collected.viewport,
-    raw_elements: collected.raw_elements as CollectedElement[] as SnapshotRequest['raw_elements'],
-    goal: options.goal,
-    options: { limit: options.limit, filter: options.filter, previous: options.previous },
-    client_metrics: collected.client_metrics,
-    client_diagnostics: collected.client_diagnostics,
-  };
-}
+const request = (page: Page, collected: CollectResult, options: SnapshotOptions): SnapshotRequest => snapshotRequest(page.url(), collected, options);
 
 let localRanker: Promise<Ranker> | undefined;
 
 /** Ranks an earlier collection of `page` locally with the Wasm core (the MCP server keeps the raw
  *  elements of each snapshot for the next one's `previous`). */
 export async function rankCollected(page: Page, collected: CollectResult, options: Omit<SnapshotOptions, 'api'> = {}): Promise<RankResult> {
-  localRanker ??= loadWasmCore().then((core) => new Ranker(core, { limitCap: Number.MAX_SAFE_INTEGER }));
+  localRanker ??= loadWasmCore().then((core) => new Ranker(core, { limitCap: LOCAL_LIMIT_CAP }));
   return (await localRanker).rank(request(page, collected, options));
 }
 

@@ -6,15 +6,12 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { startServer, createKey, balance, removeDataDir, observe, type ServerProcess } from './helpers/server.ts';
 import { servePages } from './helpers/fixtures.ts';
-import { flateBomb, xobjectLaughs, nestedArrays, selfContainingTree } from './helpers/hostile-pdf.ts';
+import { flateBomb, xobjectLaughs, nestedArrays, selfContainingTree, TABLE_ROWS } from './helpers/hostile-pdf.ts';
 
 const FIXTURES = new URL('./fixtures/', import.meta.url);
 const ARTICLE = readFileSync(new URL('read/article.html', FIXTURES), 'utf8');
-const LOREM = 'Quarterly figures for the northern warehouse, restated after the audit of stock counts and transfers. ';
-/** About 7 MB of table rows: seconds of parsing, so it meets a short extraction time limit. */
-const ROWS = Buffer.from(`<html><head><title>Rows</title></head><body><main><h1>Inventory</h1><table>\n${
-  Array.from({ length: 17_500 }, (_, i) => `<tr><td>Row ${i}</td><td>${LOREM.repeat(3)}</td><td><a href="/item/${i}">item ${i}</a></td></tr>\n`).join('')
-}</table></main></body></html>`);
+/** About 7 MB of table rows (hostile-pdf.ts). */
+const ROWS = TABLE_ROWS;
 
 const PDFS: Record<string, Buffer> = {};
 const FLAGS = ['--egress-allow', '127.0.0.1/32', '--rate-limit', '1000', '--rate-burst', '1000'];

@@ -10,17 +10,12 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { startServer, createKey, balance, removeDataDir, observe, type ServerProcess } from './helpers/server.ts';
 import { ExtractPool } from '../src/observe/extract-pool.ts';
 import { readPage, type ReadOptions } from '../src/observe/read.ts';
-import { xobjectLaughs } from './helpers/hostile-pdf.ts';
+import { xobjectLaughs, TABLE_ROWS } from './helpers/hostile-pdf.ts';
 
 const FIXTURES = new URL('./fixtures/', import.meta.url);
 const ARTICLE = readFileSync(new URL('read/article.html', FIXTURES), 'utf8');
-const LOREM = 'Quarterly figures for the northern warehouse, restated after the audit of stock counts and transfers. ';
-
-/** About 7 MB of table rows with long cells: about 70,000 elements, under the element limit, so it
- *  is really read (seconds of linkedom and turndown per page on this machine). */
-const ROWS = Buffer.from(`<html><head><title>Rows</title></head><body><main><h1>Inventory</h1><table>\n${
-  Array.from({ length: 17_500 }, (_, i) => `<tr><td>Row ${i}</td><td>${LOREM.repeat(3)}</td><td><a href="/item/${i}">item ${i}</a></td></tr>\n`).join('')
-}</table></main></body></html>`);
+/** About 7 MB of table rows (hostile-pdf.ts). */
+const ROWS = TABLE_ROWS;
 /** About 7 MB of tiny rows: 350,000 elements, over the default limit of 200,000. */
 const DENSE = Buffer.from(`<html><body><table>${Array.from({ length: 70_000 }, (_, i) => `<tr><td>${i}</td><td>x</td><td><b>y</b></td></tr>`).join('')}</table></body></html>`);
 

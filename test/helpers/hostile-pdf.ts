@@ -1,4 +1,4 @@
-// Hostile PDFs for the extraction limits (issue 36), built at test time: small files that cost a reader
+// Hostile PDFs (and one hostile page) for the extraction limits (issue 36), built at test time: small files that cost a reader
 // gigabytes of memory or unbounded time, or that are damaged in ways that crash naive parsers.
 import { deflateRawSync, constants } from 'node:zlib';
 
@@ -79,3 +79,11 @@ export function selfContainingTree(): Buffer {
     '<< /Type /Pages /Kids [2 0 R] /Count 1 >>',
   ]);
 }
+
+const LOREM = 'Quarterly figures for the northern warehouse, restated after the audit of stock counts and transfers. ';
+
+/** About 7 MB of table rows with long cells: about 70,000 elements, under the element limit, so it is
+ *  really read (seconds of linkedom and turndown per page): the hostile HTML beside the PDFs. */
+export const TABLE_ROWS = Buffer.from(`<html><head><title>Rows</title></head><body><main><h1>Inventory</h1><table>\n${
+  Array.from({ length: 17_500 }, (_, i) => `<tr><td>Row ${i}</td><td>${LOREM.repeat(3)}</td><td><a href="/item/${i}">item ${i}</a></td></tr>\n`).join('')
+}</table></main></body></html>`);

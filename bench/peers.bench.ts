@@ -19,7 +19,7 @@
 // CSP that keeps every request on that origin.
 // Python peers run from a pinned venv the script makes (bench/peers/venv.ts); a peer that cannot be
 // installed or run is reported as such, with the reason.
-// Run: npm run bench:peers. Env: BENCH_PEERS_READ (pages per part, default 120), BENCH_PEERS_OBSERVE
+// Run: npm run bench:peers. Env: BENCH_PEERS_READ_PER_TYPE (read pages per page type and part, default 15), BENCH_PEERS_OBSERVE
 // (pages per part, default 15), BENCH_PEERS_SKIP_VENV=1 (no Python peers).
 // Writes bench/results/peers.{json,md,svg} and the section between the peers markers in bench/README.md.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
@@ -42,12 +42,14 @@ import { hash } from '../src/rank/words.ts';
 import { readabilityMarkdown } from './read/readability.ts';
 import { markdownText, wordF1 } from './read/metrics.ts';
 import { SPLIT, WCXB_DIR, wcxbAvailable, wcxbPage } from './read/wcxb-eval.ts';
+import { typeOf } from './read/pages.ts';
 import { bootstrapMean, quantile } from './stats.ts';
 import { barChart, type Bar } from './chart.ts';
 import { ensureVenv, VENV } from './peers/venv.ts';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
-const READ_N = Number(process.env.BENCH_PEERS_READ ?? 120);
+/** Read pages per page type and part (WCXB's test part is 69% articles: a plain sample leaves other types nearly empty). */
+const READ_PER_TYPE = Number(process.env.BENCH_PEERS_READ_PER_TYPE ?? 15);
 const OBSERVE_N = Number(process.env.BENCH_PEERS_OBSERVE ?? 15);
 const PARTS = ['tune', 'test'] as const;
 type Part = typeof PARTS[number];
@@ -58,7 +60,13 @@ if (!wcxbAvailable()) {
   console.log(`peers: no WCXB checkout at ${WCXB_DIR}/dev (set WCXB_DIR to a checkout of Murrough-Foley/web-content-extraction-benchmark); nothing measured`);
   process.exit(0);
 }
-const pick = (part: Part, n: number, salt: string) => [...SPLIT[part]].sort((a, b) => (hash(`${salt}:${a}`) >>> 0) - (hash(`${salt}:${b}`) >>> 0)).slice(0, n);
+const hashed = (ids: string[], salt: string) => [...ids].sort((a, b) => (hash(`${salt}:${a}`) >>> 0) - (hash(`${salt}:${b}`) >>> 0));
+const pick = (part: Part, n: number, salt: string) => hashed(SPLIT[part], salt).slice(0, n);
+/** `perType` pages of each page type of a part, each type's in a fixed hashed order. */
+const pickByType = (part: Part, perType: number, salt: string) => {
+  const ids = hashed(SPLIT[part], salt);
+  return TYPES.flatMap((t) => ids.filter((id) => typeOf({ set: part, id }) === t).slice(0, perType));
+};
 const htmlPath = (id: string) => { const f = join(WCXB_DIR, 'dev', 'html', `${id}.html`); return existsSync(f) ? f : `${f}.gz`; };
 
 // ---- The Python side ----
@@ -97,11 +105,11 @@ const LABEL: Record<string, string> = {
   ours: 'Sightline read (this checkout)', 'rs-trafilatura': 'rs-trafilatura 0.1.1', trafilatura: 'Trafilatura 2.3.1',
   'readability-lxml': 'readability-lxml 0.9', readability: 'Mozilla Readability 0.6 (jsdom + turndown)',
   crawl4ai: 'Crawl4AI 0.9.5, raw Markdown (default)', 'crawl4ai-fit': 'Crawl4AI 0.9.5, fit Markdown (pruning filter)',
-  'sightline-map': 'Sightline map, top 50 (collect + rank + text form)', 'browser-use': 'browser-use 0.13.14 DOM state', 'playwright-mcp': 'Playwright MCP snapshot',
+  'sightline-map': 'Sightline map, top 50 (collect + rank + text form)', 'sightline-map-all': 'Sightline map, every element (no limit)', 'browser-use': 'browser-use 0.13.14 DOM state', 'playwright-mcp': 'Playwright MCP snapshot',
 };
 interface ReadScore { f1: number; cpuMs: number; failed: boolean }
 const readScores: Record<string, Record<Part, (ReadScore & { type: string })[]>> = Object.fromEntries(READERS.map((r) => [r, { tune: [], test: [] }]));
-const readPages = PARTS.flatMap((part) => pick(part, READ_N, 'peers-read').map((id) => ({ part, id })));
+const readPages = PARTS.flatMap((part) => pickByType(part, READ_PER_TYPE, 'peers-read').map((id) => ({ part, id })));
 // One mixed order of both parts' pages (a stop midway leaves both read alike).
 readPages.sort((a, b) => (hash(`mix:${a.part}:${a.id}`) >>> 0) - (hash(`mix:${b.part}:${b.id}`) >>> 0));
 const py = 'python' in venv ? new LineWorker(venv.python, [join(HERE, 'peers', 'read_peers.py')]) : null;
@@ -135,7 +143,10 @@ const readMinutes = (performance.now() - tRead) / 60_000;
 
 // ---- Observation ----
 const CSP = "default-src 'self' 'unsafe-inline' 'unsafe-eval' data: blob:";
-const obsPages = PARTS.flatMap((part) => pick(part, OBSERVE_N, 'peers-observe').map((id) => ({ part, id })));
+const obsPages = PARTS.flatMap((part) => pick(part, OBSERVE_N, 'peers-observe').map((id) => ({ part, id })))
+  .sort((a, b) => (hash(`mix:${a.part}:${a.id}`) >>> 0) - (hash(`mix:${b.part}:${b.id}`) >>> 0));
+/** Why an observer failed, by message (tool errors only, never page text), counted. */
+const failures: Record<string, Record<string, number>> = {};
 const docs = new Map(obsPages.map(({ id }) => [`/wcxb/${id}.html`, wcxbPage(id).html]));
 const site = createServer((req, res) => {
   const doc = docs.get((req.url ?? '/').split('?')[0]);
@@ -147,8 +158,10 @@ await new Promise<void>((r) => site.listen(0, '127.0.0.1', () => r()));
 const origin = `http://127.0.0.1:${(site.address() as { port: number }).port}`;
 
 const OBSERVERS = ['sightline-map', 'browser-use', 'playwright-mcp'];
+/** Measured alongside ours (the same collection): every element ranked, no limit. */
+const REPORTED = ['sightline-map', 'sightline-map-all', 'browser-use', 'playwright-mcp'];
 interface ObsScore { ms: number; tokens: number; covered: number; controls: number; failed: boolean }
-const obsScores: Record<string, Record<Part, ObsScore[]>> = Object.fromEntries(OBSERVERS.map((o) => [o, { tune: [], test: [] }]));
+const obsScores: Record<string, Record<Part, ObsScore[]>> = Object.fromEntries(REPORTED.map((o) => [o, { tune: [], test: [] }]));
 
 // Ours, and the controls' truth, in Debian's Chromium through playwright-core; other origins refused.
 const ranker = await createRanker({ limitCap: 100_000 });
@@ -232,15 +245,26 @@ for (const [k, { part, id }] of obsPages.entries()) {
         await waitForStable(page, { quietMs: 100, timeoutMs: 3000 });
         const t = performance.now();
         const c = await collectPage(page);
+        const title = await page.title();
+        const collected = performance.now();
         const request: SnapshotRequest = { url: page.url(), viewport: c.viewport, raw_elements: c.raw_elements as unknown as SnapshotRequest['raw_elements'], options: { limit: 50 } };
-        text = toPrompt(ranker.rank(request), { title: await page.title() });
+        text = toPrompt(ranker.rank(request), { title });
         ms = performance.now() - t;
+        const t2 = performance.now();
+        const all = toPrompt(ranker.rank({ ...request, options: { limit: 100_000 } }), { title });
+        obsScores['sightline-map-all'][part].push({ ms: collected - t + performance.now() - t2, tokens: o200k(all).length, covered: cover(all), controls: controls.length, failed: false });
       } else if (o === 'playwright-mcp') {
-        await mcp!.callTool({ name: 'browser_navigate', arguments: { url } });
+        let nav = textOf(await mcp!.callTool({ name: 'browser_navigate', arguments: { url } }));
+        // A page's alert() or confirm() blocks every other tool until it is handled, as an agent would.
+        for (let i = 0; i < 3 && /modal state|dialog/i.test(nav) && !/```yaml/.test(nav); i++) {
+          nav = textOf(await mcp!.callTool({ name: 'browser_handle_dialog', arguments: { accept: true } }));
+        }
         const t = performance.now();
         const snap = textOf(await mcp!.callTool({ name: 'browser_snapshot', arguments: {} }));
         ms = performance.now() - t;
-        text = /```yaml\n([\s\S]*?)```/.exec(snap)?.[1] ?? snap; // the page snapshot, not the tool's preamble
+        const yaml = /```yaml\n([\s\S]*?)```/.exec(snap)?.[1]; // the page snapshot, not the tool's preamble
+        if (yaml === undefined) throw new Error(`no snapshot: ${snap.split('\n').find((l) => /error|modal|dialog/i.test(l))?.slice(0, 100) ?? 'no yaml block'}`);
+        text = yaml;
       } else {
         const r = await bu!.call<{ text: string; ms: number; error: string | null }>({ url }, 60_000);
         if (r.error) throw new Error(r.error);
@@ -248,7 +272,8 @@ for (const [k, { part, id }] of obsPages.entries()) {
       }
     } catch (err) {
       failed = true;
-      if (k === 0 && o !== 'sightline-map') log(`peers: ${o} failed on its first page: ${(err as Error).message.split('\n')[0]}`);
+      const why = (err as Error).message.split('\n')[0].replace(/https?:\/\/\S+/g, '<url>').slice(0, 120);
+      (failures[o] ??= {})[why] = (failures[o][why] ?? 0) + 1;
     }
     obsScores[o][part].push({ ms, tokens: o200k(text).length, covered: cover(text), controls: controls.length, failed });
   }
@@ -279,7 +304,7 @@ const readRows: ReadRow[] = PARTS.flatMap((part) => READERS.filter((r) => !unava
 }));
 const typeCounts = (part: Part) => TYPES.map((t) => `${t} ${readScores.ours[part].filter((x) => x.type === t).length}`).join(', ');
 interface ObsRow { observer: string; part: Part; pages: number; failed: number; msP50: number; msMean: number; tokens: number; tokensP50: number; coverage: number }
-const obsRows: ObsRow[] = PARTS.flatMap((part) => OBSERVERS.filter((o) => !unavailable[o]).map((observer) => {
+const obsRows: ObsRow[] = PARTS.flatMap((part) => REPORTED.filter((o) => !unavailable[o] && obsScores[o][part].length).map((observer) => {
   const s = obsScores[observer][part].filter((x) => !x.failed);
   return { observer, part, pages: s.length, failed: obsScores[observer][part].length - s.length, msP50: quantile(s.map((x) => x.ms), 0.5), msMean: mean(s.map((x) => x.ms)),
     tokens: mean(s.map((x) => x.tokens)), tokensP50: quantile(s.map((x) => x.tokens), 0.5), coverage: s.reduce((a, x) => a + x.covered, 0) / (s.reduce((a, x) => a + x.controls, 0) || 1) };
@@ -288,7 +313,7 @@ const obsRows: ObsRow[] = PARTS.flatMap((part) => OBSERVERS.filter((o) => !unava
 const partName = (p: Part) => (p === 'tune' ? 'tune' : '**frozen test**');
 const md: string[] = [
   `Machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, Node ${process.version}, Chromium ${browser.version()}; load average ${load0.toFixed(1)} → ${load1.toFixed(1)}. ` +
-  `Read: ${READ_N} pages of each part of WCXB dev (bench/read/wcxb-split.json), a fixed hashed subset (tune: ${typeCounts('tune')}; frozen test: ${typeCounts('test')}), ` +
+  `Read: ${READ_PER_TYPE} pages of each page type of each part of WCXB dev (bench/read/wcxb-split.json), a fixed hashed subset (tune: ${typeCounts('tune')}; frozen test: ${typeCounts('test')}), ` +
   `every reader on every page, interleaved, ${readMinutes.toFixed(1)} min. Observation: ${OBSERVE_N} pages of each part, ${obsMinutes.toFixed(1)} min.`,
   '',
   '**Read** (word F1, mean over pages; 95% bootstrap interval; pages per CPU-second of the reader\'s own process, one core):',
@@ -303,6 +328,7 @@ const md: string[] = [
   '|---|---|---|---|---|---|---|---|---|',
   ...obsRows.map((r) => `| ${partName(r.part)} | ${LABEL[r.observer]} | ${r.pages} | ${r.failed} | ${r.msP50.toFixed(0)} | ${r.msMean.toFixed(0)} | ${r.tokens.toFixed(0)} | ${r.tokensP50.toFixed(0)} | ${(100 * r.coverage).toFixed(1)}% |`),
   '',
+  ...(Object.keys(failures).length ? ['Failures (counted above, scored out of the observation means):', '', ...Object.entries(failures).flatMap(([o, m]) => Object.entries(m).map(([why, n]) => `- ${LABEL[o] ?? o}: ${n} × ${why}`)), ''] : []),
   ...(Object.keys(unavailable).length ? ['Not measured here:', '', ...Object.entries(unavailable).map(([p, why]) => `- ${LABEL[p] ?? p}: ${why}`), ''] : []),
 ];
 const bars: Bar[] = [
@@ -316,7 +342,7 @@ mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
 writeFileSync(new URL('./results/peers.md', import.meta.url), md.join('\n') + '\n');
 writeFileSync(new URL('./results/peers.svg', import.meta.url), svg);
 writeFileSync(new URL('./results/peers.json', import.meta.url), JSON.stringify({
-  date: new Date().toISOString(), readPagesPerPart: READ_N, observePagesPerPart: OBSERVE_N, venv: VENV, unavailable, readRows, obsRows,
+  date: new Date().toISOString(), readPagesPerType: READ_PER_TYPE, failures, observePagesPerPart: OBSERVE_N, venv: VENV, unavailable, readRows, obsRows,
   // Page ids of the tune part only; the frozen part is never listed.
   tunePages: { read: readPages.filter((p) => p.part === 'tune').map((p) => p.id), observe: obsPages.filter((p) => p.part === 'tune').map((p) => p.id) },
 }, null, 1) + '\n');

@@ -44,7 +44,7 @@ import { markdownText, wordF1 } from './read/metrics.ts';
 import { SPLIT, WCXB_DIR, wcxbAvailable, wcxbPage } from './read/wcxb-eval.ts';
 import { typeOf } from './read/pages.ts';
 import { bootstrapMean, quantile } from './stats.ts';
-import { barChart, type Bar } from './chart.ts';
+import { peersChart } from './peers/chart.ts';
 import { ensureVenv, VENV } from './peers/venv.ts';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
@@ -331,13 +331,7 @@ const md: string[] = [
   ...(Object.keys(failures).length ? ['Failures (counted above, scored out of the observation means):', '', ...Object.entries(failures).flatMap(([o, m]) => Object.entries(m).map(([why, n]) => `- ${LABEL[o] ?? o}: ${n} × ${why}`)), ''] : []),
   ...(Object.keys(unavailable).length ? ['Not measured here:', '', ...Object.entries(unavailable).map(([p, why]) => `- ${LABEL[p] ?? p}: ${why}`), ''] : []),
 ];
-const bars: Bar[] = [
-  ...readRows.filter((r) => r.part === 'test').map((r) => ({ label: `read F1, frozen: ${r.reader}`, value: r.f1, group: 'read F1 (frozen test part)' })),
-  ...readRows.filter((r) => r.part === 'test').map((r) => ({ label: `read pages/CPU-s: ${r.reader}`, value: r.pagesPerCpuS, group: 'read pages/CPU-s' })),
-  ...obsRows.filter((r) => r.part === 'test').map((r) => ({ label: `observe tokens: ${r.observer}`, value: r.tokens, group: 'observe tokens/page' })),
-  ...obsRows.filter((r) => r.part === 'test').map((r) => ({ label: `observe ms p50: ${r.observer}`, value: r.msP50, group: 'observe ms' })),
-];
-const svg = barChart('Peers, same run: frozen WCXB test part (read F1, pages/CPU-s; observation tokens, ms)', bars, '');
+const svg = peersChart(readRows, obsRows);
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
 writeFileSync(new URL('./results/peers.md', import.meta.url), md.join('\n') + '\n');
 writeFileSync(new URL('./results/peers.svg', import.meta.url), svg);

@@ -1,4 +1,4 @@
-// Twenty real pages for the map benchmark (issue 19): WCXB development pages (Murrough-Foley/
+// Twenty real pages for the map benchmark (issue 19; more on request: the settle benchmark's 50): WCXB development pages (Murrough-Foley/
 // web-content-extraction-benchmark, CC-BY-4.0; `dev/` only), all from the TUNE part of
 // bench/read/wcxb-split.json (checked at load: a page of the frozen test part is refused), picked by id,
 // several page types. Served offline by a localhost server the real server's map path reaches through its
@@ -8,6 +8,7 @@
 // inline scripts run and nothing else loads (no request leaves the machine, no DNS lookup).
 import { createServer } from 'node:http';
 import { SPLIT, wcxbPage } from './read/wcxb-eval.ts';
+import { hash } from '../src/rank/words.ts';
 
 /** The fixed list: id and page type (WCXB ground truth's `page_type.primary`), three per type or so. */
 export const REAL_PAGES: [id: string, type: string][] = [
@@ -24,10 +25,18 @@ export interface RealPageServer { urls: { id: string; type: string; url: string 
 
 const CSP = "default-src 'self' 'unsafe-inline' 'unsafe-eval' data: blob:";
 
-export async function serveRealPages(): Promise<RealPageServer> {
+/** `count` tune pages: the fixed twenty first, then further tune pages in a fixed order (a hash of the id). */
+export function realPageIds(count = REAL_PAGES.length): [id: string, type: string][] {
+  const fixed = new Set(REAL_PAGES.map(([id]) => id));
+  const more = SPLIT.tune.filter((id) => !fixed.has(id)).sort((a, b) => (hash(`settle:${a}`) >>> 0) - (hash(`settle:${b}`) >>> 0));
+  return [...REAL_PAGES, ...more.map((id): [string, string] => [id, wcxbPage(id).type])].slice(0, count);
+}
+
+export async function serveRealPages(count = REAL_PAGES.length): Promise<RealPageServer> {
   const tune = new Set(SPLIT.tune);
   const docs = new Map<string, string>();
-  for (const [id] of REAL_PAGES) {
+  const pages = realPageIds(count);
+  for (const [id] of pages) {
     if (!tune.has(id)) throw new Error(`WCXB page ${id} is not in the tune part of bench/read/wcxb-split.json`);
     docs.set(`/wcxb/${id}.html`, wcxbPage(id).html);
   }
@@ -40,7 +49,7 @@ export async function serveRealPages(): Promise<RealPageServer> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   return {
-    urls: REAL_PAGES.map(([id, type]) => ({ id, type, url: `${base}/wcxb/${id}.html` })),
+    urls: pages.map(([id, type]) => ({ id, type, url: `${base}/wcxb/${id}.html` })),
     close: () => new Promise((done) => { server.closeAllConnections(); server.close(() => done()); }),
   };
 }

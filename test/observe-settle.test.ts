@@ -40,6 +40,31 @@ const PAGES: Record<string, string> = {
   // A timer chain that polls forever without touching the DOM, and a long timer (not waited for).
   '/poll': page(`<button>Ready</button><script>(function tick() { setTimeout(tick, 100); })();
     setTimeout(() => { const b = document.createElement('button'); b.textContent = 'Too late'; document.body.append(b); }, 5000);</script>`),
+  // Single-page apps that render late (issue 43): an empty shell, then the content...
+  // ...from a response the server holds for 300 ms, drawn in an animation frame;
+  '/spa-fetch': page(`<div id="root">Loading</div><script>fetch('/slow-data').then((r) => r.json()).then((d) => requestAnimationFrame(() => {
+    document.getElementById('root').innerHTML = '<button>' + d.label + '</button><a href="/next">Next page</a>';
+  }));</script>`),
+  // ...after a chain of six animation frames that change nothing (a render put off a few frames);
+  '/spa-frames': page(`<div id="root"></div><script>let n = 0; (function frame() {
+    if (++n < 7) { requestAnimationFrame(frame); return; }
+    document.getElementById('root').innerHTML = '<button>Framed offer</button>';
+  })();</script>`),
+  // ...in eight steps 50 ms apart, each timer set by the step before, each step adding a row;
+  '/spa-steps': page(`<ul id="list"></ul><script>let i = 0; (function step() {
+    const li = document.createElement('li'); li.innerHTML = '<a href="/row/' + (++i) + '">Row ' + i + '</a>'; document.getElementById('list').append(li);
+    if (i < 8) setTimeout(step, 50);
+  })();</script>`),
+  // ...by a poll (every 40 ms, changing nothing) that renders once a flag set by a 250 ms timer is up;
+  '/spa-poll-timer': page(`<div id="root"></div><script>setTimeout(() => { window.flag = 1; }, 250);
+    (function check() { if (window.flag) document.getElementById('root').innerHTML = '<button>Polled offer</button>'; else setTimeout(check, 40); })();</script>`),
+  // ...by the same poll, once a script the server holds for 300 ms has run.
+  '/spa-poll-script': page(`<div id="root"></div><script async src="/slow-lib.js"></script><script>
+    (function check() { if (window.lib) document.getElementById('root').innerHTML = '<button>' + window.lib + '</button>'; else setTimeout(check, 40); })();</script>`),
+  // A static page whose script polls every 50 ms for ever without changing anything (a heartbeat).
+  '/static-poll': page(`<p>Static text.</p><button>Static action</button><script>(function beat() { window.beats = (window.beats || 0) + 1; setTimeout(beat, 50); })();</script>`),
+  // An animation-frame loop that never changes the DOM (a canvas or scroll watcher).
+  '/raf-loop': page(`<button>Loop page</button><script>(function loop() { window.frames = (window.frames || 0) + 1; requestAnimationFrame(loop); })();</script>`),
   // A ticker that changes the DOM every 10 ms, for ever.
   '/ticker': page(`<button>Clock</button><span id="t">0</span><script>let n = 0; setInterval(() => { document.getElementById('t').textContent = String(++n); }, 10);</script>`),
 };
@@ -49,6 +74,7 @@ before(async () => {
     if (req.url === '/probe') { seen.cookies.push(req.headers.cookie ?? ''); res.writeHead(200, { 'content-type': 'text/html' }); res.end(PROBE); return; }
     if (req.url === '/cached.js') { seen.cached++; res.writeHead(200, { 'content-type': 'text/javascript', 'cache-control': 'public, max-age=3600' }); res.end('window.cached = 1;'); return; }
     if (req.url === '/sw.js') { res.writeHead(200, { 'content-type': 'text/javascript' }); res.end('self.addEventListener("fetch", () => {});'); return; }
+    if (req.url === '/slow-lib.js') { setTimeout(() => { res.writeHead(200, { 'content-type': 'text/javascript' }); res.end('window.lib = "Scripted offer";'); }, 300); return; }
     if (req.url === '/slow-data') { setTimeout(() => { res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"label":"Fetched offer"}'); }, 300); return; }
     const html = PAGES[req.url ?? ''];
     res.writeHead(html ? 200 : 404, { 'content-type': 'text/html' });
@@ -88,6 +114,43 @@ test('adaptive settle: a button added 300 ms after load, or built from a 300 ms 
     assert.equal(ticker.status, 200, JSON.stringify(ticker.body));
     assert.ok(texts(ticker.body).includes('Clock'));
     assert.equal(unsettled(ticker.body), true, JSON.stringify(ticker.body.warnings));
+  } finally {
+    await server.stop();
+    removeDataDir(server.dataDir);
+  }
+});
+
+test('adaptive settle: single-page apps that render after a fetch, a frame chain, a timer chain or a poll are collected rendered; a heartbeat or a frame loop does not hold the answer to the timer window', async () => {
+  const server = await startServer(flags('fast'));
+  try {
+    const key = await createKey(server.dataDir, 1000);
+    const expect: [string, string[]][] = [
+      ['/spa-fetch', ['Fetched offer', 'Next page']],
+      ['/spa-frames', ['Framed offer']],
+      ['/spa-steps', ['Row 1', 'Row 8']],
+      ['/spa-poll-timer', ['Polled offer']],
+      ['/spa-poll-script', ['Scripted offer']],
+    ];
+    for (let round = 0; round < 3; round++) {
+      for (const [path, wanted] of expect) {
+        const r = await observe(server, key, { url: `${siteUrl}${path}`, mode: 'map' });
+        assert.equal(r.status, 200, JSON.stringify(r.body));
+        for (const w of wanted) assert.ok(texts(r.body).includes(w), `round ${round} ${path}: ${w} missing from ${JSON.stringify(texts(r.body))}`);
+        assert.equal(unsettled(r.body), false, `${path}: ${JSON.stringify(r.body.warnings)}`);
+      }
+    }
+    // Before issue 43 both waited until the timer window closed (600 ms after the settle began); now a
+    // poll is waited for two beats and a frame loop eight frames. Best of three: the machine is shared.
+    for (const path of ['/static-poll', '/raf-loop']) {
+      const settles: number[] = [];
+      for (let round = 0; round < 3; round++) {
+        const r = await observe(server, key, { url: `${siteUrl}${path}`, mode: 'map' });
+        assert.equal(r.status, 200, JSON.stringify(r.body));
+        assert.equal(unsettled(r.body), false, `${path}: ${JSON.stringify(r.body.warnings)}`);
+        settles.push(r.body.timings_ms.settle);
+      }
+      assert.ok(Math.min(...settles) < 400, `${path}: settle ${JSON.stringify(settles)} ms`);
+    }
   } finally {
     await server.stop();
     removeDataDir(server.dataDir);

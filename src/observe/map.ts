@@ -12,7 +12,7 @@ import { boxesOf } from '../collect/highlight.ts';
 import type { PageRunner } from './browser-pool.ts';
 import type { EgressGuard } from './egress.ts';
 import { checkUrl, navigate, readSettled } from './navigate.ts';
-import { adaptiveSettle, prepareSettle, type Inflight } from './settle.ts';
+import { adaptiveSettle, prepareSettle, type Inflight, type SettleReport } from './settle.ts';
 
 export type Engine = 'performance' | 'precision';
 
@@ -39,6 +39,8 @@ export interface MapJob {
   settle?: 'adaptive' | 'fixed';
   /** Internal (benchmarks): called with a step's name as each step ends. */
   trace?: (step: string) => void;
+  /** Internal (benchmarks): filled with where the adaptive settle's time went. */
+  settleReport?: SettleReport;
 }
 
 export interface MappedOverlay extends Omit<FoundOverlay, 'dismiss_id'> { dismissed: boolean }
@@ -66,10 +68,10 @@ const SCREENSHOT_RESERVE_MS = 500;
 /** Precision nudges lazy content by scrolling at most this many viewports down. */
 const LAZY_SCREENS = 8;
 
-async function settle(page: Page, engine: Engine, deadline: number, inflight?: Inflight): Promise<boolean> {
+async function settle(page: Page, engine: Engine, deadline: number, inflight?: Inflight, report?: SettleReport): Promise<boolean> {
   const left = () => Math.max(0, deadline - Date.now());
   if (engine === 'performance') {
-    const adaptive = inflight ? await adaptiveSettle(page, inflight, Math.min(1500, left())) : null;
+    const adaptive = inflight ? await adaptiveSettle(page, inflight, Math.min(1500, left()), report) : null;
     return adaptive ?? waitForStable(page, { quietMs: 150, timeoutMs: Math.min(1500, left()), loaded: false });
   }
   await page.waitForLoadState('networkidle', { timeout: Math.min(5000, left()) }).catch(() => undefined);
@@ -143,7 +145,7 @@ export async function mapPage(pool: PageRunner, guard: EgressGuard, ranker: Rank
     const read = await readSettled(page, navigated, deadline, warnings, async () => {
       const notes: string[] = [];
       // Fast: the collector is injected while the page settles (it changes nothing on the page).
-      const [settled] = await Promise.all([settle(page, job.engine, deadline, inflight), fast ? inject(page.mainFrame()) : undefined]);
+      const [settled] = await Promise.all([settle(page, job.engine, deadline, inflight, job.settleReport), fast ? inject(page.mainFrame()) : undefined]);
       if (!settled) notes.push('page_unsettled: the page was still changing when it was collected');
       trace('settle-wait');
       // Fast: a check only (one round trip), unless the document was replaced since.

@@ -33,6 +33,39 @@ export const ObserveOptions = Type.Object({
   elements: Maybe(ResultElements),
 }, { description: 'Options; keys that do not apply to the chosen mode are ignored.' });
 
+/** Most cookies, headers and storage-state origins one request may carry. */
+export const MAX_COOKIES = 100;
+export const MAX_HEADERS = 20;
+export const MAX_ORIGINS = 20;
+
+// Credentials for a logged-in page (docs/decisions.md, "Authenticated observe"): used for this request
+// only, never logged, stored or cached. A header or cookie value carries no CR, LF or NUL.
+const HeaderValue = Type.String({ maxLength: 8192, pattern: '^[^\\r\\n\\x00]*$' });
+
+export const Cookie = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 256, pattern: '^[!#$%&\'*+\\-.^_`|~0-9A-Za-z]+$' }),
+  value: Type.String({ maxLength: 4096, pattern: '^[^\\r\\n\\x00;]*$' }),
+  domain: Maybe(Type.String({ minLength: 1, maxLength: 253, description: 'as in Playwright: "example.com" is that host only, ".example.com" it and its subdomains; default: the URL\'s host' })),
+  path: Maybe(Type.String({ maxLength: 1024, pattern: '^/', description: 'default "/"' })),
+  secure: Maybe(Type.Boolean({ description: 'sent over https only' })),
+  httpOnly: Maybe(Type.Boolean()),
+  sameSite: Maybe(Type.Union([Type.Literal('Strict'), Type.Literal('Lax'), Type.Literal('None')])),
+  expires: Maybe(Type.Number({ description: 'Unix seconds; -1 or absent: a session cookie. An expired cookie is not sent.' })),
+}, { description: 'A cookie, in Playwright\'s shape. Sent only to the host (or domain) it names, on its path.' });
+
+export const StorageState = Type.Object({
+  cookies: Maybe(Type.Array(Cookie, { maxItems: MAX_COOKIES })),
+  origins: Maybe(Type.Array(Type.Object({
+    origin: Type.String({ maxLength: 2048 }),
+    localStorage: Type.Array(Type.Object({ name: Type.String({ maxLength: 1024 }), value: Type.String({ maxLength: 65_536 }) }), { maxItems: 200 }),
+  }), { maxItems: MAX_ORIGINS })),
+}, { description: 'Playwright\'s storage state (context.storageState()): its cookies go with the request as `cookies` do; its localStorage is set for pages of its origin (map, visual, and read when rendered).' });
+
+export const RequestHeaders = Type.Record(Type.String({ pattern: '^[!#$%&\'*+\\-.^_`|~0-9A-Za-z]+$', maxLength: 128 }), HeaderValue, {
+  maxProperties: MAX_HEADERS,
+  description: 'Extra request headers, sent only to the requested URL\'s host (never after a redirect off it, never to third parties the page loads). Allowed: Authorization, Accept-Language, User-Agent, Referer and X-* headers other than X-Forwarded-* and X-Real-IP; any other name (Host, Cookie, hop-by-hop or proxy headers) is a 400.',
+});
+
 export const ObserveRequest = Type.Object({
   url: Type.String({ minLength: 1, maxLength: 8192, description: 'a valid http or https URL' }),
   // Another value is 400 invalid_mode (checked before the schema, routes/observe.ts).
@@ -40,6 +73,9 @@ export const ObserveRequest = Type.Object({
   mode: Type.Optional(Type.Union([Type.Literal('read'), Type.Literal('map'), Type.Literal('visual'), Type.Null()], { default: 'read' })),
   format: Type.Optional(Type.Union([Type.Literal('markdown'), Type.Literal('text'), Type.Literal('html'), Type.Null()], { default: 'markdown', description: 'read mode\'s output format' })),
   options: Maybe(ObserveOptions),
+  cookies: Maybe(Type.Array(Cookie, { maxItems: MAX_COOKIES, description: 'cookies for a logged-in page (read, map, visual); never stored or logged, and the request is never cached' })),
+  headers: Maybe(RequestHeaders),
+  storage_state: Maybe(StorageState),
 });
 
 export const ReadLink = Type.Object({
@@ -163,6 +199,8 @@ export const ObserveErrorBody = Type.Object({
 });
 
 export type ObserveRequest = Static<typeof ObserveRequest>;
+export type Cookie = Static<typeof Cookie>;
+export type StorageState = Static<typeof StorageState>;
 export type ReadResult = Static<typeof ReadResult>;
 export type ObserveErrorBody = Static<typeof ObserveErrorBody>;
 export type MapElement = Static<typeof MapElement>;

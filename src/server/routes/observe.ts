@@ -26,6 +26,7 @@ import { parseJsonBody } from '../body.ts';
 import { json, asSightlineError } from '../reply.ts';
 import type { Route } from '../router.ts';
 import type { Metrics } from '../metrics.ts';
+import { credentialsOf, type Credentials } from '../../observe/credentials.ts';
 
 /** SPEC "Limits". */
 export const OBSERVE_COSTS = { read: 1, map: 2, map_precision: 10, visual: 10 } as const;
@@ -75,7 +76,10 @@ function validate(body: unknown): ObserveRequest {
   return body as ObserveRequest;
 }
 
-async function read(deps: ObserveDeps, agent: ReturnType<typeof guardedAgent>, req: HttpRequest, body: ObserveRequest, remaining: number): Promise<ReadResult> {
+/** The request with its credentials taken out (never logged or stored: they live in this object only). */
+interface Observing { body: ObserveRequest; credentials?: Credentials }
+
+async function read(deps: ObserveDeps, agent: ReturnType<typeof guardedAgent>, req: HttpRequest, { body, credentials }: Observing, remaining: number): Promise<ReadResult> {
   const { fetch, browser } = deps;
   const render = body.options?.render ?? 'auto';
   const format = body.format ?? 'markdown';
@@ -83,18 +87,18 @@ async function read(deps: ObserveDeps, agent: ReturnType<typeof guardedAgent>, r
   let source: { url: string; html: string; redirects: string[]; blocked: string[]; warnings: string[]; pdf?: Uint8Array };
   if (render === 'always') {
     try {
-      const shown = await renderPage(await browser(), fetch.guard, body.url.trim(), fetch.deadlineMs, req.signal);
+      const shown = await renderPage(await browser(), fetch.guard, body.url.trim(), fetch.deadlineMs, req.signal, credentials);
       source = { ...shown, redirects: [] };
     } catch (err) {
       // Chromium will not show a download: if it is a PDF, it is read as one (no browser needed).
       if (!(err instanceof SightlineError) || err.code !== 'unsupported_content_type') throw err;
-      const page = await fetchPage(body.url.trim(), fetch, agent, req.signal);
+      const page = await fetchPage(body.url.trim(), fetch, agent, req.signal, credentials);
       if (!page.pdf) throw err;
       source = { url: page.url, html: '', redirects: page.redirects, blocked: [], warnings: [], pdf: page.pdf };
     }
   } else {
     // The guard inside fetchPage checks the scheme and every address, at every redirect.
-    const page = await fetchPage(body.url.trim(), fetch, agent, req.signal);
+    const page = await fetchPage(body.url.trim(), fetch, agent, req.signal, credentials);
     const html = page.contentType === 'text/plain' ? plainTextPage(page.text) : page.text;
     source = { url: page.url, html, redirects: page.redirects, blocked: [], warnings: [], pdf: page.pdf };
   }
@@ -117,7 +121,7 @@ async function read(deps: ObserveDeps, agent: ReturnType<typeof guardedAgent>, r
   let result = await extract(source.html, source.url);
   let rendered = render === 'always';
   if (render === 'auto' && looksLikeScriptShell(source.html, result.textLength)) {
-    const shown = await renderPage(await browser(), fetch.guard, source.url, fetch.deadlineMs, req.signal);
+    const shown = await renderPage(await browser(), fetch.guard, source.url, fetch.deadlineMs, req.signal, credentials);
     source = { ...shown, redirects: source.redirects };
     result = await extract(source.html, source.url);
     rendered = true;
@@ -143,13 +147,13 @@ function withText<R extends MapResult>(result: R, page: PageMap, o: NonNullable<
   return { ...rest, text };
 }
 
-async function map(deps: ObserveDeps, req: HttpRequest, body: ObserveRequest, visual: boolean, engine: Engine, cost: number, remaining: number): Promise<MapResult | VisualResult | MapTextResult | VisualTextResult> {
+async function map(deps: ObserveDeps, req: HttpRequest, { body, credentials }: Observing, visual: boolean, engine: Engine, cost: number, remaining: number): Promise<MapResult | VisualResult | MapTextResult | VisualTextResult> {
   const o = body.options ?? {};
   const shape = o.element_shape ?? 'common';
   const page = await mapPage(await deps.browser(), deps.fetch.guard, deps.ranker, {
     url: body.url.trim(), engine, limit: o.limit ?? MAP_DEFAULT_LIMIT, filter: o.filter, goal: o.goal ?? undefined, selectors: shape === 'dom',
     screenshot: visual, annotate: visual && o.annotate === true, dismissOverlays: o.dismiss_overlays === true, deadlineMs: deps.fetch.deadlineMs, signal: req.signal,
-    settle: deps.mapPath === 'legacy' ? 'fixed' : 'adaptive',
+    settle: deps.mapPath === 'legacy' ? 'fixed' : 'adaptive', credentials,
   });
   deps.metrics?.ranking('observe', page.timings.ranking / 1000);
   const result: MapResult = {
@@ -180,6 +184,7 @@ export function observeRoute(deps: ObserveDeps): Route {
     const account = await admit(deps.store, req, deps.limits);
     const hold = { store: deps.store, ttlMs: deps.holdTtlMs, metrics: deps.metrics, route: 'observe' as const };
     const body = validate(parseJsonBody(req));
+    const observing: Observing = { body, credentials: credentialsOf(body, new URL(body.url.trim())) };
     const mode = body.mode ?? 'read';
     const started = performance.now();
     // The engine label: read's is `fetch`, or `browser` when the page was rendered.
@@ -192,7 +197,7 @@ export function observeRoute(deps: ObserveDeps): Route {
     };
     if (mode === 'read') {
       return timed(async () => {
-        const result = await withHold(hold, req, account.id, OBSERVE_COSTS.read, 'read', (remaining) => read(deps, agent, req, body, remaining));
+        const result = await withHold(hold, req, account.id, OBSERVE_COSTS.read, 'read', (remaining) => read(deps, agent, req, observing, remaining));
         if (result.rendered) engineLabel = 'browser';
         return result;
       });
@@ -203,6 +208,6 @@ export function observeRoute(deps: ObserveDeps): Route {
     engineLabel = engine;
     const cost = visual ? OBSERVE_COSTS.visual : engine === 'precision' ? OBSERVE_COSTS.map_precision : OBSERVE_COSTS.map;
     const what = visual ? 'visual' : `map (${engine})`;
-    return timed(() => withHold(hold, req, account.id, cost, what, (remaining) => map(deps, req, body, visual, engine, cost, remaining)));
+    return timed(() => withHold(hold, req, account.id, cost, what, (remaining) => map(deps, req, observing, visual, engine, cost, remaining)));
   };
 }

@@ -1,7 +1,7 @@
 // The /v1/observe contract (SPEC "Observe request", "Observe result" read, map and visual modes,
 // observe errors).
 import Type, { type Static } from 'typebox';
-import { ElementFilter, Goal, Maybe, MlRerank, ModalGrid, Rect, ResultElements, ResultFormat, ResultText, Viewport } from './snapshot.ts';
+import { Budgeted, ElementFilter, Goal, Maybe, MaxTokens, MlRerank, ModalGrid, Rect, ResultElements, ResultFormat, ResultText, Viewport } from './snapshot.ts';
 
 /** Observe `options.limit`: default and maximum (DESIGN "Decisions"). */
 export const MAP_DEFAULT_LIMIT = 50;
@@ -31,6 +31,7 @@ export const ObserveOptions = Type.Object({
   dismiss_overlays: Maybe(Type.Boolean({ description: 'map and visual: click the control that closes a consent banner or dialog before collecting (default false)' })),
   format: Maybe(ResultFormat),
   elements: Maybe(ResultElements),
+  max_tokens: Maybe(MaxTokens('the result: read, the first whole blocks of content; map and visual, the most important elements, whole and in rank order (counted as the text form with format "text", else as JSON)')),
 }, { description: 'Options; keys that do not apply to the chosen mode are ignored.' });
 
 /** Most cookies, headers and storage-state origins one request may carry. */
@@ -92,7 +93,8 @@ export const ReadResult = Type.Object({
   credits_used: Type.Number(),
   credits_remaining: Type.Number(),
   format: Type.String(),
-  truncated: Type.Boolean(),
+  truncated: Type.Boolean({ description: 'content was cut, by contentLimit or max_tokens' }),
+  token_count: Type.Optional(Type.Integer({ minimum: 0, description: 'with options.max_tokens: o200k tokens of content' })),
   warnings: Type.Array(Type.String()),
   redirects: Type.Array(Type.String()),
   rendered: Type.Boolean({ description: 'true when the page was read from Chromium' }),
@@ -171,6 +173,8 @@ export const MapResult = Type.Object({
   warnings: Type.Array(Type.String()),
   timings_ms: MapTimings,
   text: Type.Optional(ResultText),
+  token_count: Budgeted.properties.token_count,
+  truncated: Budgeted.properties.truncated,
 });
 
 /** Map with `options.format: "text"` and `options.elements: false`: the text instead of the elements. */

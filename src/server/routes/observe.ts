@@ -27,6 +27,8 @@ import { json, asSightlineError } from '../reply.ts';
 import type { Route } from '../router.ts';
 import type { Metrics } from '../metrics.ts';
 import { credentialsOf, type Credentials } from '../../observe/credentials.ts';
+import { fitElements } from '../../budget/elements.ts';
+import { fitContent } from '../../observe/read-budget.ts';
 
 /** SPEC "Limits". */
 export const OBSERVE_COSTS = { read: 1, map: 2, map_precision: 10, visual: 10 } as const;
@@ -134,14 +136,30 @@ async function read(deps: ObserveDeps, agent: ReturnType<typeof guardedAgent>, r
   };
 }
 
+/** options.max_tokens on read: the content's first whole blocks within the budget (read-budget.ts). */
+async function budgetRead(result: ReadResult, body: ObserveRequest): Promise<ReadResult> {
+  const budget = body.options?.max_tokens;
+  if (budget == null) return result;
+  const fit = await fitContent(result.content, (body.format ?? 'markdown'), budget);
+  return { ...result, content: fit.content, token_count: fit.token_count, truncated: result.truncated || fit.truncated };
+}
+
 const blockedWarnings = (blocked: string[]) => blocked.slice(0, 20).map((u) => `blocked: ${u} (egress guard)`);
 
+/** A modal, dialog or consent banner still covers part of the page. */
+const modalDetected = (page: PageMap) => page.ranked.modal_detected || page.overlays.some((v) => !v.dismissed && v.kind !== 'layer');
+
+/** The compact text form of the page's ranked elements, with the ids the JSON elements carry (0-based in
+ *  result order, or the collector's uid in the dom shape). */
+function textOf(page: PageMap, o: NonNullable<ObserveRequest['options']>, kept = page.ranked.elements.length): string {
+  const ranked = page.ranked.elements.slice(0, kept);
+  const elements = o.element_shape === 'dom' ? ranked : ranked.map((e, i) => ({ ...e, id: i }));
+  return toPrompt({ url: page.url, viewport: page.ranked.viewport, modal_detected: modalDetected(page), elements }, { title: page.title });
+}
+
 /** options.format "text": the compact form beside (or, with elements: false, instead of) the elements. */
-function withText<R extends MapResult>(result: R, page: PageMap, o: NonNullable<ObserveRequest['options']>): R | (Omit<R, 'interactable_elements' | 'text'> & { text: string }) {
-  if (o.format !== 'text') return result;
-  // The ids the JSON elements carry: 0-based in result order, or the collector's uid in the dom shape.
-  const elements = o.element_shape === 'dom' ? page.ranked.elements : page.ranked.elements.map((e, i) => ({ ...e, id: i }));
-  const text = toPrompt({ url: result.url, viewport: result.viewport, modal_detected: result.modal_detected, elements }, { title: page.title });
+function withText<R extends MapResult>(result: R, text: string | undefined, o: NonNullable<ObserveRequest['options']>): R | (Omit<R, 'interactable_elements' | 'text'> & { text: string }) {
+  if (o.format !== 'text' || text === undefined) return result;
   if (o.elements !== false) return { ...result, text };
   const { interactable_elements: _, text: __, ...rest } = result;
   return { ...rest, text };
@@ -156,16 +174,26 @@ async function map(deps: ObserveDeps, req: HttpRequest, { body, credentials }: O
     settle: deps.mapPath === 'legacy' ? 'fixed' : 'adaptive', credentials,
   });
   deps.metrics?.ranking('observe', page.timings.ranking / 1000);
+  let shaped = shapeElements(page, { shape, visualCues: o.include_visual_cues ?? !visual, attributes: o.include_attributes ?? visual });
+  let text = o.format === 'text' ? textOf(page, o) : undefined;
+  let budget: { token_count: number; truncated: boolean } | undefined;
+  if (o.max_tokens != null) {
+    // The most important elements that fit, a prefix of the ranking; counted as what the model reads.
+    const fit = await fitElements<MapResult['interactable_elements'][number]>(shaped, o.max_tokens, o.format === 'text' ? { text: (kept) => textOf(page, o, kept.length) } : {});
+    shaped = fit.elements as MapResult['interactable_elements'];
+    text = fit.text;
+    budget = { token_count: fit.token_count, truncated: fit.truncated };
+  }
   const result: MapResult = {
     status: 'success', url: page.url, viewport: page.ranked.viewport,
-    interactable_elements: shapeElements(page, { shape, visualCues: o.include_visual_cues ?? !visual, attributes: o.include_attributes ?? visual }),
+    interactable_elements: shaped,
     credits_used: cost, credits_remaining: remaining, engine, elements_total: page.elementsTotal,
-    modal_detected: page.ranked.modal_detected || page.overlays.some((v) => !v.dismissed && v.kind !== 'layer'),
+    modal_detected: modalDetected(page),
     modal_grids: page.ranked.modal_grids ?? [], overlays: page.overlays,
     ...(o.goal?.trim() && page.ranked.ml_rerank ? { ml_rerank: page.ranked.ml_rerank } : {}),
-    warnings: [...page.warnings, ...blockedWarnings(page.blocked)], timings_ms: page.timings,
+    warnings: [...page.warnings, ...blockedWarnings(page.blocked)], timings_ms: page.timings, ...budget,
   };
-  if (!visual || !page.screenshot) return withText(result, page, o);
+  if (!visual || !page.screenshot) return withText(result, text, o);
   const { png, width, height } = page.screenshot;
   const common = { format: 'png' as const, size_bytes: png.length, width, height, annotated: o.annotate === true };
   let screenshot: Screenshot;
@@ -175,7 +203,7 @@ async function map(deps: ObserveDeps, req: HttpRequest, { body, credentials }: O
     const stored = await deps.screenshots.save(png, deps.publicUrl || `http://${req.host}`);
     screenshot = { type: 'url', url: stored.url, expires_at: stored.expires_at, ...common };
   }
-  return withText({ ...result, screenshot }, page, o);
+  return withText({ ...result, screenshot }, text, o);
 }
 
 export function observeRoute(deps: ObserveDeps): Route {
@@ -197,7 +225,7 @@ export function observeRoute(deps: ObserveDeps): Route {
     };
     if (mode === 'read') {
       return timed(async () => {
-        const result = await withHold(hold, req, account.id, OBSERVE_COSTS.read, 'read', (remaining) => read(deps, agent, req, observing, remaining));
+        const result = await withHold(hold, req, account.id, OBSERVE_COSTS.read, 'read', async (remaining) => budgetRead(await read(deps, agent, req, observing, remaining), body));
         if (result.rendered) engineLabel = 'browser';
         return result;
       });

@@ -31,6 +31,7 @@ export const ObserveOptions = Type.Object({
   dismiss_overlays: Maybe(Type.Boolean({ description: 'map and visual: click the control that closes a consent banner or dialog before collecting (default false)' })),
   format: Maybe(ResultFormat),
   elements: Maybe(ResultElements),
+  max_age_s: Maybe(Type.Integer({ minimum: 0, maximum: 86_400, description: 'read, and map without a goal: answer a stored result of the same request at most this many seconds old (cached: true, cached_at), else load the page and store the result. Same credits as the mode. Never for requests with cookies, headers or storage_state.' })),
   max_tokens: Maybe(MaxTokens('the result: read, the first whole blocks of content; map and visual, the most important elements, whole and in rank order (counted as the text form with format "text", else as JSON)')),
 }, { description: 'Options; keys that do not apply to the chosen mode are ignored.' });
 
@@ -98,6 +99,8 @@ export const ReadResult = Type.Object({
   warnings: Type.Array(Type.String()),
   redirects: Type.Array(Type.String()),
   rendered: Type.Boolean({ description: 'true when the page was read from Chromium' }),
+  cached: Type.Optional(Type.Boolean({ description: 'with options.max_age_s: the result was stored earlier (true) or loaded now and stored (false)' })),
+  cached_at: Type.Optional(Type.String({ format: 'date-time', description: 'with cached: true, when the stored result was made' })),
   pages: Type.Optional(Type.Integer({ minimum: 1, description: 'a PDF: its page count (the content is its text as Markdown, text or HTML)' })),
   links: Type.Optional(Type.Array(ReadLink, { description: 'with options.include_links: the links of the main content, in order, each URL once' })),
 });
@@ -175,6 +178,8 @@ export const MapResult = Type.Object({
   text: Type.Optional(ResultText),
   token_count: Budgeted.properties.token_count,
   truncated: Budgeted.properties.truncated,
+  cached: Type.Optional(Type.Boolean({ description: 'with options.max_age_s (map without a goal): the result was stored earlier (true) or loaded now and stored (false)' })),
+  cached_at: Type.Optional(Type.String({ format: 'date-time', description: 'with cached: true, when the stored result was made' })),
 });
 
 /** Map with `options.format: "text"` and `options.elements: false`: the text instead of the elements. */

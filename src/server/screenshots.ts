@@ -18,11 +18,19 @@ export const SCREENSHOT_PATH = '/v1/screenshots/';
 /** How often expired files are deleted. */
 const SWEEP_MS = 60_000;
 const ID = /^[A-Za-z0-9_-]{32}$/;
+/** A blob's reference: its expiry (unix s, fixed width so names sort by it) and an unguessable id. */
+export const BLOB_REF = /^\d{10}-[A-Za-z0-9_-]{32}$/;
+export const blobRef = (ttlSeconds: number) => `${String(Math.ceil(Date.now() / 1000) + ttlSeconds).padStart(10, '0')}-${randomBytes(24).toString('base64url')}`;
+const blobExpired = (ref: string) => Number(ref.slice(0, 10)) <= Date.now() / 1000;
 
 export interface StoredScreenshot { url: string; expires_at: string }
 
 export interface ScreenshotStore {
   save(png: Buffer, origin: string): Promise<StoredScreenshot>;
+  /** Keeps bytes for `ttlSeconds` in the same store (large cached observe results); resolves their reference. */
+  putBlob(data: Buffer, ttlSeconds: number): Promise<string>;
+  /** The bytes behind a reference, or undefined when they expired or never were. */
+  getBlob(ref: string): Promise<Buffer | undefined>;
   /** GET /v1/screenshots/* (files; S3 URLs go to the bucket, so this route answers 404 there). */
   route: Route;
   /** Deletes expired screenshots; resolves how many. */
@@ -72,18 +80,23 @@ export function openFileScreenshots(dataDir: string, ttlSeconds: number): Screen
   const key = signingKey(dataDir);
   const sign = (id: string, expires: number) => createHmac('sha256', key).update(`${id}.${expires}`).digest('base64url');
   const fileOf = (id: string, expires: number) => join(dir, `${id}-${expires}.png`);
+  const blobs = join(dataDir, 'blobs');
 
   async function sweep(): Promise<number> {
     const now = Date.now() / 1000;
     let deleted = 0;
-    let names: string[];
-    try { names = readdirSync(dir); } catch { return 0; } // the folder went away: nothing to sweep (save recreates it)
-    for (const name of names) {
-      const expires = Number(/-(\d+)\.png$/.exec(name)?.[1]);
-      if (expires && expires <= now) {
-        try { unlinkSync(join(dir, name)); deleted++; } catch { /* another worker swept it */ }
+    const drop = (folder: string, expiresOf: (name: string) => number) => {
+      let names: string[];
+      try { names = readdirSync(folder); } catch { return; } // the folder went away: nothing to sweep (a save recreates it)
+      for (const name of names) {
+        const expires = expiresOf(name);
+        if (expires && expires <= now) {
+          try { unlinkSync(join(folder, name)); deleted++; } catch { /* another worker swept it */ }
+        }
       }
-    }
+    };
+    drop(dir, (name) => Number(/-(\d+)\.png$/.exec(name)?.[1]));
+    drop(blobs, (name) => Number(/^(\d{10})-/.exec(name)?.[1]));
     return deleted;
   }
   const stop = sweepEvery(sweep);
@@ -95,6 +108,16 @@ export function openFileScreenshots(dataDir: string, ttlSeconds: number): Screen
       mkdirSync(dir, { recursive: true });
       writeFileSync(fileOf(id, expires), png);
       return { url: `${origin}${SCREENSHOT_PATH}${id}.png?expires=${expires}&sig=${sign(id, expires)}`, expires_at: new Date(expires * 1000).toISOString() };
+    },
+    async putBlob(data, ttlSeconds) {
+      const ref = blobRef(ttlSeconds);
+      mkdirSync(blobs, { recursive: true });
+      writeFileSync(join(blobs, ref), data);
+      return ref;
+    },
+    async getBlob(ref) {
+      if (!BLOB_REF.test(ref) || blobExpired(ref)) return undefined;
+      try { return readFileSync(join(blobs, ref)); } catch { return undefined; }
     },
     route: (req) => {
       const id = req.path.slice(SCREENSHOT_PATH.length).replace(/\.png$/, '');

@@ -29,6 +29,7 @@ import type { Metrics } from '../metrics.ts';
 import { credentialsOf, type Credentials } from '../../observe/credentials.ts';
 import { fitElements } from '../../budget/elements.ts';
 import { fitContent } from '../../observe/read-budget.ts';
+import { cacheKey, type ObserveCache } from '../observe-cache.ts';
 
 /** SPEC "Limits". */
 export const OBSERVE_COSTS = { read: 1, map: 2, map_precision: 10, visual: 10 } as const;
@@ -53,6 +54,19 @@ export interface ObserveDeps {
   holdTtlMs: number;
   /** Map's path (--map-path): the performance engine's settle follows it; fast when absent. */
   mapPath?: 'fast' | 'legacy';
+  /** Stored results for options.max_age_s (observe-cache.ts); without it the option is ignored. */
+  cache?: ObserveCache;
+}
+
+/** options.max_age_s: a stored result young enough answers (same credits as the mode); else `work` runs and
+ *  its result is stored. The store failing to answer or to keep it makes a miss, never an error. */
+async function cachedOr<R extends object>(deps: ObserveDeps, cache: { key: string; maxAgeS: number; mode: string }, cost: number, remaining: number, work: () => Promise<R>): Promise<R> {
+  const hit = await deps.cache!.get(cache.key, cache.maxAgeS).catch(() => undefined);
+  deps.metrics?.cache(cache.mode, hit !== undefined);
+  if (hit) return { ...hit.result, credits_used: cost, credits_remaining: remaining, cached: true, cached_at: new Date(hit.storedMs).toISOString() } as R;
+  const fresh = await work();
+  await deps.cache!.put(cache.key, fresh).catch(() => undefined);
+  return { ...fresh, cached: false };
 }
 
 function validate(body: unknown): ObserveRequest {
@@ -214,6 +228,10 @@ export function observeRoute(deps: ObserveDeps): Route {
     const body = validate(parseJsonBody(req));
     const observing: Observing = { body, credentials: credentialsOf(body, new URL(body.url.trim())) };
     const mode = body.mode ?? 'read';
+    const o = body.options ?? {};
+    // Cached reads: read, and map without a goal; never a request that carries credentials.
+    const cache = deps.cache && o.max_age_s != null && !observing.credentials && (mode === 'read' || (mode === 'map' && !o.goal?.trim()))
+      ? { key: cacheKey(mode, body.url.trim(), body.format ?? 'markdown', o as Record<string, unknown>), maxAgeS: o.max_age_s, mode } : undefined;
     const started = performance.now();
     // The engine label: read's is `fetch`, or `browser` when the page was rendered.
     let engineLabel = mode === 'read' ? (body.options?.render === 'always' ? 'browser' : 'fetch') : '';
@@ -225,8 +243,12 @@ export function observeRoute(deps: ObserveDeps): Route {
     };
     if (mode === 'read') {
       return timed(async () => {
-        const result = await withHold(hold, req, account.id, OBSERVE_COSTS.read, 'read', async (remaining) => budgetRead(await read(deps, agent, req, observing, remaining), body));
+        const result = await withHold(hold, req, account.id, OBSERVE_COSTS.read, 'read', async (remaining) => {
+          const work = () => read(deps, agent, req, observing, remaining);
+          return budgetRead(await (cache ? cachedOr(deps, cache, OBSERVE_COSTS.read, remaining, work) : work()), body);
+        });
         if (result.rendered) engineLabel = 'browser';
+        if (result.cached) engineLabel = 'cache';
         return result;
       });
     }
@@ -236,6 +258,12 @@ export function observeRoute(deps: ObserveDeps): Route {
     engineLabel = engine;
     const cost = visual ? OBSERVE_COSTS.visual : engine === 'precision' ? OBSERVE_COSTS.map_precision : OBSERVE_COSTS.map;
     const what = visual ? 'visual' : `map (${engine})`;
-    return timed(() => withHold(hold, req, account.id, cost, what, (remaining) => map(deps, req, observing, visual, engine, cost, remaining)));
+    return timed(() => withHold(hold, req, account.id, cost, what, async (remaining) => {
+      const work = () => map(deps, req, observing, visual, engine, cost, remaining);
+      if (!cache) return work();
+      const result = await cachedOr(deps, cache, cost, remaining, work);
+      if (result.cached) engineLabel = 'cache';
+      return result;
+    }));
   };
 }

@@ -7,8 +7,8 @@ type O200k = typeof import('gpt-tokenizer/encoding/o200k_base');
 export interface TokenCounter {
   /** Tokens of `text`. */
   count(text: string): number;
-  /** Whether `text` is at most `limit` tokens; stops counting past the limit. */
-  fits(text: string, limit: number): boolean;
+  /** Tokens of `text` when at most `limit`, else false; stops counting past the limit. */
+  within(text: string, limit: number): number | false;
 }
 
 const PLAIN = { disallowedSpecial: new Set<string>() };
@@ -17,7 +17,7 @@ let loading: Promise<TokenCounter> | undefined;
 export function tokenCounter(): Promise<TokenCounter> {
   loading ??= import('gpt-tokenizer/encoding/o200k_base').then((o200k: O200k) => ({
     count: (text) => o200k.countTokens(text, PLAIN),
-    fits: (text, limit) => o200k.isWithinTokenLimit(text, limit, PLAIN) !== false,
+    within: (text, limit) => o200k.isWithinTokenLimit(text, limit, PLAIN),
   }), (err) => { loading = undefined; throw err; });
   return loading;
 }
@@ -30,13 +30,14 @@ export function tokenCounter(): Promise<TokenCounter> {
  */
 export function fitPrefix(counter: TokenCounter, n: number, render: (k: number) => string, budget: number): { k: number; text: string; tokens: number } {
   const all = render(n);
-  if (counter.fits(all, budget)) return { k: n, text: all, tokens: counter.count(all) };
+  const whole = counter.within(all, budget);
+  if (whole !== false) return { k: n, text: all, tokens: whole };
   let lo = 0, hi = n; // render(lo) fits (or lo is 0), render(hi) does not
   while (hi - lo > 1) {
     const mid = (lo + hi) >> 1;
-    if (counter.fits(render(mid), budget)) lo = mid; else hi = mid;
+    if (counter.within(render(mid), budget) !== false) lo = mid; else hi = mid;
   }
   const text = render(lo);
-  const tokens = counter.count(text);
-  return tokens <= budget ? { k: lo, text, tokens } : { k: 0, text: '', tokens: 0 };
+  const tokens = counter.within(text, budget);
+  return tokens !== false ? { k: lo, text, tokens } : { k: 0, text: '', tokens: 0 };
 }

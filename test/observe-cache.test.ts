@@ -83,6 +83,7 @@ test('read: an entry older than max_age_s, another format, no max_age_s or crede
     const res = await observe(server, key, { url, options: { max_age_s: 600 }, ...credentials });
     assert.equal(res.status, 200);
     assert.equal(res.body.cached, undefined, `never cached with ${Object.keys(credentials)[0]}`);
+    assert.ok(res.body.warnings.includes('not_cached: options.max_age_s does not apply to a request with cookies, headers or storage_state'));
   }
   assert.equal(served.get('/b'), 7);
 });
@@ -110,8 +111,10 @@ test('map: without a goal the result is cached (2 credits a hit); with a goal it
   assert.deepEqual(second.body.interactable_elements, first.body.interactable_elements);
   const goal = await observe(server, key, { url, mode: 'map', options: { max_age_s: 600, goal: 'go' } });
   assert.equal(goal.body.cached, undefined);
+  assert.ok(goal.body.warnings.includes('not_cached: options.max_age_s does not apply to map with a goal'));
   const visual = await observe(server, key, { url, mode: 'visual', options: { max_age_s: 600, screenshot_delivery: 'base64' } });
   assert.equal(visual.body.cached, undefined, 'visual is never cached');
+  assert.ok(visual.body.warnings.includes('not_cached: options.max_age_s does not apply to visual'));
   assert.equal(served.get('/m'), 3);
 });
 

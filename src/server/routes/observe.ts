@@ -232,6 +232,10 @@ export function observeRoute(deps: ObserveDeps): Route {
     // Cached reads: read, and map without a goal; never a request that carries credentials.
     const cache = deps.cache && o.max_age_s != null && !observing.credentials && (mode === 'read' || (mode === 'map' && !o.goal?.trim()))
       ? { key: cacheKey(mode, body.url.trim(), body.format ?? 'markdown', o as Record<string, unknown>), maxAgeS: o.max_age_s, mode } : undefined;
+    // max_age_s where no cache applies: said in the result, so a caller does not count on it.
+    const uncached = o.max_age_s == null || cache || !deps.cache ? undefined
+      : `not_cached: options.max_age_s does not apply ${observing.credentials ? 'to a request with cookies, headers or storage_state' : mode === 'visual' ? 'to visual' : 'to map with a goal'}`;
+    const noted = <R extends { warnings: string[] }>(result: R): R => (uncached ? { ...result, warnings: [...result.warnings, uncached] } : result);
     const started = performance.now();
     // The engine label: read's is `fetch`, or `browser` when the page was rendered.
     let engineLabel = mode === 'read' ? (body.options?.render === 'always' ? 'browser' : 'fetch') : '';
@@ -249,7 +253,7 @@ export function observeRoute(deps: ObserveDeps): Route {
         });
         if (result.rendered) engineLabel = 'browser';
         if (result.cached) engineLabel = 'cache';
-        return result;
+        return noted(result);
       });
     }
     const visual = mode === 'visual';
@@ -260,7 +264,7 @@ export function observeRoute(deps: ObserveDeps): Route {
     const what = visual ? 'visual' : `map (${engine})`;
     return timed(() => withHold(hold, req, account.id, cost, what, async (remaining) => {
       const work = () => map(deps, req, observing, visual, engine, cost, remaining);
-      if (!cache) return work();
+      if (!cache) return noted(await work());
       const result = await cachedOr(deps, cache, cost, remaining, work);
       if (result.cached) engineLabel = 'cache';
       return result;

@@ -12,12 +12,14 @@ const COOKIE = 'sess-7f3a9c-cookie-secret';
 const TOKEN = 'tok-91b2e4-header-secret';
 const STORED = 'ls-5d8e21-local-storage';
 
-let home: Server, other: Server;
-let site: string, otherSite: string;
+let home: Server, other: Server, port: Server;
+let site: string, otherSite: string, portSite: string;
 let server: ServerProcess;
 let key: string;
 /** What the other host saw: one entry per request, with the headers that matter here. */
 const seenByOther: { path: string; cookie?: string; token?: string }[] = [];
+/** What another port of the home host saw. */
+const seenByPort: { path: string; cookie?: string; token?: string }[] = [];
 /** Requests to the home host that carried no valid credentials. */
 const refusedAtHome: string[] = [];
 
@@ -37,6 +39,7 @@ function authorised(req: IncomingMessage): boolean {
 function homeRoute(req: IncomingMessage, res: ServerResponse): void {
   const path = req.url ?? '/';
   if (path === '/to-other') { res.writeHead(302, { location: `${otherSite}/landing` }); res.end(); return; }
+  if (path === '/to-port') { res.writeHead(302, { location: `${portSite}/landing` }); res.end(); return; }
   if (path === '/to-dashboard') { res.writeHead(302, { location: '/dashboard' }); res.end(); return; }
   if (!authorised(req)) { refusedAtHome.push(path); res.writeHead(401, { 'content-type': 'text/html' }); res.end('<h1>Log in first</h1>'); return; }
   if (path === '/dashboard') { res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }); res.end(DASHBOARD(otherSite)); return; }
@@ -60,7 +63,14 @@ const CREDS = { cookies: [{ name: 'session', value: COOKIE, domain: '127.0.0.1',
 before(async () => {
   home = createServer(homeRoute);
   other = createServer(otherRoute);
-  await Promise.all([new Promise<void>((r) => home.listen(0, '127.0.0.1', () => r())), new Promise<void>((r) => other.listen(0, '127.0.0.2', () => r()))]);
+  port = createServer((req, res) => {
+    seenByPort.push({ path: req.url ?? '/', cookie: req.headers.cookie, token: req.headers['x-api-token'] as string | undefined });
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end(`<html><head><title>Another port</title></head><body><main><h1>Another port</h1><p>${'Another service on the same host. '.repeat(8)}</p><button>Continue</button></main></body></html>`);
+  });
+  await Promise.all([new Promise<void>((r) => home.listen(0, '127.0.0.1', () => r())), new Promise<void>((r) => other.listen(0, '127.0.0.2', () => r())),
+    new Promise<void>((r) => port.listen(0, '127.0.0.1', () => r()))]);
+  portSite = `http://127.0.0.1:${(port.address() as { port: number }).port}`;
   site = `http://127.0.0.1:${(home.address() as { port: number }).port}`;
   otherSite = `http://127.0.0.2:${(other.address() as { port: number }).port}`;
   server = await startServer(['--egress-allow', '127.0.0.1/32,127.0.0.2/32', '--rate-limit', '1000', '--rate-burst', '1000', '--page-timeout-ms', '8000']);
@@ -69,7 +79,7 @@ before(async () => {
 after(async () => {
   await server.stop();
   removeDataDir(server.dataDir);
-  for (const s of [home, other]) { s.closeAllConnections(); s.close(); }
+  for (const s of [home, other, port]) { s.closeAllConnections(); s.close(); }
 });
 
 const leaked = () => seenByOther.filter((s) => s.cookie?.includes(COOKIE) || s.token === TOKEN);
@@ -99,6 +109,20 @@ test('read: a redirect to another host drops the cookie and the header', async (
   assert.equal(res.body.title, 'Elsewhere');
   assert.ok(seenByOther.some((s) => s.path === '/landing'), 'the other host was reached');
   assert.deepEqual(leaked(), []);
+});
+
+test('a redirect to another port of the same host drops the header (another origin); the cookie goes, as in a browser', async () => {
+  seenByPort.length = 0;
+  for (const mode of ['read', 'map'] as const) {
+    const res = await observe(server, key, { url: `${site}/to-port`, mode, ...CREDS });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+  }
+  const landed = seenByPort.filter((s) => s.path === '/landing');
+  assert.equal(landed.length, 2);
+  for (const s of landed) {
+    assert.equal(s.token, undefined, 'no header to another origin');
+    assert.match(s.cookie ?? '', new RegExp(`session=${COOKIE}`), 'cookies do not isolate ports (RFC 6265)');
+  }
 });
 
 test('read rendered in Chromium: storage state (its cookies and localStorage) and the header', async () => {

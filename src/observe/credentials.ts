@@ -1,7 +1,7 @@
 // Credentials a caller sends for a logged-in page (docs/decisions.md, "Authenticated observe"): cookies,
 // an allow-list of headers and Playwright's storage state. They go to the hosts they name and nowhere
 // else: the read fetcher picks them per hop (a redirect off the host drops them), the browser gets the
-// cookies scoped by Chromium and the headers only on requests to the page's host. They live for one
+// cookies scoped by Chromium and the headers only on requests to the page's origin. They live for one
 // request: never logged, stored or cached, and the egress guard checks every address as before.
 import type { Page } from 'playwright-core';
 import { badRequest } from '../schema/errors.ts';
@@ -17,9 +17,11 @@ export interface Credentials {
   /** Lower-cased names. */
   headers: Record<string, string>;
   origins: { origin: string; localStorage: { name: string; value: string }[] }[];
-  /** The requested URL's host: headers go to it only, and it is the host of a cookie that names none. */
+  /** The requested URL's host: the host of a cookie that names none. */
   host: string;
-  /** The requested URL was https: headers are not sent over http after it. */
+  /** The requested URL's origin: headers go to it only (or to its https upgrade). */
+  origin: string;
+  /** The requested URL was https. */
   https: boolean;
 }
 
@@ -36,7 +38,7 @@ export function credentialsOf(body: Pick<ObserveRequest, 'cookies' | 'headers' |
   const cookies = [...(body.cookies ?? []), ...(body.storage_state?.cookies ?? [])];
   const origins = (body.storage_state?.origins ?? []).filter((o) => o.localStorage.length);
   if (!cookies.length && !Object.keys(headers).length && !origins.length) return undefined;
-  return { cookies, headers, origins, host: url.hostname.toLowerCase(), https: url.protocol === 'https:' };
+  return { cookies, headers, origins, host: url.hostname.toLowerCase(), origin: url.origin, https: url.protocol === 'https:' };
 }
 
 /** Playwright's rule: a domain with a leading dot is it and its subdomains; without, that host only. */
@@ -61,9 +63,11 @@ export function cookieHeader(creds: Credentials, url: URL, now = Date.now()): st
   return sent.length ? sent.map((c) => `${c.name}=${c.value}`).join('; ') : undefined;
 }
 
-/** Whether the caller's headers go with a request to `url`: the requested host, never downgraded to http. */
+/** Whether the caller's headers go with a request to `url`: the requested URL's origin, or the same host
+ *  upgraded from http to https (a site's usual first redirect); never another port, host or scheme. */
 export function sendsHeadersTo(creds: Credentials, url: URL): boolean {
-  return url.hostname.toLowerCase() === creds.host && (url.protocol === 'https:' || !creds.https);
+  if (url.origin === creds.origin) return true;
+  return !creds.https && url.protocol === 'https:' && url.port === '' && url.hostname.toLowerCase() === creds.host && new URL(creds.origin).port === '';
 }
 
 /** The headers (cookies included) the read fetcher adds to a request to `url`. */
@@ -78,7 +82,7 @@ export function requestHeaders(creds: Credentials | undefined, url: URL): Record
 /**
  * Gives a fresh page (its context is this request's alone) the credentials: cookies to the context,
  * scoped by Chromium to their host or domain; localStorage set for its origin before the page's scripts
- * run; headers added only to requests for the requested host (not to their redirect hops). Call before
+ * run; headers added only to requests for the requested origin (not to their redirect hops). Call before
  * the first navigation and before any other route of the page is registered: the last route registered
  * is asked first, and this one ends the chain for the requests it answers.
  */

@@ -65,7 +65,7 @@ export const StorageState = Type.Object({
 
 export const RequestHeaders = Type.Record(Type.String({ pattern: '^[!#$%&\'*+\\-.^_`|~0-9A-Za-z]+$', maxLength: 128 }), HeaderValue, {
   maxProperties: MAX_HEADERS,
-  description: 'Extra request headers, sent only to the requested URL\'s host (never after a redirect off it, never to third parties the page loads). Allowed: Authorization, Accept-Language, User-Agent, Referer and X-* headers other than X-Forwarded-* and X-Real-IP; any other name (Host, Cookie, hop-by-hop or proxy headers) is a 400.',
+  description: 'Extra request headers, sent only to the requested URL\'s origin or its https upgrade (never after a redirect off it, never to third parties the page loads). Allowed: Authorization, Accept-Language, User-Agent, Referer and X-* headers other than X-Forwarded-* and X-Real-IP; any other name (Host, Cookie, hop-by-hop or proxy headers) is a 400.',
 });
 
 export const ObserveRequest = Type.Object({

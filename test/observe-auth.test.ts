@@ -180,6 +180,17 @@ test('headers outside the allow-list are a 400 in the observe error shape, befor
   assert.equal(await balance(server.dataDir, key), before);
 });
 
+test('a cookie the browser refuses (an expiry Playwright rejects) is a 400, free; a domain that is no host name never reaches it', async () => {
+  const before = await balance(server.dataDir, key);
+  const refused = await observe(server, key, { url: `${site}/dashboard`, mode: 'map', cookies: [{ name: 'session', value: COOKIE, expires: -5 }] });
+  assert.equal(refused.status, 400, JSON.stringify(refused.body));
+  assert.equal(refused.body.error, 'bad_request');
+  assert.match(refused.body.message, /cookie was refused by the browser/);
+  const odd = await observe(server, key, { url: `${site}/dashboard`, mode: 'map', cookies: [{ name: 'session', value: COOKIE, domain: 'a b/c' }] });
+  assert.equal(odd.status, 400);
+  assert.equal(await balance(server.dataDir, key), before);
+});
+
 test('no cookie, header or storage value reaches the server\'s logs', () => {
   const out = server.stdoutText() + server.stderr();
   assert.ok(out.includes('"request"'), 'requests were logged');

@@ -89,7 +89,7 @@ export function requestHeaders(creds: Credentials | undefined, url: URL): Record
 export async function applyCredentials(page: Page, creds: Credentials | undefined, timeoutMs: number): Promise<void> {
   if (!creds) return;
   if (creds.cookies.length) {
-    await page.context().addCookies(creds.cookies.filter((c) => !expired(c, Date.now())).map((c) => {
+    const cookies = creds.cookies.filter((c) => !expired(c, Date.now())).map((c) => {
       const common = { name: c.name, value: c.value, httpOnly: c.httpOnly ?? false, secure: c.secure ?? false, sameSite: c.sameSite ?? 'Lax', expires: c.expires ?? -1 };
       const domain = c.domain ?? creds.host;
       if (domain.startsWith('.')) return { ...common, domain, path: c.path ?? '/' };
@@ -97,7 +97,12 @@ export async function applyCredentials(page: Page, creds: Credentials | undefine
       // URL's directory (RFC 6265's default-path), so the URL ends in a file under the path.
       const path = c.path ?? '/';
       return { ...common, url: `${c.secure || creds.https ? 'https' : 'http'}://${domain.includes(':') ? `[${domain}]` : domain}${path.endsWith('/') ? path : `${path}/`}_` };
-    }));
+    });
+    // Chromium refuses some cookies the schema lets through (SameSite=None without Secure, a domain that
+    // is no host name): the caller's mistake, a 400 (the hold is voided: nothing is charged).
+    await page.context().addCookies(cookies).catch((err: Error) => {
+      throw badRequest(`Invalid request: a cookie was refused by the browser (${err.message.split('\n')[0].replace(/^[\w.]+: /, '').slice(0, 200)})`);
+    });
   }
   if (creds.origins.length) {
     await page.context().addInitScript((origins: Credentials['origins']) => {

@@ -47,7 +47,7 @@ const HeaderValue = Type.String({ maxLength: 8192, pattern: '^[^\\r\\n\\x00]*$' 
 export const Cookie = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 256, pattern: '^[!#$%&\'*+\\-.^_`|~0-9A-Za-z]+$' }),
   value: Type.String({ maxLength: 4096, pattern: '^[^\\r\\n\\x00;]*$' }),
-  domain: Maybe(Type.String({ minLength: 1, maxLength: 253, description: 'as in Playwright: "example.com" is that host only, ".example.com" it and its subdomains; default: the URL\'s host' })),
+  domain: Maybe(Type.String({ minLength: 1, maxLength: 253, pattern: '^\\.?[A-Za-z0-9_.:\\[\\]-]+$', description: 'as in Playwright: "example.com" is that host only, ".example.com" it and its subdomains; default: the URL\'s host' })),
   path: Maybe(Type.String({ maxLength: 1024, pattern: '^/', description: 'default "/"' })),
   secure: Maybe(Type.Boolean({ description: 'sent over https only' })),
   httpOnly: Maybe(Type.Boolean()),

@@ -6,6 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
+import { parseHTML } from 'linkedom';
 import type { Browser } from 'playwright-core';
 import { startServer, createKey, removeDataDir, observe, type ServerProcess } from './helpers/server.ts';
 import { serveLargePages, goOffline, wcxbIds, type LargePages } from './helpers/large-pages.ts';
@@ -79,6 +80,26 @@ test('read: on 50 real pages the content never exceeds the budget and is a prefi
     }
   }
   assert.ok(cut >= 50, `${cut} budgeted reads were cut`);
+});
+
+test('read in text and html formats: within the budget, a prefix of the whole content, on 5 pages', async () => {
+  for (const id of PAGES.slice(0, 5)) {
+    const url = `${pages.url}/wcxb/${id}.html`;
+    for (const format of ['text', 'html'] as const) {
+      const full = await observe(server, key, { url, format, options: { render: 'never' } });
+      const res = await observe(server, key, { url, format, options: { render: 'never', max_tokens: 500 } });
+      assert.equal(res.status, 200, JSON.stringify(res.body).slice(0, 300));
+      assert.ok(tokens(res.body.content) <= 500 && res.body.token_count === tokens(res.body.content), `${id} ${format}: ${res.body.token_count}`);
+      if (!res.body.truncated) continue;
+      assert.ok(res.body.content.length > 0, `${id} ${format}: something is kept`);
+      // Text keeps whole blocks of the full text; HTML keeps whole elements (its cut closes what it opens).
+      if (format === 'text') assert.ok(full.body.content.startsWith(res.body.content), `${id} text: a prefix`);
+      else {
+        const textOf = (html: string) => (parseHTML(`<!doctype html><html><body>${html}</body></html>`).document.body.textContent ?? '').replace(/\s+/g, ' ').trim();
+        assert.ok(textOf(full.body.content).startsWith(textOf(res.body.content)), `${id} html: the text of the start of the page`);
+      }
+    }
+  }
 });
 
 test('snapshot: on the same 50 pages, the elements kept are a prefix of the full ranking, within the budget', async () => {

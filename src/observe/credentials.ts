@@ -98,8 +98,8 @@ export async function applyCredentials(page: Page, creds: Credentials | undefine
       const path = c.path ?? '/';
       return { ...common, url: `${c.secure || creds.https ? 'https' : 'http'}://${domain.includes(':') ? `[${domain}]` : domain}${path.endsWith('/') ? path : `${path}/`}_` };
     });
-    // Chromium refuses some cookies the schema lets through (SameSite=None without Secure, a domain that
-    // is no host name): the caller's mistake, a 400 (the hold is voided: nothing is charged).
+    // Playwright refuses some cookies the schema lets through (an expiry below -1, say): the caller's
+    // mistake, a 400 (the hold is voided: nothing is charged). Its message names the field, not the value.
     await page.context().addCookies(cookies).catch((err: Error) => {
       throw badRequest(`Invalid request: a cookie was refused by the browser (${err.message.split('\n')[0].replace(/^[\w.]+: /, '').slice(0, 200)})`);
     });

@@ -20,8 +20,9 @@ curl -sS "$BASE/v1/snapshot" -H "Authorization: Bearer $KEY" -H 'Content-Type: a
 }'
 echo
 
+# At most 300 o200k tokens of the page's first blocks; a stored read up to 10 minutes old will do.
 curl -sS "$BASE/v1/observe" -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' \
-  -d "{ \"url\": \"$PAGE\", \"mode\": \"read\", \"format\": \"markdown\" }"
+  -d "{ \"url\": \"$PAGE\", \"mode\": \"read\", \"format\": \"markdown\", \"options\": { \"max_tokens\": 300, \"max_age_s\": 600 } }"
 echo
 
 # MCP over HTTP: open a session (its id comes back in the Mcp-Session-Id header; send it on every

@@ -40,6 +40,8 @@ test('examples/curl.sh ranks with /v1/snapshot, reads with /v1/observe and opens
     assert.match(ranked.text, /^# https:\/\/shop\.example\/ scroll=0\n1 searchbox( list)?: Search\n2 button: Search\n3 link: Deals$/);
     assert.equal(read.status, 'success', JSON.stringify(read));
     assert.ok(read.content.length > 100);
+    assert.ok(read.token_count > 0 && read.token_count <= 300, `${read.token_count} tokens`);
+    assert.equal(read.cached, false);
     assert.equal(mcp.result.serverInfo.name, 'sightline', JSON.stringify(mcp));
   } finally {
     await server?.stop();

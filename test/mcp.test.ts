@@ -116,7 +116,7 @@ describe('sightline mcp over stdio', () => {
       assert.equal(t.inputSchema.type, 'object', t.name);
       assert.ok(t.description, t.name);
     }
-    assert.deepEqual(Object.keys(tools.find((t) => t.name === 'snapshot')!.inputSchema.properties ?? {}).sort(), ['filter', 'goal', 'limit', 'since_last']);
+    assert.deepEqual(Object.keys(tools.find((t) => t.name === 'snapshot')!.inputSchema.properties ?? {}).sort(), ['filter', 'goal', 'limit', 'max_tokens', 'since_last']);
   });
 
   test('login: type, check and click by ids that stay the same across snapshots', async () => {

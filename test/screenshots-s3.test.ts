@@ -137,3 +137,28 @@ test('storage down: 503 busy with a clear message, the hold voided, nothing char
 test('a bad --screenshots value stops the server with a clear message', async () => {
   await assert.rejects(startServer(['--screenshots', 'ftp://nope']), /--screenshots "ftp:\/\/nope": must be files or s3:\/\/bucket\[\/prefix\]/);
 });
+
+test('a large cached read is kept in the bucket beside the screenshots and answers the next request', async () => {
+  const { createServer } = await import('node:http');
+  let loads = 0;
+  const page = createServer((_, res) => {
+    loads++;
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end(`<html><body><article><h1>Large</h1>${Array.from({ length: 1500 }, (_, i) => `<p>Paragraph ${i} of a page whose read is larger than a store row.</p>`).join('')}</article></body></html>`);
+  });
+  await new Promise<void>((r) => page.listen(0, '127.0.0.1', () => r()));
+  try {
+    const url = `http://127.0.0.1:${(page.address() as { port: number }).port}/large`;
+    const first = await observe(server, key, { url, options: { max_age_s: 600, contentLimit: 500_000 } });
+    assert.equal(first.body.cached, false);
+    const blobs = ((await client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'team-a/blobs/' }))).Contents ?? []);
+    assert.equal(blobs.length, 1);
+    assert.ok(blobs[0].Size! > 64 * 1024);
+    const second = await observe(server, key, { url, options: { max_age_s: 600, contentLimit: 500_000 } });
+    assert.equal(second.body.cached, true);
+    assert.equal(second.body.content, first.body.content);
+    assert.equal(loads, 1);
+  } finally {
+    page.close();
+  }
+});

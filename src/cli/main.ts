@@ -11,6 +11,7 @@ import { migrateFromSqlite } from '../store/migrate-from-sqlite.ts';
 import { keysCommand, UsageError } from './keys.ts';
 import { ensureDevKey, devKeyBanner, DEV_KEY_CREDITS } from './dev-key.ts';
 import { serveStdio } from '../mcp/server.ts';
+import { readStorageStateFile } from '../mcp/storage-state.ts';
 import { VERSION } from '../server/version.ts';
 import { stopDeadline, DISPOSE_MS } from './children.ts';
 
@@ -18,7 +19,10 @@ const HELP = `sightline: web observation for AI agents
 
 Usage:
   sightline serve [options]                 serve the HTTP API (POST /v1/snapshot, /v1/observe), the playground (/), /docs and /metrics
-  sightline mcp [--chromium PATH]           an MCP server over stdio driving a local Chromium (docs/mcp.md)
+  sightline mcp [--chromium PATH] [--storage-state FILE | --profile DIR] [--headed]
+                                            an MCP server over stdio driving a local Chromium (docs/mcp.md):
+                                            starting from a saved Playwright storage state, or in a
+                                            persistent profile kept across starts; --headed shows the window
   sightline keys create --credits N [--inactive]
                                             create a key; it is printed alone on the last line
   sightline keys list [--json]
@@ -94,6 +98,7 @@ async function main(argv: string[]): Promise<number> {
     help: { type: 'boolean' }, 'dev-key': { type: 'boolean' },
     credits: { type: 'string' }, inactive: { type: 'boolean' }, json: { type: 'boolean' },
     limit: { type: 'string' }, cursor: { type: 'string' },
+    'storage-state': { type: 'string' }, profile: { type: 'string' }, headed: { type: 'boolean' },
   };
   for (const s of [...SETTINGS, ...HOST_SETTINGS]) options[s.flag] = { type: 'string' };
   const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
@@ -115,8 +120,15 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === 'mcp') {
     if (rest.length) throw new UsageError(`mcp takes no arguments (got ${rest.join(' ')})`);
+    const storageStatePath = flags['storage-state'];
+    if (storageStatePath && flags.profile) throw new UsageError('mcp takes --storage-state or --profile, not both (a profile keeps its own state)');
+    let storageState;
+    try { storageState = storageStatePath ? readStorageStateFile(storageStatePath) : undefined; } catch (err) { throw new UsageError((err as Error).message); }
     // stdout is the MCP channel: nothing else may be written to it.
-    await serveStdio({ chromium: resolveConfig(flags).chromium }, VERSION);
+    await serveStdio({
+      chromium: resolveConfig(flags).chromium, headed: Boolean(values.headed), profileDir: flags.profile,
+      storageState,
+    }, VERSION);
     return -1; // keep running until the client goes
   }
   if (command === 'keys') {

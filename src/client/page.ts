@@ -9,6 +9,7 @@ import { loadWasmCore } from '../rank/load-node.ts';
 import { boxesOf } from '../collect/highlight.ts';
 import { collectPage, resolve, highlight as drawBoxes } from '../playwright/collect-page.ts';
 import type { SightlineApi } from './api.ts';
+import { fitElements } from '../budget/elements.ts';
 
 export { collectPage, resolve, waitForStable, stillFading, FADING_WARNING } from '../playwright/collect-page.ts';
 
@@ -23,15 +24,21 @@ let localRanker: Promise<Ranker> | undefined;
 
 /** Ranks an earlier collection of `page` locally with the Wasm core (the MCP server keeps the raw
  *  elements of each snapshot for the next one's `previous`). */
-export async function rankCollected(page: Page, collected: CollectResult, options: Omit<SnapshotOptions, 'api'> = {}): Promise<RankResult> {
+export async function rankCollected(page: Page, collected: CollectResult, options: Omit<SnapshotOptions, 'api'> = {}): Promise<RankResult & Budgeted> {
   localRanker ??= loadWasmCore().then((core) => new Ranker(core, { limitCap: LOCAL_LIMIT_CAP }));
-  return (await localRanker).rank(request(page, collected, options));
+  const ranked = (await localRanker).rank(request(page, collected, options));
+  if (options.maxTokens == null) return ranked;
+  const fit = await fitElements(ranked.elements, options.maxTokens);
+  return { ...ranked, elements: fit.elements, token_count: fit.token_count, truncated: fit.truncated };
 }
+
+/** What a result ranked with `maxTokens` adds. */
+export interface Budgeted { token_count?: number; truncated?: boolean }
 
 /** Collects every frame and ranks: locally with the Wasm core, or through the API when `api` is given. */
 export async function snapshot(page: Page, options: SnapshotOptions & { api: SightlineApi }): Promise<SnapshotResponse>;
-export async function snapshot(page: Page, options?: SnapshotOptions): Promise<RankResult>;
-export async function snapshot(page: Page, options: SnapshotOptions = {}): Promise<RankResult | SnapshotResponse> {
+export async function snapshot(page: Page, options?: SnapshotOptions): Promise<RankResult & Budgeted>;
+export async function snapshot(page: Page, options: SnapshotOptions = {}): Promise<(RankResult & Budgeted) | SnapshotResponse> {
   const collected = await collectPage(page);
   if (options.api) return options.api.snapshot(request(page, collected, options));
   return rankCollected(page, collected, options);

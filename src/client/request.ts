@@ -9,6 +9,9 @@ export interface RequestOptions {
   filter?: NonNullable<NonNullable<SnapshotRequest['options']>['filter']>;
   /** Elements of an earlier snapshot, for `diff_status`. */
   previous?: PreviousElement[];
+  /** At most this many o200k tokens of elements (as JSON): the most important that fit, in rank order;
+   *  the result then carries `token_count` and `truncated` (locally as through the API). */
+  maxTokens?: number;
 }
 
 export function snapshotRequest(url: string, collected: CollectResult, options: RequestOptions): SnapshotRequest {
@@ -17,7 +20,7 @@ export function snapshotRequest(url: string, collected: CollectResult, options: 
     viewport: collected.viewport,
     raw_elements: collected.raw_elements as CollectedElement[] as SnapshotRequest['raw_elements'],
     goal: options.goal,
-    options: { limit: options.limit, filter: options.filter, previous: options.previous },
+    options: { limit: options.limit, filter: options.filter, previous: options.previous, max_tokens: options.maxTokens },
     client_metrics: collected.client_metrics,
     client_diagnostics: collected.client_diagnostics,
   };

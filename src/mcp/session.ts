@@ -6,6 +6,7 @@ import type { CollectedElement } from '../collect/types.ts';
 import type { SnapshotElement } from '../schema/snapshot.ts';
 // No proxy over stdio (the browser is the user's own): the base flags; over HTTP `proxy.flags`.
 import { BASE_CHROMIUM_FLAGS, launchOptions } from '../observe/browser-pool.ts';
+import type { PlaywrightStorageState } from './storage-state.ts';
 
 
 export interface SessionOptions {
@@ -16,7 +17,16 @@ export interface SessionOptions {
   checkUrl?: (url: string) => Promise<void>;
   /** When serving others: the egress proxy every request of the browser goes through, and its flags. */
   proxy?: { url: () => Promise<string>; flags: string[] };
+  /** Cookies and localStorage the context starts with (Playwright's storage state). */
+  storageState?: PlaywrightStorageState;
+  /** A persistent profile: the context lives in this directory and keeps its state across starts. */
+  profileDir?: string;
+  /** A visible window (local use; needs a display). */
+  headed?: boolean;
 }
+
+/** A started browser: its one context, and how to end it. */
+interface Running { context: BrowserContext; close(): Promise<void> }
 
 export interface TabMemory {
   /** Raw elements of the latest snapshot: `previous` for the next one with since_last. */
@@ -26,7 +36,7 @@ export interface TabMemory {
 }
 
 export class BrowserSession {
-  private browser: Promise<Browser> | undefined;
+  private running: Promise<Running> | undefined;
   private context: BrowserContext | undefined;
   private readonly pages: Page[] = [];
   private current = 0;
@@ -34,21 +44,42 @@ export class BrowserSession {
 
   constructor(readonly options: SessionOptions) {}
 
-  get open(): boolean { return this.browser !== undefined; }
+  get open(): boolean { return this.running !== undefined; }
+
+  private async launch(): Promise<Running> {
+    const { proxy, profileDir, headed, storageState } = this.options;
+    const server = proxy ? await proxy.url() : undefined;
+    const launch = { ...launchOptions(this.options.chromium, proxy ? proxy.flags : BASE_CHROMIUM_FLAGS, server), headless: !headed };
+    const viewport = this.options.viewport ?? { width: 1280, height: 800 };
+    const gone = () => { this.running = undefined; this.context = undefined; this.pages.length = 0; };
+    if (profileDir) {
+      const context = await chromium.launchPersistentContext(profileDir, { ...launch, viewport });
+      context.on('close', gone);
+      return { context, close: () => context.close() };
+    }
+    const browser = await chromium.launch(launch);
+    browser.on('disconnected', gone);
+    return { context: await browser.newContext({ viewport, storageState }), close: () => browser.close() };
+  }
 
   private async start(): Promise<BrowserContext> {
-    if (this.context && this.browser) return this.context;
-    const { proxy } = this.options;
-    this.browser ??= (proxy
-      ? proxy.url().then((server) => chromium.launch(launchOptions(this.options.chromium, proxy.flags, server)))
-      : chromium.launch(launchOptions(this.options.chromium, BASE_CHROMIUM_FLAGS)))
-      .catch((err) => { this.browser = undefined; throw new Error(`could not start Chromium at ${this.options.chromium}: ${(err as Error).message.split('\n')[0]}`); });
-    const browser = await this.browser;
-    browser.on('disconnected', () => { this.browser = undefined; this.context = undefined; this.pages.length = 0; });
-    this.context = await browser.newContext({ viewport: this.options.viewport ?? { width: 1280, height: 800 } });
+    if (this.context && this.running) return this.context;
+    this.running ??= this.launch()
+      .catch((err) => {
+        this.running = undefined;
+        // Playwright's first line is generic; the browser's own reason (no display for --headed, a locked
+        // profile) is further down its log.
+        const lines = (err as Error).message.split('\n');
+        const reason = lines.find((l) => /Missing X server|cannot open display|ProcessSingleton|profile .*in use/i.test(l))?.replace(/^.*\]\s*/, '');
+        throw new Error(`could not start Chromium at ${this.options.chromium}: ${lines[0]}${reason ? ` (${reason.trim()})` : ''}`);
+      });
+    const { context } = await this.running;
+    if (this.context === context) return context;
+    this.context = context;
     this.context.setDefaultTimeout(15_000);
-    // Tabs the page opens itself (target=_blank, window.open) join the list.
+    // Tabs the page opens itself (target=_blank, window.open) join the list; a profile opens with one.
     this.context.on('page', (p) => this.adopt(p));
+    for (const p of context.pages()) this.adopt(p);
     return this.context;
   }
 
@@ -114,11 +145,11 @@ export class BrowserSession {
 
   /** Ends the browser process (and its children). */
   async close(): Promise<void> {
-    const browser = this.browser;
-    this.browser = undefined;
+    const running = this.running;
+    this.running = undefined;
     this.context = undefined;
     this.pages.length = 0;
     this.current = 0;
-    if (browser) await (await browser.catch(() => undefined))?.close().catch(() => undefined);
+    if (running) await (await running.catch(() => undefined))?.close().catch(() => undefined);
   }
 }

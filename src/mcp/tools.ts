@@ -5,6 +5,8 @@ import type { Page } from 'playwright-core';
 import { Compile } from 'typebox/compile';
 import { McpTools, type McpArgs, type McpToolName } from '../schema/mcp.ts';
 import type { RankResult, SnapshotElement } from '../schema/snapshot.ts';
+import { fitElements } from '../budget/elements.ts';
+import { fitContent } from '../observe/read-budget.ts';
 import { collectPage, rankCollected, click, type, select, check, hover, press, back, scrollTo, highlight, waitForStable, stillFading, FADING_WARNING } from '../client/page.ts';
 import { expect } from '../client/expect.ts';
 import { toPrompt, promptHeader, promptLine } from '../rank/prompt.ts';
@@ -81,16 +83,28 @@ async function snapshotTool(session: BrowserSession, args: McpArgs<'snapshot'>):
   const title = await page.title().catch(() => '');
   if (!sinceLast) {
     const note = args.since_last ? '(no earlier snapshot of this tab: all elements)\n' : '';
-    return text(note + toPrompt(result, { title }));
+    return text(await withinBudget(result.elements, args.max_tokens, (kept) => note + toPrompt({ ...result, elements: kept }, { title })));
   }
   // Elements the last snapshot did not list by id stay known for actions. An element the page re-rendered
   // as it was (the diff sees no change) has a new id all the same: it is listed, so the agent has its id.
   const renumbered = (e: SnapshotElement) => !e.diff_status && !known.has(e.id);
   const changed: RankResult = { ...result, elements: result.elements.filter((e: SnapshotElement) => e.diff_status || renumbered(e)).slice(0, limit) };
-  const body = toPrompt(changed, { title, scrollY: collected.scroll_y });
-  const again = changed.elements.filter(renumbered).length;
-  const note = again ? `\n(${again} unflagged: as before, re-rendered under new ids; the old ids are gone)` : '';
-  return text(changed.elements.length ? body + note : `${body}\n(no change since the last snapshot)`);
+  return text(await withinBudget(changed.elements, args.max_tokens, (kept) => {
+    const body = toPrompt({ ...changed, elements: kept }, { title, scrollY: collected.scroll_y });
+    const again = kept.filter(renumbered).length;
+    const note = again ? `\n(${again} unflagged: as before, re-rendered under new ids; the old ids are gone)` : '';
+    return changed.elements.length ? body + note : `${body}\n(no change since the last snapshot)`;
+  }));
+}
+
+/** The listing of the most important elements whose text (notes included) fits `maxTokens` o200k tokens;
+ *  when some are left out, a last line says how many (counted in the budget too). */
+async function withinBudget(elements: SnapshotElement[], maxTokens: number | undefined, render: (kept: SnapshotElement[]) => string): Promise<string> {
+  if (maxTokens === undefined) return render(elements);
+  const fit = await fitElements(elements, maxTokens, {
+    text: (kept) => render(kept) + (kept.length < elements.length ? `\n(${elements.length - kept.length} less important elements left out for max_tokens)` : ''),
+  });
+  return fit.text ?? '';
 }
 type McpPrevious = NonNullable<Parameters<typeof rankCollected>[2]>['previous'];
 
@@ -248,8 +262,11 @@ async function run(session: BrowserSession, name: McpToolName, a: unknown): Prom
     }
     case 'read': {
       const page = await session.page();
-      const r = readPage(await page.content(), page.url(), { contentLimit: (a as McpArgs<'read'>).max_chars });
-      return text([`# ${r.title || page.url()}`, `<${page.url()}>`, '', r.content, ...r.warnings.map((w) => `\n(${w})`)].join('\n'));
+      const { max_chars, max_tokens } = a as McpArgs<'read'>;
+      const r = readPage(await page.content(), page.url(), { contentLimit: max_chars });
+      // max_tokens: the content's first whole blocks that fit (the heading and URL lines are not counted).
+      const content = max_tokens === undefined ? r.content : (await fitContent(r.content, 'markdown', max_tokens)).content;
+      return text([`# ${r.title || page.url()}`, `<${page.url()}>`, '', content, ...r.warnings.map((w) => `\n(${w})`)].join('\n'));
     }
     case 'press_key': {
       const { key, id, timeout_ms } = a as McpArgs<'press_key'>;

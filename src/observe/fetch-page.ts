@@ -7,6 +7,7 @@ import type { LookupFunction } from 'node:net';
 import { SightlineError } from '../schema/errors.ts';
 import { EgressError, refusalError, type EgressGuard } from './egress.ts';
 import { isPdf } from './pdf-sniff.ts';
+import { requestHeaders, type Credentials } from './credentials.ts';
 
 export const MAX_REDIRECTS = 5;
 
@@ -134,7 +135,9 @@ async function readCapped(res: Response, maxBytes: number): Promise<Uint8Array> 
   return Buffer.concat(chunks, total);
 }
 
-export async function fetchPage(raw: string, options: FetchOptions, agent: Agent, signal?: AbortSignal): Promise<FetchedPage> {
+/** `credentials`: the caller's cookies and headers, chosen again at every hop (credentials.ts): a redirect
+ *  off the host they name does not carry them. */
+export async function fetchPage(raw: string, options: FetchOptions, agent: Agent, signal?: AbortSignal, credentials?: Credentials): Promise<FetchedPage> {
   const deadline = AbortSignal.timeout(options.deadlineMs);
   const abort = signal ? AbortSignal.any([deadline, signal]) : deadline;
   const redirects: string[] = [];
@@ -150,7 +153,7 @@ export async function fetchPage(raw: string, options: FetchOptions, agent: Agent
       }
       const res = await fetch(checked.url, {
         dispatcher: agent, redirect: 'manual', signal: abort,
-        headers: { 'user-agent': options.userAgent ?? DEFAULT_UA, accept: 'text/html,application/xhtml+xml;q=0.9,application/pdf;q=0.9,text/plain;q=0.8,*/*;q=0.5' },
+        headers: { 'user-agent': options.userAgent ?? DEFAULT_UA, accept: 'text/html,application/xhtml+xml;q=0.9,application/pdf;q=0.9,text/plain;q=0.8,*/*;q=0.5', ...requestHeaders(credentials, checked.url) },
       }).catch((err: Error & { cause?: Error }) => {
         if (abort.aborted) throw err;
         const cause = err.cause instanceof EgressError ? err.cause : undefined;

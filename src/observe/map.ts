@@ -13,6 +13,7 @@ import type { PageRunner } from './browser-pool.ts';
 import type { EgressGuard } from './egress.ts';
 import { checkUrl, navigate, readSettled } from './navigate.ts';
 import { adaptiveSettle, prepareSettle, type Inflight, type SettleReport } from './settle.ts';
+import { applyCredentials, type Credentials } from './credentials.ts';
 
 export type Engine = 'performance' | 'precision';
 
@@ -37,6 +38,8 @@ export interface MapJob {
    * quiet polled from Node, then each read in turn), kept for benchmarks and as a fallback.
    */
   settle?: 'adaptive' | 'fixed';
+  /** The caller's cookies, headers and storage state, for this page only (credentials.ts). */
+  credentials?: Credentials;
   /** Internal (benchmarks): called with a step's name as each step ends. */
   trace?: (step: string) => void;
   /** Internal (benchmarks): filled with where the adaptive settle's time went. */
@@ -133,8 +136,10 @@ export async function mapPage(pool: PageRunner, guard: EgressGuard, ranker: Rank
     // The adaptive path: the settle watcher is installed while the route is set up, not after it.
     const fast = job.engine === 'performance' && job.settle !== 'fixed';
     let inflight: Inflight | undefined;
+    await applyCredentials(page, job.credentials, job.deadlineMs);
     if (job.engine === 'performance') {
-      const blocking = page.route('**/*', (route) => (HEAVY.has(route.request().resourceType()) ? route.abort('blockedbyclient') : route.continue()));
+      // fallback, not continue: the credentials' route (registered before, asked after) may send the request.
+      const blocking = page.route('**/*', (route) => (HEAVY.has(route.request().resourceType()) ? route.abort('blockedbyclient') : route.fallback()));
       if (fast) [inflight] = await Promise.all([prepareSettle(page), blocking]);
       else await blocking;
     }

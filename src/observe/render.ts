@@ -3,6 +3,7 @@
 import type { PageRunner } from './browser-pool.ts';
 import type { EgressGuard } from './egress.ts';
 import { checkUrl, navigate, readSettled } from './navigate.ts';
+import { applyCredentials, type Credentials } from './credentials.ts';
 
 export interface Rendered { url: string; html: string; blocked: string[]; warnings: string[] }
 
@@ -11,10 +12,11 @@ export function looksLikeScriptShell(html: string, textLength: number): boolean 
   return textLength < 200 && /<script[\s>]/i.test(html);
 }
 
-export async function renderPage(pool: PageRunner, guard: EgressGuard, url: string, deadlineMs: number, signal?: AbortSignal): Promise<Rendered> {
+export async function renderPage(pool: PageRunner, guard: EgressGuard, url: string, deadlineMs: number, signal?: AbortSignal, credentials?: Credentials): Promise<Rendered> {
   await checkUrl(guard, url);
   return pool.withPage(async (page) => {
     const deadline = Date.now() + deadlineMs;
+    await applyCredentials(page, credentials, deadlineMs);
     const navigated = await navigate(page, url, 'domcontentloaded', deadlineMs);
     const warnings: string[] = [];
     const html = await readSettled(page, navigated, deadline, warnings, async () => {

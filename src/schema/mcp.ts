@@ -1,7 +1,7 @@
 // The MCP tools' arguments (`sightline mcp`, docs/mcp.md): these typebox schemas are the tools'
 // inputSchema as MCP clients see it and what the server validates calls against.
 import Type, { type Static } from 'typebox';
-import { ElementFilter, Goal } from './snapshot.ts';
+import { ElementFilter, Goal, MaxTokens } from './snapshot.ts';
 
 const Id = Type.Integer({ minimum: 0, description: 'An element id from the latest snapshot of this tab' });
 const Timeout = Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000, description: 'Milliseconds to wait, default 5000' }));
@@ -21,6 +21,7 @@ export const McpTools = {
       limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, description: 'Most elements to list, default 50' })),
       filter: Type.Optional(ElementFilter),
       since_last: Type.Optional(Type.Boolean({ description: 'Only the elements that changed since the previous snapshot of this tab' })),
+      max_tokens: Type.Optional(MaxTokens('the answer: the most important elements that fit, in rank order')),
     }),
   },
   click: { description: 'Click an element by id.', input: Type.Object({ id: Id, timeout_ms: Timeout }) },
@@ -61,7 +62,10 @@ export const McpTools = {
   },
   read: {
     description: 'The current page\'s main content as Markdown.',
-    input: Type.Object({ max_chars: Type.Optional(Type.Integer({ minimum: 100, maximum: 500_000, description: 'Default 50000' })) }),
+    input: Type.Object({
+      max_chars: Type.Optional(Type.Integer({ minimum: 100, maximum: 500_000, description: 'Default 50000' })),
+      max_tokens: Type.Optional(MaxTokens('the content: its first whole blocks that fit')),
+    }),
   },
   screenshot: {
     description: 'A PNG of the viewport (or full page); annotate draws each ranked element\'s box and id.',

@@ -1,7 +1,7 @@
 // The /v1/observe contract (SPEC "Observe request", "Observe result" read, map and visual modes,
 // observe errors).
 import Type, { type Static } from 'typebox';
-import { ElementFilter, Goal, Maybe, MlRerank, ModalGrid, Rect, ResultElements, ResultFormat, ResultText, Viewport } from './snapshot.ts';
+import { Budgeted, ElementFilter, Goal, Maybe, MaxTokens, MlRerank, ModalGrid, Rect, ResultElements, ResultFormat, ResultText, Viewport } from './snapshot.ts';
 
 /** Observe `options.limit`: default and maximum (DESIGN "Decisions"). */
 export const MAP_DEFAULT_LIMIT = 50;
@@ -31,7 +31,42 @@ export const ObserveOptions = Type.Object({
   dismiss_overlays: Maybe(Type.Boolean({ description: 'map and visual: click the control that closes a consent banner or dialog before collecting (default false)' })),
   format: Maybe(ResultFormat),
   elements: Maybe(ResultElements),
+  max_age_s: Maybe(Type.Integer({ minimum: 0, maximum: 86_400, description: 'read, and map without a goal: answer a stored result of the same request at most this many seconds old (cached: true, cached_at), else load the page and store the result. Same credits as the mode. Never for requests with cookies, headers or storage_state.' })),
+  max_tokens: Maybe(MaxTokens('the result: read, the first whole blocks of content; map and visual, the most important elements, whole and in rank order (counted as the text form with format "text", else as JSON)')),
 }, { description: 'Options; keys that do not apply to the chosen mode are ignored.' });
+
+/** Most cookies, headers and storage-state origins one request may carry. */
+export const MAX_COOKIES = 100;
+export const MAX_HEADERS = 20;
+export const MAX_ORIGINS = 20;
+
+// Credentials for a logged-in page (docs/decisions.md, "Authenticated observe"): used for this request
+// only, never logged, stored or cached. A header or cookie value carries no CR, LF or NUL.
+const HeaderValue = Type.String({ maxLength: 8192, pattern: '^[^\\r\\n\\x00]*$' });
+
+export const Cookie = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 256, pattern: '^[!#$%&\'*+\\-.^_`|~0-9A-Za-z]+$' }),
+  value: Type.String({ maxLength: 4096, pattern: '^[^\\r\\n\\x00;]*$' }),
+  domain: Maybe(Type.String({ minLength: 1, maxLength: 253, pattern: '^\\.?[A-Za-z0-9_.:\\[\\]-]+$', description: 'as in Playwright: "example.com" is that host only, ".example.com" it and its subdomains; default: the URL\'s host' })),
+  path: Maybe(Type.String({ maxLength: 1024, pattern: '^/', description: 'default "/"' })),
+  secure: Maybe(Type.Boolean({ description: 'sent over https only' })),
+  httpOnly: Maybe(Type.Boolean()),
+  sameSite: Maybe(Type.Union([Type.Literal('Strict'), Type.Literal('Lax'), Type.Literal('None')])),
+  expires: Maybe(Type.Number({ description: 'Unix seconds; -1 or absent: a session cookie. An expired cookie is not sent.' })),
+}, { description: 'A cookie, in Playwright\'s shape. Sent only to the host (or domain) it names, on its path.' });
+
+export const StorageState = Type.Object({
+  cookies: Maybe(Type.Array(Cookie, { maxItems: MAX_COOKIES })),
+  origins: Maybe(Type.Array(Type.Object({
+    origin: Type.String({ maxLength: 2048 }),
+    localStorage: Type.Array(Type.Object({ name: Type.String({ maxLength: 1024 }), value: Type.String({ maxLength: 65_536 }) }), { maxItems: 200 }),
+  }), { maxItems: MAX_ORIGINS })),
+}, { description: 'Playwright\'s storage state (context.storageState()): its cookies go with the request as `cookies` do; its localStorage is set for pages of its origin (map, visual, and read when rendered).' });
+
+export const RequestHeaders = Type.Record(Type.String({ pattern: '^[!#$%&\'*+\\-.^_`|~0-9A-Za-z]+$', maxLength: 128 }), HeaderValue, {
+  maxProperties: MAX_HEADERS,
+  description: 'Extra request headers, sent only to the requested URL\'s origin or its https upgrade (never after a redirect off it, never to third parties the page loads). Allowed: Authorization, Accept-Language, User-Agent, Referer and X-* headers other than X-Forwarded-* and X-Real-IP; any other name (Host, Cookie, hop-by-hop or proxy headers) is a 400.',
+});
 
 export const ObserveRequest = Type.Object({
   url: Type.String({ minLength: 1, maxLength: 8192, description: 'a valid http or https URL' }),
@@ -40,6 +75,9 @@ export const ObserveRequest = Type.Object({
   mode: Type.Optional(Type.Union([Type.Literal('read'), Type.Literal('map'), Type.Literal('visual'), Type.Null()], { default: 'read' })),
   format: Type.Optional(Type.Union([Type.Literal('markdown'), Type.Literal('text'), Type.Literal('html'), Type.Null()], { default: 'markdown', description: 'read mode\'s output format' })),
   options: Maybe(ObserveOptions),
+  cookies: Maybe(Type.Array(Cookie, { maxItems: MAX_COOKIES, description: 'cookies for a logged-in page (read, map, visual); never stored or logged, and the request is never cached' })),
+  headers: Maybe(RequestHeaders),
+  storage_state: Maybe(StorageState),
 });
 
 export const ReadLink = Type.Object({
@@ -56,10 +94,13 @@ export const ReadResult = Type.Object({
   credits_used: Type.Number(),
   credits_remaining: Type.Number(),
   format: Type.String(),
-  truncated: Type.Boolean(),
+  truncated: Type.Boolean({ description: 'content was cut, by contentLimit or max_tokens' }),
+  token_count: Type.Optional(Type.Integer({ minimum: 0, description: 'with options.max_tokens: o200k tokens of content' })),
   warnings: Type.Array(Type.String()),
   redirects: Type.Array(Type.String()),
   rendered: Type.Boolean({ description: 'true when the page was read from Chromium' }),
+  cached: Type.Optional(Type.Boolean({ description: 'with options.max_age_s: the result was stored earlier (true) or loaded now and stored (false)' })),
+  cached_at: Type.Optional(Type.String({ format: 'date-time', description: 'with cached: true, when the stored result was made' })),
   pages: Type.Optional(Type.Integer({ minimum: 1, description: 'a PDF: its page count (the content is its text as Markdown, text or HTML)' })),
   links: Type.Optional(Type.Array(ReadLink, { description: 'with options.include_links: the links of the main content, in order, each URL once' })),
 });
@@ -135,6 +176,10 @@ export const MapResult = Type.Object({
   warnings: Type.Array(Type.String()),
   timings_ms: MapTimings,
   text: Type.Optional(ResultText),
+  token_count: Budgeted.properties.token_count,
+  truncated: Budgeted.properties.truncated,
+  cached: Type.Optional(Type.Boolean({ description: 'with options.max_age_s (map without a goal): the result was stored earlier (true) or loaded now and stored (false)' })),
+  cached_at: Type.Optional(Type.String({ format: 'date-time', description: 'with cached: true, when the stored result was made' })),
 });
 
 /** Map with `options.format: "text"` and `options.elements: false`: the text instead of the elements. */
@@ -163,6 +208,8 @@ export const ObserveErrorBody = Type.Object({
 });
 
 export type ObserveRequest = Static<typeof ObserveRequest>;
+export type Cookie = Static<typeof Cookie>;
+export type StorageState = Static<typeof StorageState>;
 export type ReadResult = Static<typeof ReadResult>;
 export type ObserveErrorBody = Static<typeof ObserveErrorBody>;
 export type MapElement = Static<typeof MapElement>;

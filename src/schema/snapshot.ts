@@ -106,6 +106,15 @@ export const ResultFormat = Type.Union([Type.Literal('json'), Type.Literal('text
   description: 'json (default): elements only; text: the result also carries `text`, one line per element for a model to read (docs/prompt-format.md)',
 });
 
+/** `options.max_tokens`: a budget in o200k tokens for what the result returns (docs/decisions.md, "Token budgets"). */
+export const MAX_TOKENS_LIMIT = 1_000_000;
+export const MaxTokens = (what: string) => Type.Integer({ minimum: 1, maximum: MAX_TOKENS_LIMIT, description: `at most this many o200k tokens (GPT-4o's tokenizer) of ${what}; the result reports token_count and truncated` });
+/** What a budgeted result reports: the tokens of what the budget governs, and whether anything was left out for it. */
+export const Budgeted = Type.Object({
+  token_count: Type.Optional(Type.Integer({ minimum: 0, description: 'with options.max_tokens: o200k tokens of what the budget governs (the text form with format "text", else the elements as JSON; read: content)' })),
+  truncated: Type.Optional(Type.Boolean({ description: 'with options.max_tokens: elements (or content) were left out to fit the budget' })),
+});
+
 /** `options.elements`: with format "text", false leaves the JSON elements out. */
 export const ResultElements = Type.Boolean({ description: 'false (with format "text"): leave the JSON elements out; default true' });
 
@@ -115,6 +124,7 @@ export const SnapshotOptions = Type.Object({
   previous: Maybe(Type.Array(PreviousElement, { description: 'Elements of the previous snapshot: sets diff_status.' })),
   format: Maybe(ResultFormat),
   elements: Maybe(ResultElements),
+  max_tokens: Maybe(MaxTokens('the elements: the most important that fit, whole and in rank order (counted as the text form with format "text", else as JSON)')),
 });
 
 export const ClientMetrics = Type.Object({
@@ -258,10 +268,10 @@ const Cost = Type.Object({
 });
 
 /** The /v1/snapshot success body: the rank result plus what the request cost. */
-export const SnapshotResponse = Type.Intersect([RankResult, Cost, Type.Object({ text: Type.Optional(ResultText) })]);
+export const SnapshotResponse = Type.Intersect([RankResult, Cost, Budgeted, Type.Object({ text: Type.Optional(ResultText) })]);
 
 /** The /v1/snapshot success body with `options.format: "text"` and `options.elements: false`. */
-export const SnapshotTextResponse = Type.Intersect([Type.Omit(RankResult, ['elements']), Cost, Type.Object({ text: ResultText })]);
+export const SnapshotTextResponse = Type.Intersect([Type.Omit(RankResult, ['elements']), Cost, Budgeted, Type.Object({ text: ResultText })]);
 
 /** The /v1/snapshot error body (SPEC "Errors"). `credits_remaining` is present when the key is known. */
 export const SnapshotErrorBody = Type.Object({

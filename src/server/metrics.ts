@@ -45,6 +45,8 @@ export interface Metrics {
   egressRefused(reason: string): void;
   extraction(seconds: number): void;
   ranking(route: PaidRoute, seconds: number): void;
+  /** A cached read (options.max_age_s) found a stored result (hit) or did the work (miss). */
+  cache(mode: string, hit: boolean): void;
   /** Per-key limits moved to the in-process fallback (true) or back to Redis (false). */
   limitsFallback(active: boolean): void;
   /** Pool counters to read at each scrape (the browser pool exists once a page needed it). */
@@ -71,6 +73,13 @@ export function createMetrics(): Metrics {
   fallback.set(0);
   const fallbacks = counter('sightline_limits_fallbacks_total', 'Times per-key limits fell back from Redis to in-process limits (the circuit breaker opened)');
   const ranking = histogram('sightline_ranking_duration_seconds', 'Time in the rank core per request (encode, rank, decode)', WORK_BUCKETS, ['route']);
+  const cache = counter('sightline_observe_cache_total', 'Observe requests with options.max_age_s, by mode and result (hit: a stored result answered; miss: the page was loaded and stored)', ['mode', 'result']);
+  const cacheCounts = { hit: 0, miss: 0 };
+  new Gauge({
+    name: 'sightline_observe_cache_hit_ratio', help: 'Share of cache-eligible observe requests answered from the cache since start (with --workers, the workers\' average; the counters above are exact)',
+    registers: [registry], aggregator: 'average',
+    collect() { const all = cacheCounts.hit + cacheCounts.miss; this.set(all ? cacheCounts.hit / all : 0); },
+  });
 
   let browser: () => (PoolStats & { crashes: number }) | null = () => null;
   let extract: () => ExtractStats | null = () => null;
@@ -117,6 +126,10 @@ export function createMetrics(): Metrics {
     egressRefused: (reason) => egress.inc({ reason }),
     extraction: (seconds) => extraction.observe(seconds),
     ranking: (route, seconds) => ranking.observe({ route }, seconds),
+    cache(mode, hit) {
+      cache.inc({ mode, result: hit ? 'hit' : 'miss' });
+      cacheCounts[hit ? 'hit' : 'miss']++;
+    },
     limitsFallback(active) {
       fallback.set(active ? 1 : 0);
       if (active) fallbacks.inc();

@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { SightlineError } from '../schema/errors.ts';
-import { sweepEvery, type ScreenshotStore } from './screenshot-store.ts';
+import { sweepEvery, blobRef, BLOB_REF, type ScreenshotStore } from './screenshot-store.ts';
 import { parseS3Url } from './config.ts';
 
 /** Seconds since the epoch, fixed width so keys sort by expiry (10 digits last until the year 2286). */
@@ -25,8 +25,10 @@ export function openS3Screenshots(url: string, endpoint: string, ttlSeconds: num
     ...(endpoint ? { endpoint, forcePathStyle: true } : {}),
   });
   const dir = `${prefix}screenshots/`;
+  const blobs = `${prefix}blobs/`;
 
-  async function sweep(): Promise<number> {
+  /** Deletes the expired objects under a folder whose names start with their expiry. */
+  async function sweepUnder(dir: string): Promise<number> {
     const now = Math.floor(Date.now() / 1000);
     let deleted = 0;
     for (let token: string | undefined, done = false; !done;) {
@@ -46,6 +48,7 @@ export function openS3Screenshots(url: string, endpoint: string, ttlSeconds: num
     }
     return deleted;
   }
+  const sweep = async () => (await sweepUnder(dir)) + (await sweepUnder(blobs));
   const stop = sweepEvery(sweep);
 
   return {
@@ -63,6 +66,21 @@ export function openS3Screenshots(url: string, endpoint: string, ttlSeconds: num
         const busy = new SightlineError('busy', `Screenshot storage did not answer (${(err as Error).message}); retry later, or ask for screenshot_delivery "base64"`);
         busy.retryAfter = 1;
         throw busy;
+      }
+    },
+    async putBlob(data, ttlSeconds) {
+      const ref = blobRef(ttlSeconds);
+      await client.send(new PutObjectCommand({ Bucket: bucket, Key: `${blobs}${ref}`, Body: data, ContentType: 'application/json' }));
+      return ref;
+    },
+    async getBlob(ref) {
+      if (!BLOB_REF.test(ref) || Number(ref.slice(0, 10)) <= Date.now() / 1000) return undefined;
+      try {
+        const got = await client.send(new GetObjectCommand({ Bucket: bucket, Key: `${blobs}${ref}` }));
+        return Buffer.from(await got.Body!.transformToByteArray());
+      } catch (err) {
+        if ((err as { name?: string }).name === 'NoSuchKey') return undefined;
+        throw err;
       }
     },
     route: () => { throw new SightlineError('not_found', 'Screenshots are served from the S3 bucket: use the URL the response gave'); },

@@ -13,11 +13,12 @@ import { mkdirSync, readFileSync, readdirSync, unlinkSync, writeFileSync } from 
 import { join } from 'node:path';
 import { SightlineError } from '../schema/errors.ts';
 import type { Route } from './http.ts';
-import { sweepEvery, type ScreenshotStore, type StoredScreenshot } from './screenshot-store.ts';
-export { sweepEvery, type ScreenshotStore, type StoredScreenshot } from './screenshot-store.ts';
+import { sweepEvery, blobRef, BLOB_REF, type ScreenshotStore, type StoredScreenshot } from './screenshot-store.ts';
+export { sweepEvery, blobRef, BLOB_REF, type ScreenshotStore, type StoredScreenshot } from './screenshot-store.ts';
 
 export const SCREENSHOT_PATH = '/v1/screenshots/';
 const ID = /^[A-Za-z0-9_-]{32}$/;
+const blobExpired = (ref: string) => Number(ref.slice(0, 10)) <= Date.now() / 1000;
 
 /** Where screenshots live: `files` (<data-dir>/screenshots) or `s3://bucket/prefix`. */
 export interface ScreenshotConfig {
@@ -52,18 +53,23 @@ export function openFileScreenshots(dataDir: string, ttlSeconds: number): Screen
   const key = signingKey(dataDir);
   const sign = (id: string, expires: number) => createHmac('sha256', key).update(`${id}.${expires}`).digest('base64url');
   const fileOf = (id: string, expires: number) => join(dir, `${id}-${expires}.png`);
+  const blobs = join(dataDir, 'blobs');
 
   async function sweep(): Promise<number> {
     const now = Date.now() / 1000;
     let deleted = 0;
-    let names: string[];
-    try { names = readdirSync(dir); } catch { return 0; } // the folder went away: nothing to sweep (save recreates it)
-    for (const name of names) {
-      const expires = Number(/-(\d+)\.png$/.exec(name)?.[1]);
-      if (expires && expires <= now) {
-        try { unlinkSync(join(dir, name)); deleted++; } catch { /* another worker swept it */ }
+    const drop = (folder: string, expiresOf: (name: string) => number) => {
+      let names: string[];
+      try { names = readdirSync(folder); } catch { return; } // the folder went away: nothing to sweep (a save recreates it)
+      for (const name of names) {
+        const expires = expiresOf(name);
+        if (expires && expires <= now) {
+          try { unlinkSync(join(folder, name)); deleted++; } catch { /* another worker swept it */ }
+        }
       }
-    }
+    };
+    drop(dir, (name) => Number(/-(\d+)\.png$/.exec(name)?.[1]));
+    drop(blobs, (name) => Number(/^(\d{10})-/.exec(name)?.[1]));
     return deleted;
   }
   const stop = sweepEvery(sweep);
@@ -75,6 +81,16 @@ export function openFileScreenshots(dataDir: string, ttlSeconds: number): Screen
       mkdirSync(dir, { recursive: true });
       writeFileSync(fileOf(id, expires), png);
       return { url: `${origin}${SCREENSHOT_PATH}${id}.png?expires=${expires}&sig=${sign(id, expires)}`, expires_at: new Date(expires * 1000).toISOString() };
+    },
+    async putBlob(data, ttlSeconds) {
+      const ref = blobRef(ttlSeconds);
+      mkdirSync(blobs, { recursive: true });
+      writeFileSync(join(blobs, ref), data);
+      return ref;
+    },
+    async getBlob(ref) {
+      if (!BLOB_REF.test(ref) || blobExpired(ref)) return undefined;
+      try { return readFileSync(join(blobs, ref)); } catch { return undefined; }
     },
     route: (req) => {
       const id = req.path.slice(SCREENSHOT_PATH.length).replace(/\.png$/, '');

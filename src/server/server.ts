@@ -21,6 +21,7 @@ import { ExtractPool, defaultExtractWorkers } from '../observe/extract-pool.ts';
 import { startEgressProxy, type EgressProxy } from '../observe/egress-proxy.ts';
 import { openApiDocument } from './openapi.ts';
 import { openScreenshotStore, SCREENSHOT_PATH } from './screenshots.ts';
+import { openObserveCache } from './observe-cache.ts';
 import { MAP_MAX_LIMIT } from '../schema/observe.ts';
 import { json } from './reply.ts';
 import { loadUws, serveUws, type Listening } from './uws.ts';
@@ -116,6 +117,7 @@ export async function buildRouter(config: ServerConfig, store: Store, logger: Lo
     'POST /v1/observe': observeRoute({
       store, limits, holdTtlMs: config.holdTtlMs, browser: browser.get, extract,
       ranker: new Ranker(core, { limitCap: MAP_MAX_LIMIT }), screenshots, publicUrl: config.publicUrl, metrics, mapPath: config.mapPath,
+      cache: openObserveCache(store, screenshots),
       fetch: { guard, deadlineMs: config.pageTimeoutMs, maxBytes: config.maxPageBytes },
     }),
     'POST /mcp': mcp.route,

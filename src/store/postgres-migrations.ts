@@ -81,6 +81,19 @@ export const PG_MIGRATIONS: PgMigration[] = [
         WHEN (OLD.active IS DISTINCT FROM NEW.active OR OLD.key_hash IS DISTINCT FROM NEW.key_hash)
         EXECUTE FUNCTION accounts_notify();`,
   },
+  {
+    version: 2,
+    name: 'the observe cache (cached reads, issue 42)',
+    sql: `
+      CREATE TABLE observe_cache (
+        key TEXT PRIMARY KEY,
+        body TEXT,
+        blob TEXT,
+        stored_ms BIGINT NOT NULL,
+        expires_ms BIGINT NOT NULL
+      );
+      CREATE INDEX observe_cache_expiry ON observe_cache (expires_ms);`,
+  },
 ];
 
 export const PG_LATEST_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1].version;

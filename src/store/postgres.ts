@@ -294,6 +294,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Postg
         if (await resolveHold(id, 'voided', 0, 'expired', now)) voided++;
       }
       await q('DELETE FROM idempotency WHERE expires_ms <= $1', [now]);
+      await q('DELETE FROM observe_cache WHERE expires_ms <= $1', [now]);
       return voided;
     },
     async balance(accountId) {
@@ -339,6 +340,17 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Postg
     },
     async releaseIdempotency(accountId, key) {
       await q("DELETE FROM idempotency WHERE account_id = $1 AND key = $2 AND state = 'running'", [accountId, key]);
+    },
+    async cacheGet(key, minStoredMs, now = Date.now()) {
+      const [row] = await q<{ body: string | null; blob: string | null; stored_ms: number }>(
+        'SELECT body, blob, stored_ms FROM observe_cache WHERE key = $1 AND stored_ms >= $2 AND expires_ms > $3', [key, minStoredMs, now]);
+      return row && { body: row.body, blob: row.blob, storedMs: row.stored_ms };
+    },
+    async cachePut(key, entry, expiresMs) {
+      // A newer result replaces an older one, never the reverse (two instances storing at once).
+      await q(`INSERT INTO observe_cache (key, body, blob, stored_ms, expires_ms) VALUES ($1, $2, $3, $4, $5)
+        ON CONFLICT (key) DO UPDATE SET body = EXCLUDED.body, blob = EXCLUDED.blob, stored_ms = EXCLUDED.stored_ms, expires_ms = EXCLUDED.expires_ms
+        WHERE EXCLUDED.stored_ms >= observe_cache.stored_ms`, [key, entry.body, entry.blob, entry.storedMs, expiresMs]);
     },
     async createKey(credits, active) {
       wholeCredits(credits, 'credits');

@@ -79,6 +79,21 @@ export const MIGRATIONS: Migration[] = [
         SELECT id, credits, 'grant', 'opening balance (migration 2)', ? FROM accounts WHERE credits <> 0 ORDER BY id`).run(nowMs);
     },
   },
+  {
+    version: 3,
+    name: 'the observe cache (cached reads, issue 42)',
+    up(db) {
+      db.exec(`
+        CREATE TABLE observe_cache (
+          key TEXT PRIMARY KEY,
+          body TEXT,
+          blob TEXT,
+          stored_ms INTEGER NOT NULL,
+          expires_ms INTEGER NOT NULL
+        );
+        CREATE INDEX observe_cache_expiry ON observe_cache (expires_ms);`);
+    },
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

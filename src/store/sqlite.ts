@@ -78,6 +78,15 @@ export function openSqliteStore(dataDir: string): Store {
   const idemRelease = db.prepare<[number, string], unknown>("DELETE FROM idempotency WHERE account_id = ? AND key = ? AND state = 'running'");
   const idemExpire = db.prepare<[number], unknown>('DELETE FROM idempotency WHERE expires_ms <= ?');
 
+  // The observe cache: a newer result replaces an older one, never the reverse.
+  const cacheGet = db.prepare<[string, number, number], { body: string | null; blob: string | null; stored_ms: number }>(
+    'SELECT body, blob, stored_ms FROM observe_cache WHERE key = ? AND stored_ms >= ? AND expires_ms > ?');
+  const cachePut = db.prepare<[{ key: string; body: string | null; blob: string | null; stored: number; expires: number }], unknown>(`
+    INSERT INTO observe_cache (key, body, blob, stored_ms, expires_ms) VALUES (@key, @body, @blob, @stored, @expires)
+    ON CONFLICT (key) DO UPDATE SET body = excluded.body, blob = excluded.blob, stored_ms = excluded.stored_ms, expires_ms = excluded.expires_ms
+    WHERE excluded.stored_ms >= observe_cache.stored_ms`);
+  const cacheExpire = db.prepare<[number], unknown>('DELETE FROM observe_cache WHERE expires_ms <= ?');
+
   // Refill by elapsed time, capped at the burst, then take one token only if one is there: one statement,
   // so the check and the take cannot be split by another writer.
   const refilled = 'min(@burst, tokens + max(0, @now - updated_ms) * @rate / 1000.0)';
@@ -129,6 +138,7 @@ export function openSqliteStore(dataDir: string): Store {
     let voided = 0;
     for (const { id } of expired.all(now)) if (resolve(id, 'voided', 0, 'expired', now)) voided++;
     idemExpire.run(now);
+    cacheExpire.run(now);
     return voided;
   });
   const claimTx = db.transaction((accountId: number, key: string, requestHash: string, lockMs: number, now: number): IdempotencyClaim => {
@@ -203,6 +213,13 @@ export function openSqliteStore(dataDir: string): Store {
     },
     async releaseIdempotency(accountId, key) {
       idemRelease.run(accountId, key);
+    },
+    async cacheGet(key, minStoredMs, now = Date.now()) {
+      const row = cacheGet.get(key, minStoredMs, now);
+      return row && { body: row.body, blob: row.blob, storedMs: row.stored_ms };
+    },
+    async cachePut(key, entry, expiresMs) {
+      cachePut.run({ key, body: entry.body, blob: entry.blob, stored: entry.storedMs, expires: expiresMs });
     },
     async createKey(credits, active) {
       wholeCredits(credits, 'credits');

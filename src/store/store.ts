@@ -84,6 +84,14 @@ export type IdempotencyClaim =
   | { state: 'mismatch' }
   | { state: 'done'; outcome: StoredOutcome };
 
+/** A stored observe result (docs/decisions.md, "Cached reads"): its JSON inline, or the blob-store
+ *  reference of a large one. */
+export interface CachedEntry {
+  body: string | null;
+  blob: string | null;
+  storedMs: number;
+}
+
 export interface Store {
   /** The account a key belongs to, by the key's hash. */
   findByHash(hash: string): Promise<Account | undefined>;
@@ -97,8 +105,8 @@ export interface Store {
   post(holdId: number, actualCredits?: number, nowMs?: number): Promise<boolean>;
   /** Gives a held hold back. False when it was already posted or voided: nothing changes then. */
   void(holdId: number, reason: string, nowMs?: number): Promise<boolean>;
-  /** Voids every hold whose TTL has passed and drops expired idempotency records; resolves the number of
-   *  holds voided. */
+  /** Voids every hold whose TTL has passed and drops expired idempotency records and cache entries;
+   *  resolves the number of holds voided. */
   sweep(nowMs?: number): Promise<number>;
   balance(accountId: number): Promise<Balance>;
   /** The account's ledger, oldest first. */
@@ -117,6 +125,11 @@ export interface Store {
   completeIdempotency(accountId: number, key: string, outcome: StoredOutcome, keepMs: number, nowMs?: number): Promise<void>;
   /** Forgets a claimed key whose outcome is not kept, so a retry runs again. */
   releaseIdempotency(accountId: number, key: string): Promise<void>;
+
+  /** The cached result under `key` stored at or after `minStoredMs` and not expired, or undefined. */
+  cacheGet(key: string, minStoredMs: number, nowMs?: number): Promise<CachedEntry | undefined>;
+  /** Stores (or replaces with a newer one) the result under `key` until `expiresMs`. */
+  cachePut(key: string, entry: CachedEntry, expiresMs: number): Promise<void>;
 
   /** Creates a key; the clear key is returned once and never stored. Its credits are a ledger grant. */
   createKey(credits: number, active: boolean): Promise<{ key: string; account: Account }>;

@@ -228,6 +228,20 @@ export function storeContract(name: string, backend: StoreBackend): void {
     assert.deepEqual(await two.claimIdempotency(a.id, 'k3', 'other', 1000, T0 + 3), { state: 'claimed' }, 'swept: the key is free');
   }));
 
+  test(`${name}: observe cache: found within its age by any connection, a newer entry wins, expired ones swept`, () => withStores(2, async (one, two) => {
+    const now = 1_000_000_000;
+    await one.cachePut('k', { body: '{"a":1}', blob: null, storedMs: now }, now + 60_000);
+    assert.deepEqual(await two.cacheGet('k', now - 1000, now + 10), { body: '{"a":1}', blob: null, storedMs: now });
+    assert.equal(await two.cacheGet('k', now + 1, now + 10), undefined, 'older than asked for');
+    assert.equal(await two.cacheGet('k', 0, now + 60_000), undefined, 'expired');
+    assert.equal(await two.cacheGet('other', 0, now), undefined);
+    await two.cachePut('k', { body: null, blob: 'ref-2', storedMs: now + 5 }, now + 60_000);
+    await one.cachePut('k', { body: '{"old":1}', blob: null, storedMs: now - 5 }, now + 60_000);
+    assert.deepEqual(await one.cacheGet('k', 0, now + 10), { body: null, blob: 'ref-2', storedMs: now + 5 }, 'an older result does not replace a newer one');
+    await one.sweep(now + 60_001);
+    assert.equal(await two.cacheGet('k', 0, now), undefined, 'the sweep dropped it');
+  }));
+
   test(`${name}: ping answers; after close it rejects, and closing twice is harmless`, () => withStores(1, async (store) => {
     await store.ping();
     await store.close();

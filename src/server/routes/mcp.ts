@@ -9,6 +9,7 @@
 // one key cannot hold them all.
 // Each tools/call costs MCP_TOOL_COST credits, held before the call runs (voided when the transport
 // refuses the message).
+import { storageStateOfInitialize, type PlaywrightStorageState } from '../../mcp/storage-state.ts';
 import { randomUUID } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { BrowserSession } from '../../mcp/session.ts';
@@ -101,8 +102,8 @@ export function mcpRoute(deps: McpDeps): { route: Route; sessions: () => number;
     return err;
   }
 
-  function open(accountId: number): McpSession {
-    const browser = new BrowserSession({ chromium: deps.chromium, proxy: deps.proxy, checkUrl: deps.checkUrl });
+  function open(accountId: number, storageState?: PlaywrightStorageState): McpSession {
+    const browser = new BrowserSession({ chromium: deps.chromium, proxy: deps.proxy, checkUrl: deps.checkUrl, storageState });
     const server = createMcpServer(browser, deps.version);
     let closed = false;
     opened++;
@@ -165,7 +166,10 @@ export function mcpRoute(deps: McpDeps): { route: Route; sessions: () => number;
           throw err;
         }
       }
-      session = open(account.id);
+      // A saved state sent at initialize (params._meta): the session's browser starts with it, nothing keeps it.
+      let storageState: PlaywrightStorageState | undefined;
+      try { storageState = opens(parsed) ? storageStateOfInitialize(parsed) : undefined; } catch (err) { throw new SightlineError('bad_request', (err as Error).message); }
+      session = open(account.id, storageState);
     }
     const request = new Request(`http://${req.host || 'localhost'}/mcp`, { method: req.method, headers, body: req.method === 'POST' ? new Uint8Array(req.body) : undefined });
     const handle = async (): Promise<Reply> => {

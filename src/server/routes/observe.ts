@@ -26,6 +26,10 @@ import { parseJsonBody } from '../body.ts';
 import { json, asSightlineError } from '../reply.ts';
 import type { Route } from '../router.ts';
 import type { Metrics } from '../metrics.ts';
+import { credentialsOf, type Credentials } from '../../observe/credentials.ts';
+import { fitElements } from '../../budget/elements.ts';
+import { fitContent } from '../../observe/read-budget.ts';
+import { cacheKey, type ObserveCache } from '../observe-cache.ts';
 
 /** SPEC "Limits". */
 export const OBSERVE_COSTS = { read: 1, map: 2, map_precision: 10, visual: 10 } as const;
@@ -50,6 +54,19 @@ export interface ObserveDeps {
   holdTtlMs: number;
   /** Map's path (--map-path): the performance engine's settle follows it; fast when absent. */
   mapPath?: 'fast' | 'legacy';
+  /** Stored results for options.max_age_s (observe-cache.ts); without it the option is ignored. */
+  cache?: ObserveCache;
+}
+
+/** options.max_age_s: a stored result young enough answers (same credits as the mode); else `work` runs and
+ *  its result is stored. The store failing to answer or to keep it makes a miss, never an error. */
+async function cachedOr<R extends object>(deps: ObserveDeps, cache: { key: string; maxAgeS: number; mode: string }, cost: number, remaining: number, work: () => Promise<R>): Promise<R> {
+  const hit = await deps.cache!.get(cache.key, cache.maxAgeS).catch(() => undefined);
+  deps.metrics?.cache(cache.mode, hit !== undefined);
+  if (hit) return { ...hit.result, credits_used: cost, credits_remaining: remaining, cached: true, cached_at: new Date(hit.storedMs).toISOString() } as R;
+  const fresh = await work();
+  await deps.cache!.put(cache.key, fresh).catch(() => undefined);
+  return { ...fresh, cached: false };
 }
 
 function validate(body: unknown): ObserveRequest {
@@ -75,7 +92,10 @@ function validate(body: unknown): ObserveRequest {
   return body as ObserveRequest;
 }
 
-async function read(deps: ObserveDeps, agent: ReturnType<typeof guardedAgent>, req: HttpRequest, body: ObserveRequest, remaining: number, key: string): Promise<ReadResult> {
+/** The request with its credentials taken out (never logged or stored: they live in this object only). */
+interface Observing { body: ObserveRequest; credentials?: Credentials }
+
+async function read(deps: ObserveDeps, agent: ReturnType<typeof guardedAgent>, req: HttpRequest, { body, credentials }: Observing, remaining: number, key: string): Promise<ReadResult> {
   const { fetch, browser } = deps;
   const render = body.options?.render ?? 'auto';
   const format = body.format ?? 'markdown';
@@ -83,18 +103,18 @@ async function read(deps: ObserveDeps, agent: ReturnType<typeof guardedAgent>, r
   let source: { url: string; html: string; redirects: string[]; blocked: string[]; warnings: string[]; pdf?: Uint8Array };
   if (render === 'always') {
     try {
-      const shown = await renderPage(await browser(), fetch.guard, body.url.trim(), fetch.deadlineMs, req.signal);
+      const shown = await renderPage(await browser(), fetch.guard, body.url.trim(), fetch.deadlineMs, req.signal, credentials);
       source = { ...shown, redirects: [] };
     } catch (err) {
       // Chromium will not show a download: if it is a PDF, it is read as one (no browser needed).
       if (!(err instanceof SightlineError) || err.code !== 'unsupported_content_type') throw err;
-      const page = await fetchPage(body.url.trim(), fetch, agent, req.signal);
+      const page = await fetchPage(body.url.trim(), fetch, agent, req.signal, credentials);
       if (!page.pdf) throw err;
       source = { url: page.url, html: '', redirects: page.redirects, blocked: [], warnings: [], pdf: page.pdf };
     }
   } else {
     // The guard inside fetchPage checks the scheme and every address, at every redirect.
-    const page = await fetchPage(body.url.trim(), fetch, agent, req.signal);
+    const page = await fetchPage(body.url.trim(), fetch, agent, req.signal, credentials);
     const html = page.contentType === 'text/plain' ? plainTextPage(page.text) : page.text;
     source = { url: page.url, html, redirects: page.redirects, blocked: [], warnings: [], pdf: page.pdf };
   }
@@ -117,7 +137,7 @@ async function read(deps: ObserveDeps, agent: ReturnType<typeof guardedAgent>, r
   let result = await extract(source.html, source.url);
   let rendered = render === 'always';
   if (render === 'auto' && looksLikeScriptShell(source.html, result.textLength)) {
-    const shown = await renderPage(await browser(), fetch.guard, source.url, fetch.deadlineMs, req.signal);
+    const shown = await renderPage(await browser(), fetch.guard, source.url, fetch.deadlineMs, req.signal, credentials);
     source = { ...shown, redirects: source.redirects };
     result = await extract(source.html, source.url);
     rendered = true;
@@ -130,38 +150,64 @@ async function read(deps: ObserveDeps, agent: ReturnType<typeof guardedAgent>, r
   };
 }
 
+/** options.max_tokens on read: the content's first whole blocks within the budget (read-budget.ts). */
+async function budgetRead(result: ReadResult, body: ObserveRequest): Promise<ReadResult> {
+  const budget = body.options?.max_tokens;
+  if (budget == null) return result;
+  const fit = await fitContent(result.content, (body.format ?? 'markdown'), budget);
+  return { ...result, content: fit.content, token_count: fit.token_count, truncated: result.truncated || fit.truncated };
+}
+
 const blockedWarnings = (blocked: string[]) => blocked.slice(0, 20).map((u) => `blocked: ${u} (egress guard)`);
 
+/** A modal, dialog or consent banner still covers part of the page. */
+const modalDetected = (page: PageMap) => page.ranked.modal_detected || page.overlays.some((v) => !v.dismissed && v.kind !== 'layer');
+
+/** The compact text form of the page's ranked elements, with the ids the JSON elements carry (0-based in
+ *  result order, or the collector's uid in the dom shape). */
+function textOf(page: PageMap, o: NonNullable<ObserveRequest['options']>, kept = page.ranked.elements.length): string {
+  const ranked = page.ranked.elements.slice(0, kept);
+  const elements = o.element_shape === 'dom' ? ranked : ranked.map((e, i) => ({ ...e, id: i }));
+  return toPrompt({ url: page.url, viewport: page.ranked.viewport, modal_detected: modalDetected(page), elements }, { title: page.title });
+}
+
 /** options.format "text": the compact form beside (or, with elements: false, instead of) the elements. */
-function withText<R extends MapResult>(result: R, page: PageMap, o: NonNullable<ObserveRequest['options']>): R | (Omit<R, 'interactable_elements' | 'text'> & { text: string }) {
-  if (o.format !== 'text') return result;
-  // The ids the JSON elements carry: 0-based in result order, or the collector's uid in the dom shape.
-  const elements = o.element_shape === 'dom' ? page.ranked.elements : page.ranked.elements.map((e, i) => ({ ...e, id: i }));
-  const text = toPrompt({ url: result.url, viewport: result.viewport, modal_detected: result.modal_detected, elements }, { title: page.title });
+function withText<R extends MapResult>(result: R, text: string | undefined, o: NonNullable<ObserveRequest['options']>): R | (Omit<R, 'interactable_elements' | 'text'> & { text: string }) {
+  if (o.format !== 'text' || text === undefined) return result;
   if (o.elements !== false) return { ...result, text };
   const { interactable_elements: _, text: __, ...rest } = result;
   return { ...rest, text };
 }
 
-async function map(deps: ObserveDeps, req: HttpRequest, body: ObserveRequest, visual: boolean, engine: Engine, cost: number, remaining: number): Promise<MapResult | VisualResult | MapTextResult | VisualTextResult> {
+async function map(deps: ObserveDeps, req: HttpRequest, { body, credentials }: Observing, visual: boolean, engine: Engine, cost: number, remaining: number): Promise<MapResult | VisualResult | MapTextResult | VisualTextResult> {
   const o = body.options ?? {};
   const shape = o.element_shape ?? 'common';
   const page = await mapPage(await deps.browser(), deps.fetch.guard, deps.ranker, {
     url: body.url.trim(), engine, limit: o.limit ?? MAP_DEFAULT_LIMIT, filter: o.filter, goal: o.goal ?? undefined, selectors: shape === 'dom',
     screenshot: visual, annotate: visual && o.annotate === true, dismissOverlays: o.dismiss_overlays === true, deadlineMs: deps.fetch.deadlineMs, signal: req.signal,
-    settle: deps.mapPath === 'legacy' ? 'fixed' : 'adaptive',
+    settle: deps.mapPath === 'legacy' ? 'fixed' : 'adaptive', credentials,
   });
   deps.metrics?.ranking('observe', page.timings.ranking / 1000);
+  let shaped = shapeElements(page, { shape, visualCues: o.include_visual_cues ?? !visual, attributes: o.include_attributes ?? visual });
+  let text = o.format === 'text' ? textOf(page, o) : undefined;
+  let budget: { token_count: number; truncated: boolean } | undefined;
+  if (o.max_tokens != null) {
+    // The most important elements that fit, a prefix of the ranking; counted as what the model reads.
+    const fit = await fitElements<MapResult['interactable_elements'][number]>(shaped, o.max_tokens, o.format === 'text' ? { text: (kept) => textOf(page, o, kept.length) } : {});
+    shaped = fit.elements as MapResult['interactable_elements'];
+    text = fit.text;
+    budget = { token_count: fit.token_count, truncated: fit.truncated };
+  }
   const result: MapResult = {
     status: 'success', url: page.url, viewport: page.ranked.viewport,
-    interactable_elements: shapeElements(page, { shape, visualCues: o.include_visual_cues ?? !visual, attributes: o.include_attributes ?? visual }),
+    interactable_elements: shaped,
     credits_used: cost, credits_remaining: remaining, engine, elements_total: page.elementsTotal,
-    modal_detected: page.ranked.modal_detected || page.overlays.some((v) => !v.dismissed && v.kind !== 'layer'),
+    modal_detected: modalDetected(page),
     modal_grids: page.ranked.modal_grids ?? [], overlays: page.overlays,
     ...(o.goal?.trim() && page.ranked.ml_rerank ? { ml_rerank: page.ranked.ml_rerank } : {}),
-    warnings: [...page.warnings, ...blockedWarnings(page.blocked)], timings_ms: page.timings,
+    warnings: [...page.warnings, ...blockedWarnings(page.blocked)], timings_ms: page.timings, ...budget,
   };
-  if (!visual || !page.screenshot) return withText(result, page, o);
+  if (!visual || !page.screenshot) return withText(result, text, o);
   const { png, width, height } = page.screenshot;
   const common = { format: 'png' as const, size_bytes: png.length, width, height, annotated: o.annotate === true };
   let screenshot: Screenshot;
@@ -171,7 +217,7 @@ async function map(deps: ObserveDeps, req: HttpRequest, body: ObserveRequest, vi
     const stored = await deps.screenshots.save(png, deps.publicUrl || `http://${req.host}`);
     screenshot = { type: 'url', url: stored.url, expires_at: stored.expires_at, ...common };
   }
-  return withText({ ...result, screenshot }, page, o);
+  return withText({ ...result, screenshot }, text, o);
 }
 
 export function observeRoute(deps: ObserveDeps): Route {
@@ -180,7 +226,16 @@ export function observeRoute(deps: ObserveDeps): Route {
     const account = await admit(deps.store, req, deps.limits);
     const hold = { store: deps.store, ttlMs: deps.holdTtlMs, metrics: deps.metrics, route: 'observe' as const };
     const body = validate(parseJsonBody(req));
+    const observing: Observing = { body, credentials: credentialsOf(body, new URL(body.url.trim())) };
     const mode = body.mode ?? 'read';
+    const o = body.options ?? {};
+    // Cached reads: read, and map without a goal; never a request that carries credentials.
+    const cache = deps.cache && o.max_age_s != null && !observing.credentials && (mode === 'read' || (mode === 'map' && !o.goal?.trim()))
+      ? { key: cacheKey(mode, body.url.trim(), body.format ?? 'markdown', o as Record<string, unknown>), maxAgeS: o.max_age_s, mode } : undefined;
+    // max_age_s where no cache applies: said in the result, so a caller does not count on it.
+    const uncached = o.max_age_s == null || cache || !deps.cache ? undefined
+      : `not_cached: options.max_age_s does not apply ${observing.credentials ? 'to a request with cookies, headers or storage_state' : mode === 'visual' ? 'to visual' : 'to map with a goal'}`;
+    const noted = <R extends { warnings: string[] }>(result: R): R => (uncached ? { ...result, warnings: [...result.warnings, uncached] } : result);
     const started = performance.now();
     // The engine label: read's is `fetch`, or `browser` when the page was rendered.
     let engineLabel = mode === 'read' ? (body.options?.render === 'always' ? 'browser' : 'fetch') : '';
@@ -192,9 +247,14 @@ export function observeRoute(deps: ObserveDeps): Route {
     };
     if (mode === 'read') {
       return timed(async () => {
-        const result = await pageCaller.run(String(account.id), () => withHold(hold, req, account.id, OBSERVE_COSTS.read, 'read', (remaining) => read(deps, agent, req, body, remaining, String(account.id))));
+        // The browser pages and extraction processes are shared fairly among keys: the work runs as this key's.
+        const result = await pageCaller.run(String(account.id), () => withHold(hold, req, account.id, OBSERVE_COSTS.read, 'read', async (remaining) => {
+          const work = () => read(deps, agent, req, observing, remaining, String(account.id));
+          return budgetRead(await (cache ? cachedOr(deps, cache, OBSERVE_COSTS.read, remaining, work) : work()), body);
+        }));
         if (result.rendered) engineLabel = 'browser';
-        return result;
+        if (result.cached) engineLabel = 'cache';
+        return noted(result);
       });
     }
     const visual = mode === 'visual';
@@ -203,9 +263,13 @@ export function observeRoute(deps: ObserveDeps): Route {
     engineLabel = engine;
     const cost = visual ? OBSERVE_COSTS.visual : engine === 'precision' ? OBSERVE_COSTS.map_precision : OBSERVE_COSTS.map;
     const what = visual ? 'visual' : `map (${engine})`;
-    return timed(async () => {
-      // The browser pages are shared fairly among keys (PageSlots): the work runs as this key's.
-      return pageCaller.run(String(account.id), () => withHold(hold, req, account.id, cost, what, (remaining) => map(deps, req, body, visual, engine, cost, remaining)));
-    });
+    // The browser pages are shared fairly among keys (PageSlots): the work runs as this key's.
+    return timed(() => pageCaller.run(String(account.id), () => withHold(hold, req, account.id, cost, what, async (remaining) => {
+      const work = () => map(deps, req, observing, visual, engine, cost, remaining);
+      if (!cache) return noted(await work());
+      const result = await cachedOr(deps, cache, cost, remaining, work);
+      if (result.cached) engineLabel = 'cache';
+      return result;
+    })));
   };
 }

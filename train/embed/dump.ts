@@ -54,7 +54,7 @@ function headingAbove(els: Raw[]): Map<number, string> {
 }
 
 export interface DumpElement { id: number; role: string; own: string; link: string; context: string; importance: number; heuristic: number }
-export interface DumpGoal { page: string; split: string; lang: string; style: string; goal: string; targets: number[]; today: number[] }
+export interface DumpGoal { page: string; split: string; lang: string; style: string; goal: string; targets: number[]; today: number[]; confidence: number }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const started = Date.now();
@@ -83,8 +83,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
         }),
       };
     }
-    const today = ranker.rank({ ...request, goal: g.goal }).elements.map((e) => e.id);
-    outGoals.push({ page: g.page.id, split: g.page.split, lang: g.page.lang === 'en' ? 'en' : 'non-en', style: g.style, goal: g.goal, targets: g.targets, today });
+    const ranked = ranker.rank({ ...request, goal: g.goal });
+    const today = ranked.elements.map((e) => e.id);
+    // the rerank's own calibrated probability for its first element: known at run time, so a fusion may gate on it
+    const confidence = ranked.ml_rerank?.top_probability ?? 0;
+    outGoals.push({ page: g.page.id, split: g.page.split, lang: g.page.lang === 'en' ? 'en' : 'non-en', style: g.style, goal: g.goal, targets: g.targets, today, confidence });
   }
   mkdirSync(CACHE, { recursive: true });
   writeFileSync(new URL('dump.json', CACHE), JSON.stringify({ pages, goals: outGoals }));

@@ -22,7 +22,7 @@ class Goals:
             ids = [e['id'] for e in els]
             today_at = {i: n for n, i in enumerate(g['today'])}
             self.items.append({
-                'split': g['split'], 'style': g['style'], 'lang': g['lang'], 'goal': g['goal'],
+                'split': g['split'], 'style': g['style'], 'lang': g['lang'], 'goal': g['goal'], 'conf': g.get('confidence', 0.0),
                 'targets': np.array([i in set(g['targets']) for i in ids]),
                 'today': np.array([today_at.get(i, len(ids)) for i in ids], dtype=np.float64),
                 'heuristic': np.array([e['heuristic'] for e in els], dtype=np.float64),
@@ -71,7 +71,10 @@ METHODS = {
     'today + w*cos blend': lambda it, p: prior(it) + p['w'] * blend(it, p['a'], p['b']),
     'heuristic + w*cos blend': lambda it, p: -np.log1p(it['heuristic']) + p['w'] * blend(it, p['a'], p['b']),
     'today + w*cos rank': lambda it, p: prior(it) + p['w'] * log_rank(blend(it, p['a'], p['b'])),
+    # the cosine's weight gated on the shipped rerank's own confidence (its top probability, known at run time)
+    'today + gated w*cos blend': lambda it, p: prior(it) + (p['w_hi'] if it['conf'] >= p['t'] else p['w_lo']) * blend(it, p['a'], p['b']),
 }
+ORACLE = 'oracle: best of today and cos blend'  # not a method: the headroom a perfect arbiter of the two would have
 GRID = {
     'cos blend': [{'a': a, 'b': b} for a, b in itertools.product((0, .25, .5, .75, 1), (0, .25, .5, .75, 1))],
     'today + w*cos blend': [{'a': a, 'b': b, 'w': w} for a, b, w in itertools.product((0, .25, .5, 1), (0, .25, .5), (1, 2, 3, 4, 6, 8, 12, 16, 24))],
@@ -81,6 +84,8 @@ GRID['today + w*cos rank'] = [{'a': a, 'b': b, 'w': w} for a, b, w in itertools.
 
 
 def positions(items, method, params):
+    if method == ORACLE:
+        return np.minimum(positions(items, 'today (shipped rerank)', {}), positions(items, 'cos blend', params))
     return np.array([position(METHODS[method](it, params), it) for it in items])
 
 
@@ -89,8 +94,14 @@ def objective(pos):
     return float(np.mean(1.0 / (1.0 + pos)))
 
 
-def fit(items, method):
+def fit(items, method, fitted=None):
     train = [it for it in items if it['split'] == 'train']
+    if method == ORACLE:
+        return fitted['cos blend']
+    if method == 'today + gated w*cos blend':  # a, b from the ungated fit; the gate and two weights fitted here
+        ab = {k: fitted['today + w*cos blend'][k] for k in ('a', 'b')}
+        grid = [{**ab, 't': t, 'w_lo': lo, 'w_hi': hi} for t, lo, hi in itertools.product((.3, .5, .7, .8, .9), (2, 4, 8, 16, 32), (0, .5, 1, 2))]
+        return max(grid, key=lambda p: objective(positions(train, method, p)))
     best = max(GRID.get(method, [{}]), key=lambda p: objective(positions(train, method, p)))
     return best
 
@@ -102,8 +113,10 @@ def recalls(pos):
 def evaluate(goals, methods=None, fixed=None):
     """method -> {params, split -> group -> recalls}. Groups: 'all' and each style (and non-en)."""
     out = {}
-    for method in methods or METHODS:
-        params = (fixed or {}).get(method) or fit(goals.items, method)
+    fitted = {}
+    for method in methods or [*METHODS, ORACLE]:
+        params = (fixed or {}).get(method) or fit(goals.items, method, fitted)
+        fitted[method] = params
         res = {'params': params}
         for split in ('train', 'dev'):
             items = [it for it in goals.items if it['split'] == split]

@@ -1,6 +1,7 @@
 """Encodes the dumped goals and element views once per teacher, into train/embed/.cache/<teacher>-<view>.npy
 (+ .json with the texts, row i = text i). Skips what is cached. Run after dump.ts:
 OMP_NUM_THREADS=1 train/.venv/bin/python train/embed/encode.py [minilm|e5 ...] [--views goal,own,link,context]"""
+import argparse
 import json
 import sys
 import time
@@ -38,14 +39,14 @@ def teacher(name):
 
 
 def main():
-    args = [a for a in sys.argv[1:] if not a.startswith('--')]
-    views = VIEWS
-    if '--views' in sys.argv:
-        views = sys.argv[sys.argv.index('--views') + 1].split(',')
-        args = [a for a in args if a != sys.argv[sys.argv.index('--views') + 1]]
+    ap = argparse.ArgumentParser()
+    ap.add_argument('teachers', nargs='*', default=['minilm'])
+    ap.add_argument('--views', default=','.join(VIEWS))
+    opts = ap.parse_args()
+    views = opts.views.split(',')
     dump = json.loads((CACHE / 'dump.json').read_text())
     timings = {}
-    for name in args or ['minilm']:
+    for name in opts.teachers:
         enc = None
         for view in views:
             out = CACHE / f'{name}-{view}.npy'

@@ -20,6 +20,7 @@ from rank_eval import ORACLE, VIEWS, Goals, evaluate  # noqa: E402
 CACHE = HERE / '.cache'
 DIMS = (384, 256, 128)
 SIF = 1e-4  # model2vec's default sif_coefficient
+ALSO = '256d sif-count'  # also measured in int8: under the extension's 8 MB
 
 
 def token_vectors(m):
@@ -122,16 +123,22 @@ def main():
             print(name, 'fused train', res['today + w*cos blend']['train']['all'], 'dev', res['today + w*cos blend']['dev']['all'], flush=True)
     # the table's own quality picks the variant: train MRR of the blend alone (fused MRRs barely differ)
     best = max(out['variants'], key=lambda n: out['variants'][n]['float32']['cos blend']['train']['all']['MRR'])
-    dim, weighting = int(best.split('d ')[0]), best.split('d ')[1]
-    table = build(ids, vecs, vocab_size, dim, weighting, counts)
-    q, scale, deq = quantise(table)
-    res = score(goals, rows, encoder(m, deq), ['cos own', 'cos link', 'cos context', 'cos blend', 'today + w*cos blend',
-                                                'heuristic + w*cos blend', 'today + w*cos rank', 'today + gated w*cos blend', ORACLE])
-    out['chosen'] = {'variant': best, 'int8': res, 'bytes': int(q.nbytes + scale.nbytes), 'vocab': vocab_size, 'dim': dim,
-                     'sha256_int8': __import__('hashlib').sha256(q.tobytes() + scale.tobytes()).hexdigest()}
+
+    def measure(variant):
+        dim, weighting = int(variant.split('d ')[0]), variant.split('d ')[1]
+        q, scale, deq = quantise(build(ids, vecs, vocab_size, dim, weighting, counts))
+        res = score(goals, rows, encoder(m, deq), ['cos own', 'cos link', 'cos context', 'cos blend', 'today + w*cos blend',
+                                                    'heuristic + w*cos blend', 'today + w*cos rank', 'today + gated w*cos blend', ORACLE])
+        return q, scale, {'variant': variant, 'int8': res, 'bytes': int(q.nbytes + scale.nbytes), 'vocab': vocab_size, 'dim': dim,
+                          'sha256_int8': __import__('hashlib').sha256(q.tobytes() + scale.tobytes()).hexdigest()}
+
+    q, scale, out['chosen'] = measure(best)
+    # the smaller table the extension's 8 MB budget allows, measured the same way
+    if ALSO not in (best, None):
+        out['also'] = measure(ALSO)[2]
     np.save(CACHE / 'static-int8.npy', q)
     np.save(CACHE / 'static-scale.npy', scale)
-    print('chosen', best, 'int8 bytes', out['chosen']['bytes'], 'fused dev', res['today + w*cos blend']['dev']['all'], flush=True)
+    print('chosen', best, 'int8 bytes', out['chosen']['bytes'], 'gated dev', out['chosen']['int8']['today + gated w*cos blend']['dev']['all'], flush=True)
     (HERE / 'results').mkdir(exist_ok=True)
     (HERE / 'results' / 'static.json').write_text(json.dumps(out, indent=1))
 

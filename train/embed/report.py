@@ -79,7 +79,10 @@ def main():
                 '| teacher / table | dev R@1 | gain over today | kept | dev R@10 | gain | kept | dev R@50 | gain | kept | dev MRR | gain | kept |',
                 '|---|---|---|---|---|---|---|---|---|---|---|---|---|']
         tr, sr = t[teacher][m]['dev']['all'], s['chosen']['int8'][m]['dev']['all']
-        for label, r in ((f'teacher {teacher} (all-MiniLM-L6-v2)', tr), (f'static int8 {s["chosen"]["variant"]}', sr)):
+        pairs = [(f'teacher {teacher} (all-MiniLM-L6-v2)', tr), (f'static int8 {s["chosen"]["variant"]} (chosen)', sr)]
+        if 'also' in s:
+            pairs.append((f'static int8 {s["also"]["variant"]} ({s["also"]["bytes"] / 1e6:.2f} MB)', s['also']['int8'][m]['dev']['all']))
+        for label, r in pairs:
             cells = []
             for key in ('R@1', 'R@10', 'R@50', 'MRR'):
                 g, gt = r[key] - today[key], tr[key] - today[key]

@@ -1,5 +1,6 @@
 // `sightline`: serve the API, manage keys. Also the entry of serving worker threads (--workers N).
 import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { resolveConfig, settingsHelp, ConfigError, SETTINGS, HOST_SETTINGS, hostSettingsHelp, resolveHostConfig, type ServerConfig } from '../server/config.ts';
 import { browserHost } from './browser-host.ts';
@@ -19,6 +20,9 @@ const HELP = `sightline: web observation for AI agents
 Usage:
   sightline serve [options]                 serve the HTTP API (POST /v1/snapshot, /v1/observe), the playground (/), /docs and /metrics
   sightline mcp [--chromium PATH]           an MCP server over stdio driving a local Chromium (docs/mcp.md)
+  sightline mcp-config                      print an MCP client config that starts this install's \`sightline mcp\`
+                                            by absolute paths (works from any folder)
+  sightline --version                       print the version
   sightline keys create --credits N [--inactive]
                                             create a key; it is printed alone on the last line
   sightline keys list [--json]
@@ -89,15 +93,61 @@ async function serve(config: ServerConfig, devKey: boolean): Promise<void> {
   process.stderr.write(`sightline: listening on ${url} (${server.backend}, ${config.workers} worker${config.workers > 1 ? 's' : ''})\n`);
 }
 
+/** Edit distance (insertions, deletions, substitutions, adjacent swaps) for "did you mean". */
+function distance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.length][b.length];
+}
+
+/** Our own words for what node:util's parseArgs refuses (its text talks about positionals and '--'). */
+function checkFlags(argv: string[], options: Record<string, { type: 'string' | 'boolean' }>): void {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--') return;
+    if (!arg.startsWith('-') || arg === '-') continue;
+    const name = arg.replace(/^--?/, '').split('=')[0];
+    const option = options[name];
+    if (!option) {
+      const near = Object.keys(options).map((o) => ({ o, d: distance(name, o) })).sort((x, y) => x.d - y.d)[0];
+      const hint = near && near.d <= Math.max(1, Math.floor(name.length / 3)) ? ` (did you mean --${near.o}?)` : '';
+      throw new UsageError(`unknown flag ${arg.split('=')[0]}${hint}`);
+    }
+    if (option.type === 'string' && !arg.includes('=')) {
+      const value = argv[i + 1];
+      if (value === undefined || (value.startsWith('--') && value.length > 2)) throw new UsageError(`--${name} needs a value`);
+      i++;
+    }
+  }
+}
+
+/** An MCP client config that runs this install by absolute paths: it works from whatever folder the client starts it in. */
+export function mcpConfig(): object {
+  const here = fileURLToPath(import.meta.url);
+  // From the sources (tsx) the runnable entry is the built one beside them.
+  const cli = here.endsWith('.ts') ? fileURLToPath(new URL('../../build/cli.js', import.meta.url)) : here;
+  return { mcpServers: { sightline: { command: process.execPath, args: [cli, 'mcp'] } } };
+}
+
 async function main(argv: string[]): Promise<number> {
   const options: Record<string, { type: 'string' | 'boolean' }> = {
-    help: { type: 'boolean' }, 'dev-key': { type: 'boolean' },
+    help: { type: 'boolean' }, version: { type: 'boolean' }, 'dev-key': { type: 'boolean' },
     credits: { type: 'string' }, inactive: { type: 'boolean' }, json: { type: 'boolean' },
     limit: { type: 'string' }, cursor: { type: 'string' },
   };
   for (const s of [...SETTINGS, ...HOST_SETTINGS]) options[s.flag] = { type: 'string' };
+  checkFlags(argv, options);
   const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   const [command, ...rest] = positionals;
+  if (values.version || command === 'version') {
+    process.stdout.write(`sightline ${VERSION}\n`);
+    return 0;
+  }
   if (values.help || !command || command === 'help') {
     process.stdout.write(HELP);
     return command || values.help ? 0 : 2;
@@ -118,6 +168,11 @@ async function main(argv: string[]): Promise<number> {
     // stdout is the MCP channel: nothing else may be written to it.
     await serveStdio({ chromium: resolveConfig(flags).chromium }, VERSION);
     return -1; // keep running until the client goes
+  }
+  if (command === 'mcp-config') {
+    if (rest.length) throw new UsageError(`mcp-config takes no arguments (got ${rest.join(' ')})`);
+    process.stdout.write(JSON.stringify(mcpConfig(), null, 2) + '\n');
+    return 0;
   }
   if (command === 'keys') {
     const store = await openStore(resolveConfig(flags));

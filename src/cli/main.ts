@@ -13,6 +13,7 @@ import { keysCommand, UsageError } from './keys.ts';
 import { ensureDevKey, devKeyBanner, DEV_KEY_CREDITS } from './dev-key.ts';
 import { serveStdio } from '../mcp/server.ts';
 import { VERSION } from '../server/version.ts';
+import { nearest } from '../schema/fields.ts';
 import { stopDeadline, DISPOSE_MS } from './children.ts';
 
 const HELP = `sightline: web observation for AI agents
@@ -93,18 +94,6 @@ async function serve(config: ServerConfig, devKey: boolean): Promise<void> {
   process.stderr.write(`sightline: listening on ${url} (${server.backend}, ${config.workers} worker${config.workers > 1 ? 's' : ''})\n`);
 }
 
-/** Edit distance (insertions, deletions, substitutions, adjacent swaps) for "did you mean". */
-function distance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  }
-  return d[a.length][b.length];
-}
-
 /** Our own words for what node:util's parseArgs refuses (its text talks about positionals and '--'). */
 function checkFlags(argv: string[], options: Record<string, { type: 'string' | 'boolean' }>): void {
   for (let i = 0; i < argv.length; i++) {
@@ -114,8 +103,8 @@ function checkFlags(argv: string[], options: Record<string, { type: 'string' | '
     const name = arg.replace(/^--?/, '').split('=')[0];
     const option = options[name];
     if (!option) {
-      const near = Object.keys(options).map((o) => ({ o, d: distance(name, o) })).sort((x, y) => x.d - y.d)[0];
-      const hint = near && near.d <= Math.max(1, Math.floor(name.length / 3)) ? ` (did you mean --${near.o}?)` : '';
+      const near = nearest(name, Object.keys(options));
+      const hint = near ? ` (did you mean --${near}?)` : '';
       throw new UsageError(`unknown flag ${arg.split('=')[0]}${hint}`);
     }
     if (option.type === 'string' && !arg.includes('=')) {

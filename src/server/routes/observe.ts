@@ -24,6 +24,7 @@ import type { KeyLimits } from '../limits.ts';
 import { withHold } from '../holds.ts';
 import { parseJsonBody } from '../body.ts';
 import { json, asSightlineError } from '../reply.ts';
+import { fieldWarnings } from '../../schema/fields.ts';
 import type { Route } from '../router.ts';
 import type { Metrics } from '../metrics.ts';
 
@@ -181,12 +182,17 @@ export function observeRoute(deps: ObserveDeps): Route {
     const hold = { store: deps.store, ttlMs: deps.holdTtlMs, metrics: deps.metrics, route: 'observe' as const };
     const body = validate(parseJsonBody(req));
     const mode = body.mode ?? 'read';
+    // Never a silent drop: fields not read (unknown, misplaced, or for another mode) lead the warnings.
+    const ignored = fieldWarnings(ObserveRequest, body, mode);
     const started = performance.now();
     // The engine label: read's is `fetch`, or `browser` when the page was rendered.
     let engineLabel = mode === 'read' ? (body.options?.render === 'always' ? 'browser' : 'fetch') : '';
-    const timed = async (work: () => Promise<object>) => {
+    const timed = async (work: () => Promise<{ warnings: string[] }>) => {
       let outcome = 'ok';
-      try { return json(200, await work()); } catch (err) { outcome = asSightlineError(err).code; throw err; } finally {
+      try {
+        const result = await work();
+        return json(200, ignored.length ? { ...result, warnings: [...ignored, ...result.warnings] } : result);
+      } catch (err) { outcome = asSightlineError(err).code; throw err; } finally {
         deps.metrics?.observe(mode, engineLabel, outcome, (performance.now() - started) / 1000);
       }
     };

@@ -231,12 +231,13 @@ describe('errors (SPEC bodies, no charge)', () => {
     const wrong = await fetch(`${server.url}/v1/snapshot`);
     assert.equal(wrong.status, 405);
     assert.equal(wrong.headers.get('allow'), 'POST');
-    // Each path answers its own SPEC error body: observe's carries the code in `error` and a `message`.
+    // Each path answers its own SPEC error body: observe's carries the code in `error` and a `message`
+    // (and `error_code`, as every error body does).
     const observe = await fetch(`${server.url}/v1/observe`);
     assert.equal(observe.status, 405);
     assert.equal(observe.headers.get('allow'), 'POST');
     const body = await observe.json();
-    assert.deepEqual(Object.keys(body).sort(), ['error', 'message', 'status']);
+    assert.deepEqual(Object.keys(body).sort(), ['error', 'error_code', 'message', 'status']);
     assert.equal(body.error, 'method_not_allowed');
     assert.match(body.message, /accepts POST/);
   });

@@ -162,6 +162,7 @@ export const VisualTextResult = Type.Intersect([MapTextResult, Type.Object({ scr
 export const ObserveErrorBody = Type.Object({
   status: Type.Literal('error'),
   error: Type.String({ description: 'short name: invalid_url, blocked_url, unreachable, timeout, http_error, ...' }),
+  error_code: Type.String({ description: 'the short name (the same as `error` here; named as on every route)' }),
   message: Type.String(),
   credits_remaining: Type.Optional(Type.Number()),
 });

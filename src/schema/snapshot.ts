@@ -266,11 +266,14 @@ export const SnapshotResponse = Type.Intersect([RankResult, Cost, Type.Object({ 
 /** The /v1/snapshot success body with `options.format: "text"` and `options.elements: false`. */
 export const SnapshotTextResponse = Type.Intersect([Type.Omit(RankResult, ['elements']), Cost, Type.Object({ text: ResultText, warnings: Type.Optional(RequestWarnings) })]);
 
-/** The /v1/snapshot error body (SPEC "Errors"). `credits_remaining` is present when the key is known. */
+/** The /v1/snapshot error body (SPEC "Errors"). `credits_remaining` is present when the key is known.
+ *  Every error body of the API also carries `error_code` and `message` (observe's too), so a client reads
+ *  the same two names on every route. */
 export const SnapshotErrorBody = Type.Object({
   status: Type.Literal('error'),
-  error: Type.String(),
+  error: Type.String({ description: 'SPEC: the message' }),
   error_code: Type.String(),
+  message: Type.String({ description: 'the message (the same as `error` here; named as on every route)' }),
   credits_remaining: Type.Optional(Type.Number()),
 });
 

@@ -85,3 +85,20 @@ test('every field of the schemas, sent one level off, is named with its place: d
     assert.deepEqual(warnings, [`ignored_field: \`${name}\` belongs at \`options.${name}\``], name);
   }
 });
+
+test('MCP: a tool argument the tool does not read is named after its answer', async () => {
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  const { CLI } = await import('./helpers/server.ts');
+  const client = new Client({ name: 'warnings-test', version: '1.0.0' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], stderr: 'pipe' }));
+  try {
+    const r = await client.callTool({ name: 'close', arguments: { forse: true } }) as { content: { type: string; text: string }[]; isError?: boolean };
+    assert.ok(!r.isError, JSON.stringify(r));
+    assert.equal(r.content.at(-1)!.text, 'ignored_field: `forse` is not a known field');
+    const clean = await client.callTool({ name: 'close', arguments: {} }) as { content: { text: string }[] };
+    assert.ok(!clean.content.some((c) => c.text.startsWith('ignored_field')));
+  } finally {
+    await client.close();
+  }
+});

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { startServer, createKey, removeDataDir, snapshot, observe, type ServerProcess } from './helpers/server.ts';
 import { serveFixtures, type FixtureServer } from './helpers/fixtures.ts';
 import { fieldWarnings, MODES_KEY } from '../src/schema/fields.ts';
+import { SightlineApi } from '../src/client/api.ts';
 import { ObserveOptions, ObserveRequest } from '../src/schema/observe.ts';
 import { SnapshotOptions, SnapshotRequest } from '../src/schema/snapshot.ts';
 
@@ -44,6 +45,9 @@ test('snapshot: options.goal is named with where it belongs; an unknown field ge
   ]);
   assert.equal(r.body.ml_rerank.applied, false, 'the goal was not guessed from the wrong place');
   assert.equal(r.body.credits_used, 1);
+  // The same through the client library, which sends the columnar body.
+  const viaClient = await new SightlineApi({ baseUrl: server.url, apiKey: key }).snapshot({ url: 'https://shop.example/', raw_elements: raw, options: { goal: 'search' } } as never);
+  assert.deepEqual(viaClient.warnings, ['ignored_field: `options.goal` belongs at `goal` (top level)']);
 });
 
 test('observe map: a top-level goal, limit and format are named with where they belong', async () => {

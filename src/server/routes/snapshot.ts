@@ -30,7 +30,7 @@ export function snapshotRoute({ store, ranker, limits, holdTtlMs, metrics }: Sna
     const account = await admit(store, req, limits);
     // Validated before the hold: an invalid request is a 400 even for a key with no credits.
     const request = readSnapshotBody(req, ranker);
-    // Never a silent drop (fields.ts); the columnar body carries only the fields it knows.
+    // Never a silent drop (fields.ts); the columnar body's header carries the request's own fields as sent.
     const warnings = fieldWarnings(SnapshotRequest, request);
     const started = performance.now();
     const response = await withHold({ store, ttlMs: holdTtlMs, metrics, route: 'snapshot' }, req, account.id, SNAPSHOT_COST, 'a snapshot', (available): SnapshotResponse => ({

@@ -220,11 +220,10 @@ function run(path, body, key, button) {
   });
 }
 
-/** An API error in place: the two SPEC error bodies, snapshot {error: message, error_code} and observe
- *  {error: code, message}. */
+/** An API error in place: every error body carries `error_code` and `message` beside SPEC's `error`. */
 function showApiError(res, json, text) {
   const code = json?.error_code ?? json?.error ?? 'http_error';
-  const message = json?.error_code ? json.error : json?.message ?? text.slice(0, 300);
+  const message = json?.message ?? text.slice(0, 300);
   const retry = res.headers.get('retry-after');
   showError({ status: res.status, code, message: retry ? `${message} (Retry-After: ${retry} s)` : message });
   setCredits(json?.credits_remaining);

@@ -2,11 +2,16 @@
 // goal rerank) orders the page's elements for it, and the loop acts on the best element that fits the
 // step. A model would read toPrompt's lines and choose; here the top match stands in for it.
 //
-//   npm run build && node --import tsx examples/agent-loop.ts http://127.0.0.1:8080/login.html
+//   npm run build && node --import tsx examples/agent-loop.ts [URL]
+//
+// Without a URL it serves the clone's fixture pages (test/fixtures/) on a free localhost port and signs
+// in on login.html.
 import { chromium } from 'playwright-core';
 import { snapshot, find, type, click, expect, waitForStable, toPrompt } from 'sightline/client';
+import { serveFixtures } from '../test/helpers/fixtures.ts';
 
-const url = process.argv[2] ?? 'http://127.0.0.1:8080/login.html';
+const pages = process.argv[2] ? undefined : await serveFixtures();
+const url = process.argv[2] ?? `${pages!.url}/login.html`;
 
 interface Step { goal: string; role: string | string[]; text?: string }
 const steps: Step[] = [
@@ -36,4 +41,5 @@ try {
     .then(() => console.log('\ndone: signed in'), (err: Error) => console.log(`\nnot done: ${err.message}`));
 } finally {
   await browser.close();
+  await pages?.close();
 }

@@ -1,9 +1,33 @@
 #!/bin/sh
-# The HTTP API with curl: rank raw elements (POST /v1/snapshot, 1 credit) and read a page as Markdown
-# (POST /v1/observe), and open an MCP session (POST /mcp). Start the server with `npm start` (it prints a development key), then:
-#   SIGHTLINE_KEY=sl_... sh examples/curl.sh
+# The HTTP API with curl: rank raw elements (POST /v1/snapshot, 1 credit), read a page as Markdown
+# (POST /v1/observe, 1 credit), and open an MCP session (POST /mcp), list its tools with the session id
+# it answered, and close it.
+#
+#   sh examples/curl.sh
+#
+# runs as it is in the clone (after `npm run build`): it starts a server of its own on a free port (a
+# temporary data folder, a development key, loopback opened with --egress-allow 127.0.0.1/32) and reads
+# that server's own start page. Against a server you run:
+#   SIGHTLINE_URL=http://127.0.0.1:8787 SIGHTLINE_KEY=sl_... [SIGHTLINE_PAGE=https://example.com/] sh examples/curl.sh
 set -eu
-BASE=${SIGHTLINE_URL:-http://127.0.0.1:8787}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+
+if [ -z "${SIGHTLINE_URL:-}" ]; then
+  DATA=$(mktemp -d)
+  node "$ROOT/build/cli.js" serve --port 0 --data-dir "$DATA" --dev-key --egress-allow 127.0.0.1/32 >"$DATA/out.log" 2>"$DATA/err.log" &
+  SERVER=$!
+  trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null; rm -rf "$DATA"' EXIT
+  for _ in $(seq 1 600); do
+    grep -q 'listening on' "$DATA/err.log" 2>/dev/null && break
+    kill -0 $SERVER 2>/dev/null || { cat "$DATA/err.log" >&2; exit 1; }
+    sleep 0.1
+  done
+  SIGHTLINE_URL=$(sed -n 's/^sightline: listening on \([^ ]*\).*/\1/p' "$DATA/err.log")
+  SIGHTLINE_KEY=$(cat "$DATA/dev-key")
+  SIGHTLINE_PAGE=${SIGHTLINE_PAGE:-$SIGHTLINE_URL/}
+  echo "# started $SIGHTLINE_URL with a development key" >&2
+fi
+BASE=$SIGHTLINE_URL
 KEY=${SIGHTLINE_KEY:?set SIGHTLINE_KEY to an API key}
 PAGE=${SIGHTLINE_PAGE:-https://example.com/}
 
@@ -25,9 +49,20 @@ curl -sS "$BASE/v1/observe" -H "Authorization: Bearer $KEY" -H 'Content-Type: ap
   -d "{ \"url\": \"$PAGE\", \"mode\": \"read\", \"format\": \"markdown\", \"options\": { \"max_tokens\": 300, \"max_age_s\": 600 } }"
 echo
 
-# MCP over HTTP: open a session (its id comes back in the Mcp-Session-Id header; send it on every
-# later request, with tools/call messages at 1 credit each). docs/mcp.md has the tools.
-curl -sS "$BASE/mcp" -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' \
+# MCP over HTTP: `initialize` opens a session; its id comes back in the Mcp-Session-Id response header,
+# and every later request of the session sends it. tools/list is free; tools/call costs 1 credit each
+# (docs/mcp.md has the tools). DELETE ends the session and its browser.
+HEADERS=$(mktemp)
+curl -sS "$BASE/mcp" -D "$HEADERS" -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' \
   -H 'Accept: application/json, text/event-stream' \
   -d '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"curl","version":"1"}}}'
 echo
+SESSION=$(tr -d '\r' <"$HEADERS" | sed -n 's/^[Mm]cp-[Ss]ession-[Ii]d: *//p')
+rm -f "$HEADERS"
+echo "Mcp-Session-Id: $SESSION"
+curl -sS "$BASE/mcp" -H "Authorization: Bearer $KEY" -H "Mcp-Session-Id: $SESSION" -H 'Content-Type: application/json' \
+  -H 'Accept: application/json, text/event-stream' -d '{"jsonrpc":"2.0","method":"notifications/initialized"}'
+curl -sS "$BASE/mcp" -H "Authorization: Bearer $KEY" -H "Mcp-Session-Id: $SESSION" -H 'Content-Type: application/json' \
+  -H 'Accept: application/json, text/event-stream' -d '{"jsonrpc":"2.0","id":2,"method":"tools/list"}'
+echo
+curl -sS -X DELETE "$BASE/mcp" -H "Authorization: Bearer $KEY" -H "Mcp-Session-Id: $SESSION" -o /dev/null -w 'DELETE /mcp: %{http_code}\n'

@@ -4,14 +4,19 @@
 // the same by clicking the toolbar icon; load it by hand with chrome://extensions → "Load unpacked" →
 // build/extension.
 //
-//   npm run build && node --import tsx examples/extension.ts http://127.0.0.1:8080/search.html "open the second result"
+//   npm run build && node --import tsx examples/extension.ts [URL [GOAL]]
+//
+// Without a URL it serves the clone's fixture pages (test/fixtures/) on a free localhost port and ranks
+// search.html for "open the second result".
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { serveFixtures } from '../test/helpers/fixtures.ts';
 
-const [url = 'http://127.0.0.1:8080/search.html', goal = ''] = process.argv.slice(2);
+const pages = process.argv[2] ? undefined : await serveFixtures();
+const [url = `${pages!.url}/search.html`, goal = pages ? 'open the second result' : ''] = process.argv.slice(2);
 const extension = fileURLToPath(new URL('../build/extension/', import.meta.url));
 const profile = mkdtempSync(join(tmpdir(), 'sightline-extension-example-'));
 const context = await chromium.launchPersistentContext(profile, {
@@ -41,4 +46,5 @@ try {
 } finally {
   await context.close();
   rmSync(profile, { recursive: true, force: true });
+  await pages?.close();
 }

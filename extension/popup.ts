@@ -19,14 +19,23 @@ async function send(msg: Request): Promise<Extract<Reply, { ok: true }>> {
   return reply;
 }
 
+/** The score the list is in the order of: with the goal rerank applied, P(goal) (the fused order, the
+ *  model's logit at the current fusion weight); otherwise importance. */
+function scoreOf(result: RankResult): { label: string; of: (e: RankResult['elements'][number]) => string } {
+  if (result.ml_rerank?.applied) return { label: 'P(goal)', of: (e) => (typeof e.ml_probability === 'number' ? `${Math.round(e.ml_probability * 100)}%` : '–') };
+  return { label: 'importance', of: (e) => String(e.importance) };
+}
+
 function render(result: RankResult): void {
   const list = $('elements');
+  const score = scoreOf(result);
+  $('score-label').textContent = score.label;
   list.replaceChildren(...result.elements.map((e) => {
     const li = document.createElement('li');
     li.className = e.is_occluded ? 'occluded' : '';
     li.dataset.id = String(e.id);
     li.dataset.role = e.role;
-    for (const [cls, text] of [['id', `#${e.id}`], ['role', e.role], ['text', e.text || e.name || ''], ['imp', String(e.importance)]]) {
+    for (const [cls, text] of [['id', `#${e.id}`], ['role', e.role], ['text', e.text || e.name || ''], ['imp', score.of(e)]]) {
       const span = document.createElement('span');
       span.className = cls;
       span.textContent = text;
@@ -35,7 +44,7 @@ function render(result: RankResult): void {
     return li;
   }));
   $('status').textContent = `${result.elements.length} of ${result.diagnostics?.metrics.raw_elements_count ?? '?'} elements` +
-    (result.modal_detected ? ' · modal detected' : '') + (result.ml_rerank?.applied ? ' · goal rerank' : '') + ` · confidence ${result.diagnostics?.confidence ?? '?'}`;
+    (result.modal_detected ? ' · modal detected' : '') + (result.ml_rerank?.applied ? ' · goal rerank, by P(goal)' : ' · by importance') + ` · confidence ${result.diagnostics?.confidence ?? '?'}`;
   document.body.dataset.state = 'ranked';
 }
 

@@ -48,6 +48,15 @@ await step('Python types -> clients/python/src/sightline/types.py', async () => 
   execFileSync(process.execPath, ['build/python-types.js', 'clients/python/src/sightline/types.py'], { stdio: 'inherit' });
 });
 
+// The declarations package.json's `types` name, for `sightline` and `sightline/client` (tsconfig.types.json).
+await step('type declarations -> build/types/', () => {
+  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.types.json'], { stdio: 'inherit' });
+  // src/rank/backend.ts types the core's exports from asc's bindings (build/rank.d.ts): the same path
+  // relative to the declarations.
+  mkdirSync('build/types/build', { recursive: true });
+  copyFileSync('build/rank.d.ts', 'build/types/build/rank.d.ts');
+});
+
 await step('client library -> build/client.js', () => build({ ...bundle, entryPoints: { client: 'src/client/index.ts' }, outdir: 'build' }));
 
 await step('extension -> build/extension/', async () => {

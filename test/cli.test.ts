@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync, execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync, symlinkSync, rmSync, statSync, mkdtempSync } from 'node:fs';
+import { cpSync, readFileSync, mkdirSync, readdirSync, symlinkSync, rmSync, statSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -50,7 +50,10 @@ test('usage errors exit 2 with a message; the data dir comes from the environmen
       [['launch'], /unknown command "launch"/],
       [['serve', '--port', 'eighty'], /--port "eighty": must be an integer from 0 to 65535/],
       [['serve', '--workers', '0'], /--workers "0": must be an integer from 1 to 64/],
-      [['serve', '--bogus'], /Unknown option '--bogus'/],
+      [['serve', '--bogus'], /^sightline: unknown flag --bogus\n/],
+      [['serve', '--prot', '80'], /^sightline: unknown flag --prot \(did you mean --port\?\)\n/],
+      [['keys', 'list', '--jsno'], /unknown flag --jsno \(did you mean --json\?\)/],
+      [['serve', '--port'], /^sightline: --port needs a value\n/],
     ];
     for (const [args, message] of cases) {
       const r = run([...args, '--data-dir', dir]);
@@ -62,6 +65,9 @@ test('usage errors exit 2 with a message; the data dir comes from the environmen
     assert.match(bad.err, /SIGHTLINE_PORT "-1"/);
     assert.equal(run(['keys', 'create', '--credits', '1'], { SIGHTLINE_DATA_DIR: dir }).code, 0);
     assert.equal(JSON.parse(cli(['keys', 'list', '--json'], dir)).length, 1, 'SIGHTLINE_DATA_DIR was used');
+    const version = run(['--version']);
+    assert.equal(version.code, 0);
+    assert.equal(version.out, `sightline ${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
     const help = run(['help']);
     assert.equal(help.code, 0);
     assert.match(help.out, /--rate-limit .*SIGHTLINE_RATE_LIMIT/);

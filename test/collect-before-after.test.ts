@@ -9,7 +9,7 @@ import { readdirSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launch } from './helpers/browser.ts';
 import { serveFixtures, FIXTURES, type FixtureServer } from './helpers/fixtures.ts';
-import { serveLargePages, goOffline, settle, wcxbIds, type LargePages } from './helpers/large-pages.ts';
+import { serveLargePages, goOffline, settle, wcxbIds, WCXB, type LargePages } from './helpers/large-pages.ts';
 import { beforeAvailable, beforeCollectorSource, BEFORE_COMMIT } from './helpers/collector-before.ts';
 import { inject, waitForStable } from '../src/playwright/collect-page.ts';
 import type { CollectResult, CollectedElement } from '../src/collect/types.ts';
@@ -124,26 +124,34 @@ test('fixture pages: the same elements as the collector before the speed work', 
   }
 });
 
-test('a generated 5,000-element page and WCXB sample pages rendered offline: the same elements', { skip: !available && `commit ${BEFORE_COMMIT} is not in this clone` }, async () => {
+/** A page of its own, offline: only the large-pages server answers. */
+async function offlinePage(run: (p: Page) => Promise<void>): Promise<void> {
   const offline = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   try {
     const p = await offline.newPage();
     await goOffline(p, large.url);
     page = p;
-    await p.goto(`${large.url}/big-5000.html`);
-    await settle(p);
-    const big = await both();
-    assert.ok(big.old.raw_elements.length >= 4000, `big page: ${big.old.raw_elements.length} elements`);
-    compare('big-5000', big.old, big.now);
-    const ids = wcxbIds().filter((_, i) => i % WCXB_STRIDE === 0);
-    assert.ok(ids.length >= 20);
-    for (const id of ids) {
-      await p.goto(`${large.url}/wcxb/${id}.html`, { waitUntil: 'load' });
-      await settle(p);
-      const { old, now } = await both();
-      compare(`wcxb ${id}`, old, now);
-    }
+    await run(p);
   } finally {
     await offline.close();
   }
-});
+}
+
+test('a generated 5,000-element page: the same elements', { skip: !available && `commit ${BEFORE_COMMIT} is not in this clone` }, () => offlinePage(async (p) => {
+  await p.goto(`${large.url}/big-5000.html`);
+  await settle(p);
+  const big = await both();
+  assert.ok(big.old.raw_elements.length >= 4000, `big page: ${big.old.raw_elements.length} elements`);
+  compare('big-5000', big.old, big.now);
+}));
+
+test('WCXB sample pages rendered offline: the same elements', { skip: (!available && `commit ${BEFORE_COMMIT} is not in this clone`) || WCXB.missing }, () => offlinePage(async (p) => {
+  const ids = wcxbIds().filter((_, i) => i % WCXB_STRIDE === 0);
+  assert.ok(ids.length >= 20);
+  for (const id of ids) {
+    await p.goto(`${large.url}/wcxb/${id}.html`, { waitUntil: 'load' });
+    await settle(p);
+    const { old, now } = await both();
+    compare(`wcxb ${id}`, old, now);
+  }
+}));

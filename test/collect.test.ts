@@ -340,7 +340,7 @@ describe('local and API ranking', () => {
       assert.equal(second.status, 'success');
       assert.ok(Date.now() - t0 >= 900, 'waited about the Retry-After second');
       const hasty = new SightlineApi({ baseUrl: limited.url, apiKey: key, retries: 0 });
-      await assert.rejects(hasty.snapshot(body), (err: any) => err.status === 429 && err.errorCode === 'rate_limited' && err.retryAfterS === 1 && err.creditsRemaining === 8);
+      await assert.rejects(hasty.snapshot(body), (err: any) => err.status === 429 && err.code === 'rate_limited' && err.retryAfter === 1 && err.creditsRemaining === 8);
     } finally {
       await limited.stop();
       removeDataDir(limited.dataDir);
@@ -350,6 +350,6 @@ describe('local and API ranking', () => {
   test('API errors are typed, with error_code', async () => {
     const api = new SightlineApi({ baseUrl: server.url, apiKey: 'sl_' + 'x'.repeat(32) });
     await open('search');
-    await assert.rejects(snapshot(page, { api }), (err: any) => err.name === 'SightlineApiError' && err.status === 401 && err.errorCode === 'unauthorized');
+    await assert.rejects(snapshot(page, { api }), (err: any) => err.name === 'SightlineApiError' && err.status === 401 && err.code === 'unauthorized');
   });
 });

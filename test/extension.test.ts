@@ -38,7 +38,7 @@ async function popupFor(url: string) {
 }
 
 const listed = (popup: import('playwright-core').Page) => popup.$$eval('#elements li', (items) =>
-  items.map((li) => ({ role: (li as HTMLElement).dataset.role!, text: li.querySelector('.text')!.textContent!, importance: Number(li.querySelector('.imp')!.textContent) })));
+  items.map((li) => ({ role: (li as HTMLElement).dataset.role!, text: li.querySelector('.text')!.textContent!, importance: Number(li.querySelector('.imp')!.textContent), score: li.querySelector('.imp')!.textContent! })));
 
 test('the popup lists the ranked elements of the search page, as the client library ranks them', async () => {
   const { page, popup } = await popupFor(`${fx.url}/search.html`);
@@ -66,6 +66,12 @@ test('a goal in the popup reranks in the service worker\'s core, as the client l
   assert.equal(local.ml_rerank!.applied, true);
   assert.deepEqual(items.map((i) => `${i.role}|${i.text}`), local.elements.map((e) => `${e.role}|${e.text || e.name || ''}`));
   assert.equal(items[0].text, 'NC700 noise-cancelling wireless headphones');
+  // The score shown is the one the list is sorted by: P(goal), never increasing down the list.
+  assert.equal(await popup.textContent('#score-label'), 'P(goal)');
+  assert.deepEqual(items.map((i) => i.score), local.elements.map((e) => `${Math.round(e.ml_probability! * 100)}%`));
+  const shown = items.map((i) => parseFloat(i.score));
+  for (let k = 1; k < shown.length; k++) assert.ok(shown[k] <= shown[k - 1], `${items[k].text} (${shown[k]}%) below ${items[k - 1].text} (${shown[k - 1]}%)`);
+  assert.match(await popup.textContent('#status') ?? '', /goal rerank, by P\(goal\)/);
 });
 
 test('the popup sees cross-origin frames and the modal', async () => {

@@ -78,7 +78,7 @@ test('the same key with a different body is a 422 in the SPEC error shape of eac
   // The same key on another route is another request too.
   const observed = await observe(key, { url: `${site}/wait/0` }, 'k-422');
   assert.equal(observed.status, 422);
-  assert.deepEqual(Object.keys(observed.body).sort(), ['credits_remaining', 'error', 'message', 'status']);
+  assert.deepEqual(Object.keys(observed.body).sort(), ['credits_remaining', 'error', 'error_code', 'message', 'status']);
   assert.equal(observed.body.error, 'idempotency_key_reused');
   assert.equal((await account(server.dataDir, key)).credits, 9, 'nothing charged for either');
 });

@@ -222,7 +222,7 @@ describe('map mode', () => {
     assert.equal(result.interactable_elements.length, 2);
     await assert.rejects(api.observe({ url: 'http://10.0.0.1/', mode: 'map' }), (e: unknown) => {
       assert.ok(e instanceof SightlineApiError);
-      assert.deepEqual([e.status, e.errorCode], [403, 'blocked_url']);
+      assert.deepEqual([e.status, e.code], [403, 'blocked_url']);
       return true;
     });
   });
@@ -363,7 +363,7 @@ describe('the egress guard in map and visual modes', () => {
       await assert.rejects(api.observe({ url: c.url, mode: 'map' }), (err: unknown) => {
         assert.ok(err instanceof SightlineApiError, c.url);
         assert.equal(err.status, c.status, c.url);
-        assert.equal(err.errorCode, c.error, c.url);
+        assert.equal(err.code, c.error, c.url);
         return true;
       });
     }

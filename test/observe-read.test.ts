@@ -207,7 +207,7 @@ describe('reading pages', () => {
       const before = await balance(server.dataDir, key);
       const r = await observe(server, key, { url: site + path });
       assert.equal(r.status, status, JSON.stringify(r.body));
-      assert.deepEqual(Object.keys(r.body).sort(), ['credits_remaining', 'error', 'message', 'status']);
+      assert.deepEqual(Object.keys(r.body).sort(), ['credits_remaining', 'error', 'error_code', 'message', 'status']);
       assert.equal(r.body.error, code);
       assert.match(r.body.message, message);
       assert.equal(r.body.credits_remaining, before);

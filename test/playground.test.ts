@@ -42,8 +42,8 @@ after(async () => {
 interface Watched { page: Page; context: BrowserContext; problems: string[]; requests: string[] }
 
 /** A page on the playground that records CSP violations, page errors, dialogs and every request. */
-async function open(path = '/', options: { storedKey?: string } = {}): Promise<Watched> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
+async function open(path = '/', options: { storedKey?: string; viewport?: { width: number; height: number } } = {}): Promise<Watched> {
+  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1440, height: 1000 } });
   const page = await context.newPage();
   const problems: string[] = [];
   const requests: string[] = [];
@@ -177,6 +177,47 @@ test('visual from the form: the screenshot loads under as many boxes as listed e
   assert.equal(await page.locator('#stage g.box').count(), await page.locator('#elements tbody tr').count());
   assert.match(await page.locator('#summary').innerText(), /Credits used\s+10/i);
   await shot(w, '3-visual');
+  await finish(w);
+});
+
+test('at 1280×800: the selects and the flags column fit, and "Full size" shows the screenshot at its own pixels', async () => {
+  const w = await open('/', { storedKey: key, viewport: { width: 1280, height: 800 } });
+  const { page } = w;
+  // Every option of Mode and Engine shows whole in its select (text, padding and the arrow).
+  const cut = await page.evaluate(() => ['mode', 'engine'].flatMap((id) => {
+    const select = document.getElementById(id) as HTMLSelectElement;
+    const style = getComputedStyle(select);
+    const probe = document.createElement('span');
+    probe.style.font = style.font;
+    probe.style.whiteSpace = 'pre';
+    probe.style.position = 'absolute';
+    document.body.append(probe);
+    const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 16; // the arrow
+    const over = [...select.options].filter((o) => { probe.textContent = o.text; return probe.getBoundingClientRect().width > room; }).map((o) => `${id}: ${o.text}`);
+    probe.remove();
+    return over;
+  }));
+  assert.deepEqual(cut, [], 'options cut off');
+  await runObserve(page, { url: `${fixtures.url}/shop.html`, mode: 'visual', limit: 20 });
+  assert.equal(await page.locator('#error').isHidden(), true, await page.locator('#error').textContent() ?? '');
+  await page.waitForFunction(() => (document.querySelector('#stage img') as HTMLImageElement)?.complete);
+  // The list shows its flags column whole: no horizontal scrolling, every flags cell inside.
+  const list = await page.evaluate(() => {
+    const wrap = document.querySelector('.list-wrap')!;
+    const right = wrap.getBoundingClientRect().right;
+    return { scrolls: wrap.scrollWidth > wrap.clientWidth, outside: [...document.querySelectorAll('#elements td.flags')].filter((td) => td.getBoundingClientRect().right > right + 0.5).length };
+  });
+  assert.deepEqual(list, { scrolls: false, outside: 0 });
+  const imgWidth = () => page.locator('#stage img').evaluate((i) => i.getBoundingClientRect().width);
+  const fitted = await imgWidth();
+  assert.ok(fitted >= 800, `the fitted screenshot is ${fitted} px wide, not a thumbnail`);
+  await page.getByRole('button', { name: 'Full size' }).click();
+  assert.equal(Math.round(await imgWidth()), 1280, 'full size: one page pixel per CSS pixel');
+  assert.equal(await page.locator('#stage-size').getAttribute('aria-pressed'), 'true');
+  assert.equal(await page.locator('#stage g.box').count(), await page.locator('#elements tbody tr').count());
+  await shot(w, '3b-visual-full-size');
+  await page.getByRole('button', { name: 'Fit to width' }).click();
+  assert.equal(Math.round(await imgWidth()), Math.round(fitted));
   await finish(w);
 });
 

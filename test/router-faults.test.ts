@@ -34,7 +34,7 @@ test('our failure after the hold: 500 internal_error, hold voided, cause logged 
     const reply = await router.handle({ method: 'POST', path: '/v1/snapshot', query: '', host: 'localhost', authorization: `Bearer ${key}`, contentType: 'application/json', requestId: 'req-1', remoteAddress: '127.0.0.1', body });
     assert.equal(reply.status, 500);
     const answer = JSON.parse(String(reply.body));
-    assert.deepEqual(answer, { status: 'error', error: 'Internal error', error_code: 'internal_error', credits_remaining: 5 });
+    assert.deepEqual(answer, { status: 'error', error: 'Internal error', error_code: 'internal_error', message: 'Internal error', credits_remaining: 5 });
     assert.deepEqual(await store.balance(account.id), { available: 5, held: 0 });
     assert.deepEqual((await store.ledger(account.id)).map((r) => [r.kind, r.delta, r.requestId, r.reason]), [['grant', 5, null, 'key created'], ['void', 0, 'req-1', 'internal_error']]);
     const logged = lines.find((l) => l.req_id === 'req-1');

@@ -117,7 +117,7 @@ test('errors: 401 without a key, 400 for bad queries in the SPEC error body, 403
   const key = await createKey(server.dataDir, 7);
   const none = await usage(undefined);
   assert.equal(none.status, 401);
-  assert.deepEqual(Object.keys(none.body).sort(), ['error', 'error_code', 'status']);
+  assert.deepEqual(Object.keys(none.body).sort(), ['error', 'error_code', 'message', 'status']);
   assert.equal(none.body.error_code, 'unauthorized');
   assert.equal((await usage('sl_' + 'x'.repeat(32))).status, 401);
   for (const [query, says] of [
@@ -209,6 +209,6 @@ test('the client library: api.usage() and its pages, errors as SightlineApiError
   const rest = await api.usage({ limit: 3, cursor: first.next_cursor! });
   assert.deepEqual([...first.entries, ...rest.entries], all.entries);
   assert.equal(rest.next_cursor, null);
-  await assert.rejects(api.usage({ limit: 0 }), (err: SightlineApiError) => err.status === 400 && err.errorCode === 'bad_request' && err.creditsRemaining === 16);
+  await assert.rejects(api.usage({ limit: 0 }), (err: SightlineApiError) => err.status === 400 && err.code === 'bad_request' && err.creditsRemaining === 16);
   await assert.rejects(new SightlineApi({ baseUrl: server.url, apiKey: 'sl_' + 'y'.repeat(32) }).usage(), (err: SightlineApiError) => err.status === 401);
 });

@@ -139,10 +139,11 @@ before(async () => {
   });
   await new Promise<void>((resolve) => pages.listen(0, OUTSIDE, () => resolve()));
 
-  server = await startServer(['--host', INSIDE, '--egress-allow', `${OUTSIDE}/32`, '--rate-limit', '1000', '--rate-burst', '1000', '--page-timeout-ms', '8000'],
+  // --log-level debug: names the proxy could not resolve are logged at debug (egress-proxy.ts logBlocked).
+  server = await startServer(['--host', INSIDE, '--egress-allow', `${OUTSIDE}/32`, '--rate-limit', '1000', '--rate-burst', '1000', '--page-timeout-ms', '8000', '--log-level', 'debug'],
     { prefix: ['ip', 'netns', 'exec', NS] });
   key = await createKey(server.dataDir, 1000);
-  host = await startHost(['--port', '0', '--egress-allow', `${OUTSIDE}/32`], { prefix: ['ip', 'netns', 'exec', NS] });
+  host = await startHost(['--port', '0', '--egress-allow', `${OUTSIDE}/32`, '--log-level', 'debug'], { prefix: ['ip', 'netns', 'exec', NS] });
   remote = await startServer(['--host', INSIDE, '--egress-allow', `${OUTSIDE}/32`, '--rate-limit', '1000', '--rate-burst', '1000', '--page-timeout-ms', '8000', '--browser-ws', host.ws],
     { prefix: ['ip', 'netns', 'exec', NS] });
 });
@@ -168,7 +169,7 @@ after(async () => {
 const pageUrl = () => `http://${OUTSIDE}:${(pages.address() as AddressInfo).port}/rtc`;
 const settle = () => new Promise((r) => setTimeout(r, 500)); // packets in flight when the context closed
 /** Host names the egress proxy was asked for (and refused): the guard's own lookups of them are expected. */
-const refusals = () => [...server!.logs, ...(host?.logs() ?? [])].filter((l) => l.msg === 'egress refused (browser)');
+const refusals = () => [...server!.logs, ...(host?.logs() ?? [])].filter((l) => l.msg === 'egress refused (browser)' || l.msg === 'egress: name not resolved (browser)');
 const proxied = () => new Set(refusals().map((l) => String(l.target).replace(/:\d+$/, '')));
 const nothingHeard = (what: string) => {
   const asked = proxied();

@@ -2,6 +2,7 @@
 // environment that would let traffic around the egress proxy, and stops on SIGINT/SIGTERM/SIGHUP.
 import { createEgressGuard } from '../observe/egress.ts';
 import { proxyBypassInEnv, startBrowserHost } from '../observe/browser-host.ts';
+import { logBlocked } from '../observe/egress-proxy.ts';
 import { ConfigError, type BrowserHostConfig } from '../server/config.ts';
 import { createLogger } from '../server/logger.ts';
 import { stopDeadline, DISPOSE_MS } from './children.ts';
@@ -13,7 +14,7 @@ export async function browserHost(config: BrowserHostConfig, env: NodeJS.Process
   if (bypass) throw new ConfigError(`refusing to start: ${bypass}`);
   const host = await startBrowserHost({
     host: config.host, port: config.port, pages: config.pages, token: config.token, chromium: config.chromium, guard,
-    onBlocked: (target, reason) => logger.warn({ target, reason }, 'egress refused (browser)'),
+    onBlocked: logBlocked(logger),
     onBrowserExit: () => {
       logger.error('Chromium exited: the browser host stops');
       process.exit(1);

@@ -1,5 +1,6 @@
 // `sightline`: serve the API, manage keys. Also the entry of serving worker threads (--workers N).
 import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { resolveConfig, settingsHelp, ConfigError, SETTINGS, HOST_SETTINGS, hostSettingsHelp, resolveHostConfig, type ServerConfig } from '../server/config.ts';
 import { browserHost } from './browser-host.ts';
@@ -13,6 +14,7 @@ import { ensureDevKey, devKeyBanner, DEV_KEY_CREDITS } from './dev-key.ts';
 import { serveStdio } from '../mcp/server.ts';
 import { readStorageStateFile } from '../mcp/storage-state.ts';
 import { VERSION } from '../server/version.ts';
+import { nearest } from '../schema/fields.ts';
 import { stopDeadline, DISPOSE_MS } from './children.ts';
 
 const HELP = `sightline: web observation for AI agents
@@ -23,6 +25,9 @@ Usage:
                                             an MCP server over stdio driving a local Chromium (docs/mcp.md):
                                             starting from a saved Playwright storage state, or in a
                                             persistent profile kept across starts; --headed shows the window
+  sightline mcp-config                      print an MCP client config that starts this install's \`sightline mcp\`
+                                            by absolute paths (works from any folder)
+  sightline --version                       print the version
   sightline keys create --credits N [--inactive]
                                             create a key; it is printed alone on the last line
   sightline keys list [--json]
@@ -93,16 +98,50 @@ async function serve(config: ServerConfig, devKey: boolean): Promise<void> {
   process.stderr.write(`sightline: listening on ${url} (${server.backend}, ${config.workers} worker${config.workers > 1 ? 's' : ''})\n`);
 }
 
+/** Our own words for what node:util's parseArgs refuses (its text talks about positionals and '--'). */
+function checkFlags(argv: string[], options: Record<string, { type: 'string' | 'boolean' }>): void {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--') return;
+    if (!arg.startsWith('-') || arg === '-') continue;
+    const name = arg.replace(/^--?/, '').split('=')[0];
+    const option = options[name];
+    if (!option) {
+      const near = nearest(name, Object.keys(options));
+      const hint = near ? ` (did you mean --${near}?)` : '';
+      throw new UsageError(`unknown flag ${arg.split('=')[0]}${hint}`);
+    }
+    if (option.type === 'string' && !arg.includes('=')) {
+      const value = argv[i + 1];
+      if (value === undefined || (value.startsWith('--') && value.length > 2)) throw new UsageError(`--${name} needs a value`);
+      i++;
+    }
+  }
+}
+
+/** An MCP client config that runs this install by absolute paths: it works from whatever folder the client starts it in. */
+export function mcpConfig(): object {
+  const here = fileURLToPath(import.meta.url);
+  // From the sources (tsx) the runnable entry is the built one beside them.
+  const cli = here.endsWith('.ts') ? fileURLToPath(new URL('../../build/cli.js', import.meta.url)) : here;
+  return { mcpServers: { sightline: { command: process.execPath, args: [cli, 'mcp'] } } };
+}
+
 async function main(argv: string[]): Promise<number> {
   const options: Record<string, { type: 'string' | 'boolean' }> = {
-    help: { type: 'boolean' }, 'dev-key': { type: 'boolean' },
+    help: { type: 'boolean' }, version: { type: 'boolean' }, 'dev-key': { type: 'boolean' },
     credits: { type: 'string' }, inactive: { type: 'boolean' }, json: { type: 'boolean' },
     limit: { type: 'string' }, cursor: { type: 'string' },
     'storage-state': { type: 'string' }, profile: { type: 'string' }, headed: { type: 'boolean' },
   };
   for (const s of [...SETTINGS, ...HOST_SETTINGS]) options[s.flag] = { type: 'string' };
+  checkFlags(argv, options);
   const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   const [command, ...rest] = positionals;
+  if (values.version || command === 'version') {
+    process.stdout.write(`sightline ${VERSION}\n`);
+    return 0;
+  }
   if (values.help || !command || command === 'help') {
     process.stdout.write(HELP);
     return command || values.help ? 0 : 2;
@@ -130,6 +169,11 @@ async function main(argv: string[]): Promise<number> {
       storageState,
     }, VERSION);
     return -1; // keep running until the client goes
+  }
+  if (command === 'mcp-config') {
+    if (rest.length) throw new UsageError(`mcp-config takes no arguments (got ${rest.join(' ')})`);
+    process.stdout.write(JSON.stringify(mcpConfig(), null, 2) + '\n');
+    return 0;
   }
   if (command === 'keys') {
     const store = await openStore(resolveConfig(flags));

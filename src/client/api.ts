@@ -68,14 +68,18 @@ export interface CallOptions {
   idempotencyKey?: string;
 }
 
+/** An API call that failed. The same property names as the server's `SightlineError` (`code`, `status`,
+ *  `retryAfter`), and `code` is the answer's `error_code`. */
 export class SightlineApiError extends Error {
   constructor(
+    /** The HTTP status; 0 when there was no answer or the call was not made. */
     readonly status: number,
-    /** SPEC `error_code` (snapshot) or `error` (observe); `network_error` / `timeout` on our side. */
-    readonly errorCode: string,
+    /** The answer's `error_code`; on our side `network_error`, `timeout`, or `missing_api_key` (no call made). */
+    readonly code: string,
     message: string,
     readonly creditsRemaining?: number,
-    readonly retryAfterS?: number,
+    /** Seconds the server asked to wait (Retry-After), as SightlineError's `retryAfter`. */
+    readonly retryAfter?: number,
   ) {
     super(message);
     this.name = 'SightlineApiError';
@@ -89,6 +93,14 @@ const NETWORK_RETRY_MS = 200;
 export class SightlineApi {
   private readonly base: string;
   constructor(private readonly options: ApiOptions) {
+    // Caught here, before any call: a key read from an unset variable would go out as "Bearer undefined".
+    const key: unknown = options?.apiKey;
+    if (typeof key !== 'string' || !key.trim()) {
+      throw new SightlineApiError(0, 'missing_api_key', `SightlineApi needs an API key: apiKey is ${key === undefined ? 'undefined' : JSON.stringify(key)} (pass your key, e.g. process.env.SIGHTLINE_KEY; \`npx sightline keys create --credits N\` makes one, \`npm start\` prints a development key)`);
+    }
+    if (typeof options.baseUrl !== 'string' || !URL.canParse(options.baseUrl)) {
+      throw new SightlineApiError(0, 'invalid_base_url', `SightlineApi needs baseUrl, the server's address such as http://127.0.0.1:8787 (got ${JSON.stringify(options.baseUrl)})`);
+    }
     this.base = options.baseUrl.replace(/\/+$/, '');
   }
 
@@ -170,12 +182,12 @@ export class SightlineApi {
       let parsed: any;
       try { parsed = JSON.parse(text); } catch { parsed = undefined; }
       if (res.ok && parsed !== undefined) return parsed as T;
-      const retryAfterS = Number(res.headers.get('retry-after')) || undefined;
+      const retryAfter = Number(res.headers.get('retry-after')) || undefined;
       const error = new SightlineApiError(res.status, parsed?.error_code ?? parsed?.error ?? 'http_error',
         parsed?.message ?? (typeof parsed?.error === 'string' ? parsed.error : `HTTP ${res.status}: ${text.slice(0, 200)}`),
-        parsed?.credits_remaining, retryAfterS);
-      const waitMs = (retryAfterS ?? 1) * 1000;
-      const retryable = res.status === 429 || res.status === 503 || error.errorCode === 'idempotency_in_progress';
+        parsed?.credits_remaining, retryAfter);
+      const waitMs = (retryAfter ?? 1) * 1000;
+      const retryable = res.status === 429 || res.status === 503 || error.code === 'idempotency_in_progress';
       if (retryable && attempt < retries && waitMs <= maxRetryWaitMs) {
         await sleep(waitMs);
         continue;

@@ -3,6 +3,7 @@
 // Every failure is a tool error with a message an agent can act on; nothing here throws to the caller.
 import type { Page } from 'playwright-core';
 import { Compile } from 'typebox/compile';
+import { fieldWarnings } from '../schema/fields.ts';
 import { McpTools, type McpArgs, type McpToolName } from '../schema/mcp.ts';
 import type { RankResult, SnapshotElement } from '../schema/snapshot.ts';
 import { fitElements } from '../budget/elements.ts';
@@ -320,9 +321,13 @@ export async function callTool(session: BrowserSession, name: string, args: unkn
     const first = [...validator.Errors(input)][0] as { instancePath?: string; message?: string } | undefined;
     return failure(`invalid arguments for ${tool}: ${first ? `${first.instancePath || '(arguments)'} ${first.message}` : 'they do not fit the schema'}`);
   }
+  // Never a silent drop: arguments the tool does not read are named after its answer (schema/fields.ts).
+  const ignored = fieldWarnings(McpTools[tool].input, input);
+  let result: ToolResult;
   try {
-    return await run(session, tool, input);
+    result = await run(session, tool, input);
   } catch (err) {
-    return failure((err as Error)?.message ?? String(err));
+    result = failure((err as Error)?.message ?? String(err));
   }
+  return ignored.length ? { ...result, content: [...result.content, { type: 'text', text: ignored.join('\n') }] } : result;
 }

@@ -11,7 +11,7 @@ import { randomBytes, timingSafeEqual, createHash } from 'node:crypto';
 import { chromium, type Browser, type BrowserServer, type CDPSession } from 'playwright-core';
 import { CHROMIUM_FLAGS, LEAN_FLAG, launchOptions } from './browser-pool.ts';
 import type { EgressGuard } from './egress.ts';
-import { startEgressProxy, type EgressProxy } from './egress-proxy.ts';
+import { startEgressProxy, type BlockedKind, type EgressProxy } from './egress-proxy.ts';
 
 /** The header a connection names the pages it reserves with (default 1). */
 export const PAGES_HEADER = 'x-sightline-pages';
@@ -24,7 +24,7 @@ export interface BrowserHostOptions {
   token: string;
   chromium: string;
   guard: EgressGuard;
-  onBlocked: (target: string, reason: string) => void;
+  onBlocked: (target: string, reason: string, kind: BlockedKind) => void;
   /** Chromium exited on its own: the host cannot serve any more (the command exits non-zero). */
   onBrowserExit: () => void;
   log: (event: string, fields: Record<string, unknown>) => void;

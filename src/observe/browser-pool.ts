@@ -38,7 +38,12 @@ export const PLAYWRIGHT_DISABLED_FEATURES = ['AvoidUnnecessaryBeforeUnloadCheckS
  * being served need.
  */
 export const LEAN_RENDERER_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'SpareRendererForSitePerProcess'];
-export const LEAN_FLAG = `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...LEAN_RENDERER_FEATURES].join(',')}`;
+/** Chromium's own calls out that a flag turns off: AutofillServerCommunication, the form-field queries to
+ *  content-autofill.googleapis.com on every page with a form (test/chromium-quiet.test.ts). */
+export const QUIET_FEATURES = ['AutofillServerCommunication'];
+export const LEAN_FLAG = `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...QUIET_FEATURES, ...LEAN_RENDERER_FEATURES].join(',')}`;
+/** For a Chromium launched without LEAN_FLAG: Playwright's features and ours, still off. */
+export const QUIET_FLAG = `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...QUIET_FEATURES].join(',')}`;
 /** Playwright by default closes every browser it launched the moment the process gets SIGINT, SIGTERM or
  *  SIGHUP, which would fail the requests a shutdown is draining (test/server-shutdown.test.ts). The
  *  process owns its stop: the browser goes after the drain, or at the stop's deadline (cli/children.ts). */
@@ -232,7 +237,7 @@ export class BrowserPool implements PageRunner {
 
   private launch(): Promise<Browser> {
     this.launches++;
-    const args = this.options.leanRenderers === false ? CHROMIUM_FLAGS : [...CHROMIUM_FLAGS, LEAN_FLAG];
+    const args = [...CHROMIUM_FLAGS, this.options.leanRenderers === false ? QUIET_FLAG : LEAN_FLAG];
     const started = this.options.wsEndpoint
       ? chromium.connect(this.options.wsEndpoint, { headers: this.options.connectHeaders, timeout: CONNECT_TIMEOUT_MS })
       : chromium.launch(launchOptions(this.options.executablePath, args, this.options.proxyUrl));

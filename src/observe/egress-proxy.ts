@@ -4,7 +4,7 @@
 // requests come here. Refusals answer 403 and are reported to `onBlocked`.
 import { createServer, request as httpRequest, type OutgoingHttpHeaders, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
-import type { EgressGuard } from './egress.ts';
+import type { EgressError, EgressGuard } from './egress.ts';
 
 export const BLOCKED_HEADER = 'x-sightline-blocked';
 
@@ -13,7 +13,24 @@ export interface EgressProxy {
   close(): Promise<void>;
 }
 
-export function startEgressProxy(guard: EgressGuard, onBlocked: (target: string, reason: string) => void): Promise<EgressProxy> {
+/** Why the proxy refused: a name that does not resolve, or an address the guard refuses. */
+export type BlockedKind = 'unresolvable' | 'refused';
+const kindOf = (err: Error): BlockedKind => ((err as EgressError).reason === 'unresolvable' ? 'unresolvable' : 'refused');
+
+/**
+ * The log line of a refusal. An address the guard refuses (private, loopback, metadata) is a warning:
+ * someone's page reached for the inside. A name that does not resolve is debug: most of them are
+ * Chromium's own background calls (update.googleapis.com, accounts.google.com) on a host without
+ * outside DNS, not about any request; a page's own refusals are in its answer's `blocked:` warnings.
+ */
+export function logBlocked(logger: { warn(o: object, msg: string): void; debug(o: object, msg: string): void }) {
+  return (target: string, reason: string, kind: BlockedKind) => {
+    if (kind === 'unresolvable') logger.debug({ target, reason }, 'egress: name not resolved (browser)');
+    else logger.warn({ target, reason }, 'egress refused (browser)');
+  };
+}
+
+export function startEgressProxy(guard: EgressGuard, onBlocked: (target: string, reason: string, kind: BlockedKind) => void): Promise<EgressProxy> {
   const server: Server = createServer((req, res) => {
     const target = req.url ?? '';
     guard.check(target).then(({ url, address }) => {
@@ -29,7 +46,7 @@ export function startEgressProxy(guard: EgressGuard, onBlocked: (target: string,
       req.on('error', () => upstream.destroy()); // the browser went away (context closed)
       req.pipe(upstream);
     }).catch((err: Error) => {
-      onBlocked(target, err.message);
+      onBlocked(target, err.message, kindOf(err));
       res.writeHead(403, { 'content-type': 'text/plain', [BLOCKED_HEADER]: '1' });
       res.end(`Blocked by the Sightline egress guard: ${err.message}`);
     });
@@ -51,7 +68,7 @@ export function startEgressProxy(guard: EgressGuard, onBlocked: (target: string,
       client.on('error', drop);
       client.on('close', () => upstream.destroy());
     }, (err: Error) => {
-      onBlocked(target, err.message);
+      onBlocked(target, err.message, kindOf(err));
       client.end(`HTTP/1.1 403 Forbidden\r\n${BLOCKED_HEADER}: 1\r\n\r\n`);
     });
   });

@@ -114,6 +114,13 @@ export interface EgressGuard {
   check(raw: string): Promise<{ url: URL; address: string; family: 4 | 6 }>;
 }
 
+/** How the operator opens a refused address (the caller cannot; README "Try it on a local page"). */
+function openHint(address: string, why: string): string {
+  if (why === 'not an IP address') return '';
+  const cidr = `${address}/${isIP(address) === 6 ? 128 : 32}`;
+  return ` (the server's operator can open it with \`sightline serve --egress-allow ${cidr}\` or SIGHTLINE_EGRESS_ALLOW=${cidr})`;
+}
+
 function subnet(net: string, prefix: number, type: 'ipv4' | 'ipv6'): BlockList {
   const list = new BlockList();
   list.addSubnet(net, prefix, type);
@@ -163,8 +170,7 @@ export function createEgressGuard(allow: string[] = []): EgressGuard {
     // Every address must be public: a name that also points inside must not be raced into it.
     for (const a of addresses) {
       const why = refuse(a.address);
-      if (why) throw Object.assign(new EgressError(literal ? `${a.address} is a ${why} address: not reachable through this service`
-        : `${host} resolves to ${a.address}, a ${why} address: not reachable through this service`), { reason: why });
+      if (why) throw Object.assign(new EgressError(`${literal ? `${a.address} is a ${why} address` : `${host} resolves to ${a.address}, a ${why} address`}: not reachable through this service${openHint(a.address, why)}`), { reason: why });
     }
     return { address: addresses[0].address, family: addresses[0].family as 4 | 6 };
   }

@@ -1,39 +1,43 @@
 // The /v1/observe contract (SPEC "Observe request", "Observe result" read, map and visual modes,
 // observe errors).
 import Type, { type Static } from 'typebox';
+import { forModes } from './fields.ts';
 import { Budgeted, ElementFilter, Goal, Maybe, MaxTokens, MlRerank, ModalGrid, Rect, ResultElements, ResultFormat, ResultText, Viewport } from './snapshot.ts';
 
 /** Observe `options.limit`: default and maximum (DESIGN "Decisions"). */
 export const MAP_DEFAULT_LIMIT = 50;
 export const MAP_MAX_LIMIT = 500;
 
+/** The modes an observe field applies to (fields.ts reads them: a field sent in another mode is named in `warnings`). */
+const READ = ['read'], MAP = ['map'], VISUAL = ['visual'], MAP_VISUAL = ['map', 'visual'];
+
 export const ObserveOptions = Type.Object({
-  contentLimit: Maybe(Type.Integer({ minimum: 1, maximum: 500_000 })),
-  main_content: Maybe(Type.Boolean()),
-  include_links: Maybe(Type.Boolean({ description: 'read: add `links`, the absolute URL and anchor text of every link in the main content (each URL once; for a PDF, its link annotations)' })),
-  render: Maybe(Type.Union([Type.Literal('auto'), Type.Literal('always'), Type.Literal('never')], {
+  contentLimit: forModes(READ, Maybe(Type.Integer({ minimum: 1, maximum: 500_000 }))),
+  main_content: forModes(READ, Maybe(Type.Boolean())),
+  include_links: forModes(READ, Maybe(Type.Boolean({ description: 'read: add `links`, the absolute URL and anchor text of every link in the main content (each URL once; for a PDF, its link annotations)' }))),
+  render: forModes(READ, Maybe(Type.Union([Type.Literal('auto'), Type.Literal('always'), Type.Literal('never')], {
     description: 'auto (default): render in Chromium when the fetched HTML is a script shell',
-  })),
+  }))),
   // map and visual
-  render_quality: Maybe(Type.Union([Type.Literal('performance'), Type.Literal('precision')], {
+  render_quality: forModes(MAP, Maybe(Type.Union([Type.Literal('performance'), Type.Literal('precision')], {
     description: 'map engine: performance (default; images, media and fonts blocked, DOM ready plus a short quiet window, 2 credits) or precision (full load, network quiet, fonts, lazy content; 10 credits). Visual always uses precision.',
-  })),
-  limit: Maybe(Type.Integer({ minimum: 1, maximum: MAP_MAX_LIMIT, description: `most elements returned, most important first (default ${MAP_DEFAULT_LIMIT})` })),
-  filter: Maybe(ElementFilter),
-  include_visual_cues: Maybe(Type.Boolean({ description: 'visual_cues on each element (default true in map, false in visual)' })),
-  include_attributes: Maybe(Type.Boolean({ description: 'attributes (type, placeholder, aria_label, name, href, value) on each element (default false in map, true in visual)' })),
-  element_shape: Maybe(Type.Union([Type.Literal('common'), Type.Literal('dom')], {
+  }))),
+  limit: forModes(MAP_VISUAL, Maybe(Type.Integer({ minimum: 1, maximum: MAP_MAX_LIMIT, description: `most elements returned, most important first (default ${MAP_DEFAULT_LIMIT})` }))),
+  filter: forModes(MAP_VISUAL, Maybe(ElementFilter)),
+  include_visual_cues: forModes(MAP_VISUAL, Maybe(Type.Boolean({ description: 'visual_cues on each element (default true in map, false in visual)' }))),
+  include_attributes: forModes(MAP_VISUAL, Maybe(Type.Boolean({ description: 'attributes (type, placeholder, aria_label, name, href, value) on each element (default false in map, true in visual)' }))),
+  element_shape: forModes(MAP_VISUAL, Maybe(Type.Union([Type.Literal('common'), Type.Literal('dom')], {
     description: 'common (default): id, role, text, bbox {x, y, width, height}...; dom: uid, tag, selector, bbox {x, y, w, h}, is_visible, z_index, attributes',
-  })),
-  screenshot_delivery: Maybe(Type.Union([Type.Literal('url'), Type.Literal('base64')], { description: 'visual: url (default, expiring) or base64 (inline)' })),
-  annotate: Maybe(Type.Boolean({ description: 'visual: draw each returned element\'s box and id onto the screenshot (set-of-marks)' })),
-  goal: Maybe(Goal('map and visual: what the agent wants to do; the goal rerank puts the elements it needs first (ml_rerank in the result)')),
-  dismiss_overlays: Maybe(Type.Boolean({ description: 'map and visual: click the control that closes a consent banner or dialog before collecting (default false)' })),
-  format: Maybe(ResultFormat),
-  elements: Maybe(ResultElements),
-  max_age_s: Maybe(Type.Integer({ minimum: 0, maximum: 86_400, description: 'read, and map without a goal: answer a stored result of the same request at most this many seconds old (cached: true, cached_at), else load the page and store the result. Same credits as the mode. Never for requests with cookies, headers or storage_state.' })),
+  }))),
+  screenshot_delivery: forModes(VISUAL, Maybe(Type.Union([Type.Literal('url'), Type.Literal('base64')], { description: 'visual: url (default, expiring) or base64 (inline)' }))),
+  annotate: forModes(VISUAL, Maybe(Type.Boolean({ description: 'visual: draw each returned element\'s box and id onto the screenshot (set-of-marks)' }))),
+  goal: forModes(MAP_VISUAL, Maybe(Goal('map and visual: what the agent wants to do; the goal rerank puts the elements it needs first (ml_rerank in the result)'))),
+  dismiss_overlays: forModes(MAP_VISUAL, Maybe(Type.Boolean({ description: 'map and visual: click the control that closes a consent banner or dialog before collecting (default false)' }))),
+  format: forModes(MAP_VISUAL, Maybe(ResultFormat)),
+  elements: forModes(MAP_VISUAL, Maybe(ResultElements)),
+  max_age_s: forModes(['read', 'map'], Maybe(Type.Integer({ minimum: 0, maximum: 86_400, description: 'read, and map without a goal: answer a stored result of the same request at most this many seconds old (cached: true, cached_at), else load the page and store the result. Same credits as the mode. Never for requests with cookies, headers or storage_state.' }))),
   max_tokens: Maybe(MaxTokens('the result: read, the first whole blocks of content; map and visual, the most important elements, whole and in rank order (counted as the text form with format "text", else as JSON)')),
-}, { description: 'Options; keys that do not apply to the chosen mode are ignored.' });
+}, { description: 'Options; a key that does not apply to the chosen mode (x-modes) is ignored and named in `warnings`.' });
 
 /** Most cookies, headers and storage-state origins one request may carry. */
 export const MAX_COOKIES = 100;
@@ -73,7 +77,7 @@ export const ObserveRequest = Type.Object({
   // Another value is 400 invalid_mode (checked before the schema, routes/observe.ts).
   // Like /v1/snapshot's optional fields, these may be sent as null: absent, their default.
   mode: Type.Optional(Type.Union([Type.Literal('read'), Type.Literal('map'), Type.Literal('visual'), Type.Null()], { default: 'read' })),
-  format: Type.Optional(Type.Union([Type.Literal('markdown'), Type.Literal('text'), Type.Literal('html'), Type.Null()], { default: 'markdown', description: 'read mode\'s output format' })),
+  format: forModes(READ, Type.Optional(Type.Union([Type.Literal('markdown'), Type.Literal('text'), Type.Literal('html'), Type.Null()], { default: 'markdown', description: 'read mode\'s output format' }))),
   options: Maybe(ObserveOptions),
   cookies: Maybe(Type.Array(Cookie, { maxItems: MAX_COOKIES, description: 'cookies for a logged-in page (read, map, visual); never stored or logged, and the request is never cached' })),
   headers: Maybe(RequestHeaders),
@@ -203,6 +207,7 @@ export const VisualTextResult = Type.Intersect([MapTextResult, Type.Object({ scr
 export const ObserveErrorBody = Type.Object({
   status: Type.Literal('error'),
   error: Type.String({ description: 'short name: invalid_url, blocked_url, unreachable, timeout, http_error, ...' }),
+  error_code: Type.String({ description: 'the short name (the same as `error` here; named as on every route)' }),
   message: Type.String(),
   credits_remaining: Type.Optional(Type.Number()),
 });

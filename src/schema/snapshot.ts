@@ -267,17 +267,23 @@ const Cost = Type.Object({
   credits_remaining: Type.Number(),
 });
 
+/** Request fields the server did not read (unknown, misplaced): present only when there are some. */
+export const RequestWarnings = Type.Array(Type.String(), { description: 'fields of the request that were ignored (unknown, or not where the schema reads them), each with where it belongs; present only when there are some' });
+
 /** The /v1/snapshot success body: the rank result plus what the request cost. */
-export const SnapshotResponse = Type.Intersect([RankResult, Cost, Budgeted, Type.Object({ text: Type.Optional(ResultText) })]);
+export const SnapshotResponse = Type.Intersect([RankResult, Cost, Budgeted, Type.Object({ text: Type.Optional(ResultText), warnings: Type.Optional(RequestWarnings) })]);
 
 /** The /v1/snapshot success body with `options.format: "text"` and `options.elements: false`. */
-export const SnapshotTextResponse = Type.Intersect([Type.Omit(RankResult, ['elements']), Cost, Budgeted, Type.Object({ text: ResultText })]);
+export const SnapshotTextResponse = Type.Intersect([Type.Omit(RankResult, ['elements']), Cost, Budgeted, Type.Object({ text: ResultText, warnings: Type.Optional(RequestWarnings) })]);
 
-/** The /v1/snapshot error body (SPEC "Errors"). `credits_remaining` is present when the key is known. */
+/** The /v1/snapshot error body (SPEC "Errors"). `credits_remaining` is present when the key is known.
+ *  Every error body of the API also carries `error_code` and `message` (observe's too), so a client reads
+ *  the same two names on every route. */
 export const SnapshotErrorBody = Type.Object({
   status: Type.Literal('error'),
-  error: Type.String(),
+  error: Type.String({ description: 'SPEC: the message' }),
   error_code: Type.String(),
+  message: Type.String({ description: 'the message (the same as `error` here; named as on every route)' }),
   credits_remaining: Type.Optional(Type.Number()),
 });
 

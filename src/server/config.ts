@@ -175,7 +175,7 @@ export const SETTINGS: Setting[] = [
   { key: 'burst', flag: 'rate-burst', env: 'SIGHTLINE_RATE_BURST', default: '100', help: 'requests per key accepted at once (bucket size)', parse: int(1) },
   { key: 'shutdownGraceMs', flag: 'shutdown-grace-ms', env: 'SIGHTLINE_SHUTDOWN_GRACE_MS', default: '10000', help: 'how long shutdown waits for in-flight requests', parse: int(0) },
   { key: 'logLevel', flag: 'log-level', env: 'SIGHTLINE_LOG_LEVEL', default: 'info', help: 'pino log level', parse: level },
-  { key: 'egressAllow', flag: 'egress-allow', env: 'SIGHTLINE_EGRESS_ALLOW', default: '', help: 'private CIDRs observe may reach (comma-separated; for tests)', parse: cidrs },
+  { key: 'egressAllow', flag: 'egress-allow', env: 'SIGHTLINE_EGRESS_ALLOW', default: '', help: 'private CIDRs observe may reach (comma-separated), e.g. 127.0.0.1/32 to try it on a page served on this machine', parse: cidrs },
   { key: 'maxPageMb', flag: 'max-page-mb', env: 'SIGHTLINE_MAX_PAGE_MB', default: '10', help: 'largest page observe reads, MiB', parse: positive },
   { key: 'pageTimeoutMs', flag: 'page-timeout-ms', env: 'SIGHTLINE_PAGE_TIMEOUT_MS', default: '15000', help: 'time to load a page: the read fetch (redirects included) or the browser in any mode', parse: int(1) },
   { key: 'screenshotTtlS', flag: 'screenshot-ttl-s', env: 'SIGHTLINE_SCREENSHOT_TTL_S', default: '3600', help: 'how long a visual screenshot URL works, seconds', parse: int(1, 604_800) },

@@ -1,6 +1,7 @@
 // The one place that turns results and errors into response bodies (SPEC "Errors"): snapshot errors are
 // `status`, `error` (message), `error_code`; observe errors are `status`, `error` (short name),
-// `message`; both with `credits_remaining` when the caller's key is known. Large text answers are
+// `message`; both with `credits_remaining` when the caller's key is known, and both also carry the other
+// route's name, so `error_code` and `message` are the same on every route (docs/decisions.md). Large text answers are
 // compressed for clients that accept it (compressReply).
 import zlib from 'node:zlib';
 import { SightlineError } from '../schema/errors.ts';
@@ -26,8 +27,8 @@ export function asSightlineError(err: unknown): SightlineError {
 
 export function errorReply(err: SightlineError, creditsRemaining?: number, shape: 'snapshot' | 'observe' = 'snapshot'): Reply {
   const body: SnapshotErrorBody | ObserveErrorBody = shape === 'observe'
-    ? { status: 'error', error: err.code, message: err.message }
-    : { status: 'error', error: err.message, error_code: err.code };
+    ? { status: 'error', error: err.code, error_code: err.code, message: err.message }
+    : { status: 'error', error: err.message, error_code: err.code, message: err.message };
   if (creditsRemaining !== undefined) body.credits_remaining = creditsRemaining;
   const headers: Record<string, string> = { ...err.headers };
   if (err.retryAfter !== undefined) headers['retry-after'] = String(err.retryAfter);

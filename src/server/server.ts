@@ -18,7 +18,7 @@ import { AlternatingBrowsers, BrowserPool, CHROMIUM_FLAGS, type PageRunner } fro
 import { BrowserFleet } from '../observe/browser-fleet.ts';
 import { mcpRoute } from './routes/mcp.ts';
 import { ExtractPool, defaultExtractWorkers } from '../observe/extract-pool.ts';
-import { startEgressProxy, type EgressProxy } from '../observe/egress-proxy.ts';
+import { startEgressProxy, logBlocked, type EgressProxy } from '../observe/egress-proxy.ts';
 import { openApiDocument } from './openapi.ts';
 import { openScreenshotStore, SCREENSHOT_PATH } from './screenshots.ts';
 import { openObserveCache } from './observe-cache.ts';
@@ -61,7 +61,7 @@ function countedGuard(guard: EgressGuard, metrics: Metrics): EgressGuard {
 function lazyBrowser(config: ServerConfig, guard: EgressGuard, logger: Logger) {
   // The egress proxy, started when the local pool or an MCP session first needs it.
   let proxyStarted: Promise<EgressProxy> | undefined;
-  const proxy = () => (proxyStarted ??= startEgressProxy(guard, (target, reason) => logger.warn({ target, reason }, 'egress refused (browser)')));
+  const proxy = () => (proxyStarted ??= startEgressProxy(guard, logBlocked(logger)));
   let started: Promise<PageRunner> | undefined;
   let poolRef: PageRunner | undefined;
   const start = async (): Promise<PageRunner> => {

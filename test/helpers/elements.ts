@@ -1,5 +1,4 @@
 // Builders for hand-made pages of raw elements, and the two rankers (Wasm and JS build) under test.
-import { fileURLToPath } from 'node:url';
 import { Ranker } from '../../src/rank/ranker.ts';
 import { loadWasmCore } from '../../src/rank/load-node.ts';
 import { jsBackend } from '../../src/rank/core-js.ts';
@@ -8,8 +7,7 @@ import type { RawElement, RankResult, SnapshotRequest } from '../../src/schema/s
 export const wasm = new Ranker(await loadWasmCore());
 export const js = new Ranker(jsBackend());
 
-/** ../shared/data beside the repository (SIGHTLINE_SHARED_DATA overrides). */
-export const SHARED_DATA = process.env.SIGHTLINE_SHARED_DATA ?? fileURLToPath(new URL('../../../shared/data/', import.meta.url));
+export { SHARED_DATA } from './shared-data.ts';
 
 let nextId = 1;
 type Partial = Omit<globalThis.Partial<RawElement>, 'rect'> & { rect?: [number, number, number, number] };

@@ -8,8 +8,11 @@ import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { bigPageHtml } from './big-page.ts';
+import { sharedDir } from './shared-data.ts';
 
-export const WCXB_DIR = join(process.env.SIGHTLINE_SHARED_DATA ?? new URL('../../../shared/data', import.meta.url).pathname, 'wcxb-dev-sample');
+/** The WCXB sample (`missing`: the skip reason on a clone without the shared data). */
+export const WCXB = sharedDir('wcxb-dev-sample');
+export const WCXB_DIR = WCXB.dir;
 
 /** Ids of the WCXB sample pages, sorted. */
 export const wcxbIds = (): string[] => readdirSync(join(WCXB_DIR, 'html')).filter((f) => f.endsWith('.html.gz')).map((f) => f.slice(0, -8)).sort();

@@ -220,11 +220,10 @@ function run(path, body, key, button) {
   });
 }
 
-/** An API error in place: the two SPEC error bodies, snapshot {error: message, error_code} and observe
- *  {error: code, message}. */
+/** An API error in place: every error body carries `error_code` and `message` beside SPEC's `error`. */
 function showApiError(res, json, text) {
   const code = json?.error_code ?? json?.error ?? 'http_error';
-  const message = json?.error_code ? json.error : json?.message ?? text.slice(0, 300);
+  const message = json?.message ?? text.slice(0, 300);
   const retry = res.headers.get('retry-after');
   showError({ status: res.status, code, message: retry ? `${message} (Retry-After: ${retry} s)` : message });
   setCredits(json?.credits_remaining);
@@ -361,7 +360,8 @@ function showElements(result, { kind, ms, goal }) {
   }));
   const screenshot = result.screenshot;
   const src = screenshot ? (screenshot.type === 'base64' ? `data:image/png;base64,${screenshot.data}` : screenshot.url) : null;
-  drawStage(rows, viewport, src, result.modal_grids ?? []);
+  lastStage = [rows, viewport, src, result.modal_grids ?? []];
+  drawStage(...lastStage);
   $('stage-caption').textContent = src
     ? `Screenshot of the viewport (${viewport.width}×${viewport.height}) with each returned element boxed; below the dashed line, what lies under the fold.`
     : `${kind === 'snapshot' ? 'The payload' : 'Map mode returns no screenshot'}: each element boxed on a blank ${viewport.width}×${viewport.height} viewport.`;
@@ -373,8 +373,19 @@ function showElements(result, { kind, ms, goal }) {
   $('map-view').hidden = false;
 }
 
+/** The last drawing's arguments: "Full size" draws it again at the page's own pixels, or fitted. */
+let lastStage = null;
+$('stage-size').addEventListener('click', () => {
+  const full = !$('stage-wrap').classList.contains('full');
+  $('stage-wrap').classList.toggle('full', full);
+  $('stage-size').setAttribute('aria-pressed', String(full));
+  $('stage-size').textContent = full ? 'Fit to width' : 'Full size';
+  if (lastStage) drawStage(...lastStage);
+});
+
 function drawStage(rows, viewport, src, grids) {
   const stage = $('stage');
+  const full = $('stage-wrap').classList.contains('full');
   const top = Math.min(0, ...rows.map((r) => r.box.y));
   const bottom = Math.max(viewport.height, ...rows.map((r) => r.box.y + r.box.height));
   const width = viewport.width;
@@ -383,9 +394,11 @@ function drawStage(rows, viewport, src, grids) {
   // screenshot (the viewport) at its top, the boxes over both.
   const canvas = h('div', { class: 'canvas' });
   canvas.style.aspectRatio = `${width} / ${height}`;
+  // Full size: one page pixel per CSS pixel (the stage scrolls); otherwise fitted to the stage's width.
+  canvas.style.setProperty('--page-width', `${width}px`);
   stage.replaceChildren(canvas);
   // Labels keep about 11 screen pixels whatever the scale the page is drawn at.
-  const unit = width / Math.max(200, stage.clientWidth || 600);
+  const unit = full ? 1 : width / Math.max(200, stage.clientWidth || 600);
   const font = 11 * unit;
   const svg = s('svg', { viewBox: `0 ${top} ${width} ${height}`, preserveAspectRatio: 'xMinYMin meet', role: 'img', 'aria-label': `${rows.length} element boxes` });
   if (src) {

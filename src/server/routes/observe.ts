@@ -24,6 +24,7 @@ import type { KeyLimits } from '../limits.ts';
 import { withHold } from '../holds.ts';
 import { parseJsonBody } from '../body.ts';
 import { json, asSightlineError } from '../reply.ts';
+import { fieldWarnings } from '../../schema/fields.ts';
 import type { Route } from '../router.ts';
 import type { Metrics } from '../metrics.ts';
 import { credentialsOf, type Credentials } from '../../observe/credentials.ts';
@@ -236,12 +237,17 @@ export function observeRoute(deps: ObserveDeps): Route {
     const uncached = o.max_age_s == null || cache || !deps.cache ? undefined
       : `not_cached: options.max_age_s does not apply ${observing.credentials ? 'to a request with cookies, headers or storage_state' : mode === 'visual' ? 'to visual' : 'to map with a goal'}`;
     const noted = <R extends { warnings: string[] }>(result: R): R => (uncached ? { ...result, warnings: [...result.warnings, uncached] } : result);
+    // Never a silent drop: fields not read (unknown, misplaced, or for another mode) lead the warnings.
+    const ignored = fieldWarnings(ObserveRequest, body, mode);
     const started = performance.now();
     // The engine label: read's is `fetch`, or `browser` when the page was rendered.
     let engineLabel = mode === 'read' ? (body.options?.render === 'always' ? 'browser' : 'fetch') : '';
-    const timed = async (work: () => Promise<object>) => {
+    const timed = async (work: () => Promise<{ warnings: string[] }>) => {
       let outcome = 'ok';
-      try { return json(200, await work()); } catch (err) { outcome = asSightlineError(err).code; throw err; } finally {
+      try {
+        const result = await work();
+        return json(200, ignored.length ? { ...result, warnings: [...ignored, ...result.warnings] } : result);
+      } catch (err) { outcome = asSightlineError(err).code; throw err; } finally {
         deps.metrics?.observe(mode, engineLabel, outcome, (performance.now() - started) / 1000);
       }
     };

@@ -1,6 +1,7 @@
 // POST /v1/snapshot (SPEC): auth, rate limit, validation, a credit held before ranking and posted when
 // the result is ready (voided if we fail), then the ranked result with what it cost.
-import type { SnapshotResponse, SnapshotTextResponse } from '../../schema/snapshot.ts';
+import { SnapshotRequest, type SnapshotResponse, type SnapshotTextResponse } from '../../schema/snapshot.ts';
+import { fieldWarnings } from '../../schema/fields.ts';
 import type { Ranker } from '../../rank/ranker.ts';
 import { toPrompt } from '../../rank/prompt.ts';
 import type { Store } from '../../store/store.ts';
@@ -30,11 +31,13 @@ export function snapshotRoute({ store, ranker, limits, holdTtlMs, metrics }: Sna
     const account = await admit(store, req, limits);
     // Validated before the hold: an invalid request is a 400 even for a key with no credits.
     const request = readSnapshotBody(req, ranker);
+    // Never a silent drop (fields.ts); the columnar body's header carries the request's own fields as sent.
+    const warnings = fieldWarnings(SnapshotRequest, request);
     const started = performance.now();
     const options = request.options;
     const text = options?.format === 'text';
     const response = await withHold({ store, ttlMs: holdTtlMs, metrics, route: 'snapshot' }, req, account.id, SNAPSHOT_COST, 'a snapshot', async (available): Promise<SnapshotResponse> => {
-      const ranked: SnapshotResponse = { ...ranker.rank(request, true), credits_used: SNAPSHOT_COST, credits_remaining: available };
+      const ranked: SnapshotResponse = { ...ranker.rank(request, true), credits_used: SNAPSHOT_COST, credits_remaining: available, ...(warnings.length ? { warnings } : {}) };
       if (options?.max_tokens == null) return text ? { ...ranked, text: toPrompt(ranked) } : ranked;
       // The budget keeps the most important elements that fit: a prefix of the ranking.
       const fit = await fitElements(ranked.elements, options.max_tokens, text ? { text: (kept) => toPrompt({ ...ranked, elements: kept }) } : {});

@@ -50,7 +50,20 @@ const FOOTER_MIN_SCREENS: f64 = 3;      // pages at least this many screens tall
 const FOOTER_SCREENS: f64 = 1;          // the footer zone: the page's last screen
 const PENALTY_FOOTER: f64 = 0.7;
 const PENALTY_AFTERMATTER: f64 = 0.6;   // comment, reply, newsletter and footer sections
-const ACTION_FLOOR: f64 = 0.95;         // a control naming a primary action keeps at least this
+const ACTION_FLOOR: f64 = 0.6;          // a promoted primary action off screen keeps at least this: below the visible fields
+                                        // and, for a link, the visible buttons (tune: the lowest floor at 96.8%, 0.5: 96.4%, 0.45: 88%)
+// Layers over the page (a modal, a dialog, a consent banner): their controls come before everything they cover,
+// and the control that closes, rejects or accepts first among them (docs/ranking.md, issue 38).
+const BONUS_LAYER: f64 = 2000;          // above any other element's score (at most about 1600)
+const BONUS_DISMISS: f64 = 500;
+// Importance is the score up to KNEE, then bends towards 1000 without reaching it (no clamp: elements that
+// differ keep different importance; issue 38's six promoted controls tied at 1000).
+const IMPORTANCE_KNEE: f64 = 900;
+const IMPORTANCE_SPAN: f64 = 1000;      // score above the knee that takes half of what is left to 1000
+// Content (what is not clickable) enters the list only after the links, controls and fields: its importance
+// stays below CONTENT_CEIL, theirs starts there (issue 38: dates, photo credits and "›" took top-50 slots).
+const CONTENT_CEIL: f64 = 50;
+const CONTENT_SCORE_MAX: f64 = 245;     // the bonuses: all a static element's score can be
 const ACTION_KEEP = 3;                  // promoted of each kind of primary action: the first three, the viewport's first
 
 const TINY_SIDE: f64 = 4;          // px: thinner than this in either direction is tiny
@@ -160,9 +173,55 @@ function modalBlocks(): bool {
   return false;
 }
 
+/** The centre of element i lies inside a detected modal (occlusion.ts) and i is painted at or above it. */
+function insideModal(i: i32, modalCount: i32): bool {
+  const cx = f64In(F64In.X, i) + f64In(F64In.W, i) / 2, cy = f64In(F64In.Y, i) + f64In(F64In.H, i) / 2;
+  const z = f64(i32In(I32In.Z, i));
+  for (let k = 0; k < modalCount; k++) {
+    const base = k * ModalField.COUNT;
+    const mx = unchecked(modals[base + ModalField.X]), my = unchecked(modals[base + ModalField.Y]);
+    if (z >= unchecked(modals[base + ModalField.Z]) && cx >= mx && cy >= my
+      && cx < mx + unchecked(modals[base + ModalField.W]) && cy < my + unchecked(modals[base + ModalField.H])) return true;
+  }
+  return false;
+}
+
+/** A control of a layer over the page: drawn, in the viewport, not covered itself, positioned above the page
+ *  (z-index > 0), and either inside a detected modal or a consent banner's (Flag.CONSENT, from its words). */
+function inLayer(i: i32, flags: i32, out: i32, modalCount: i32): bool {
+  if (i32In(I32In.BAND, i) < Band.LINK || (flags & (Flag.HIDDEN | Flag.A11Y_HIDDEN)) != 0) return false;
+  if ((out & OutFlag.IN_VIEWPORT) == 0 || (out & OutFlag.OCCLUDED) != 0 || i32In(I32In.Z, i) <= 0) return false;
+  if (f64In(F64In.W, i) <= 0 || f64In(F64In.H, i) <= 0) return false;
+  return (flags & Flag.CONSENT) != 0 || insideModal(i, modalCount);
+}
+
+/** Importance from a score: content below CONTENT_CEIL; a clickable element from CONTENT_CEIL up, its score
+ *  kept up to the knee, then bent so that scores stay apart below 1000 (no clamp, no tie at the top). */
+export function importanceOf(score: f64, clickable: bool): i32 {
+  let v = score;
+  if (!clickable) v = min(v, CONTENT_SCORE_MAX) * (CONTENT_CEIL - 1) / CONTENT_SCORE_MAX;
+  else {
+    if (v > IMPORTANCE_KNEE) {
+      const over = v - IMPORTANCE_KNEE;
+      v = IMPORTANCE_KNEE + (1000 - IMPORTANCE_KNEE) * over / (over + IMPORTANCE_SPAN);
+    }
+    v = CONTENT_CEIL + v * (1000 - CONTENT_CEIL) / 1000;
+  }
+  const rounded = i32(Math.floor(v + 0.5));
+  return rounded < 0 ? 0 : (rounded > 1000 ? 1000 : rounded);
+}
+
 export function computeScores(): void {
   const vw = param(Param.OUT_VIEWPORT_W), vh = param(Param.OUT_VIEWPORT_H);
-  const occludedFactor = modalBlocks() ? PENALTY_BLOCKED : PENALTY_OCCLUDED;
+  const modalCount = i32(param(Param.OUT_MODALS));
+  // Which controls form a layer over the page: when one does, what is covered is behind it.
+  let layered = false;
+  for (let i = 0; i < count; i++) {
+    const flags = i32In(I32In.FLAGS, i);
+    const out = i32Out(I32Out.FLAGS, i);
+    if (inLayer(i, flags, out, modalCount)) { setI32Out(I32Out.FLAGS, i, out | OutFlag.IN_LAYER); layered = true; }
+  }
+  const occludedFactor = layered || modalBlocks() ? PENALTY_BLOCKED : PENALTY_OCCLUDED;
   const pageBottom = pageBottomOf(vh);
   // A purchase is done by a control: buttons and fields naming one take the promotions first, links naming
   // one ("Buy New Gear" in a menu) only those left.
@@ -184,7 +243,7 @@ export function computeScores(): void {
     const inView = (out & OutFlag.IN_VIEWPORT) != 0;
 
     const pointer = (flags & Flag.CURSOR_POINTER) != 0;
-    const clickable = band >= Band.LINK || pointer;
+    const clickable = band >= Band.LINK || pointer || (flags & Flag.DISCLOSURE) != 0;
     const styledPrimary = alpha(bg) >= 128 && chroma(bg) >= PRIMARY_MIN_CHROMA
       && area >= PRIMARY_MIN_AREA && area <= PRIMARY_MAX_VIEWPORT_SHARE * vw * vh;
     const primary = clickable && ((flags & Flag.PRIMARY_HINT) != 0 || styledPrimary);
@@ -205,10 +264,13 @@ export function computeScores(): void {
     // Each flag tested before the call: most elements name no action.
     const purchase = (flags & Flag.PURCHASE) != 0 && namesAction(i, flags, Flag.PURCHASE)
       && docY <= (band == Band.LINK ? (inView ? purchaseLinkIn : purchaseLinkOut) : (inView ? purchaseIn : purchaseOut));
-    const action = purchase
+    // Covered by a layer whose controls come first: what it covers names no action until the layer is dealt with.
+    const covered = layered && (out & OutFlag.OCCLUDED) != 0;
+    const action = !covered && (purchase
       || ((flags & Flag.SIGN_IN) != 0 && namesAction(i, flags, Flag.SIGN_IN) && docY <= (inView ? signInIn : signInOut))
-      || ((flags & Flag.SEARCH) != 0 && namesAction(i, flags, Flag.SEARCH) && docY <= (inView ? searchIn : searchOut));
+      || ((flags & Flag.SEARCH) != 0 && namesAction(i, flags, Flag.SEARCH) && docY <= (inView ? searchIn : searchOut)));
     if (action) score += BONUS_ACTION;
+    if ((out & OutFlag.IN_LAYER) != 0) score += BONUS_LAYER + ((flags & Flag.DISMISS) != 0 ? BONUS_DISMISS : 0);
 
     if ((flags & Flag.HIDDEN) != 0 || w <= 0 || h <= 0) score *= PENALTY_HIDDEN;
     else if (w < TINY_SIDE || h < TINY_SIDE || (area < TINY_AREA && (flags & Flag.HAS_TEXT) == 0)) score *= PENALTY_TINY;
@@ -218,7 +280,6 @@ export function computeScores(): void {
     if ((out & OutFlag.OCCLUDED) != 0) score *= occludedFactor;
     if ((flags & Flag.A11Y_HIDDEN) != 0) score *= PENALTY_A11Y_HIDDEN;
     if (!inView) score *= placement(i, flags, action, vw, vh, pageBottom);
-    const rounded = i32(Math.floor(score + 0.5));
-    setI32Out(I32Out.IMPORTANCE, i, rounded < 0 ? 0 : (rounded > 1000 ? 1000 : rounded));
+    setI32Out(I32Out.IMPORTANCE, i, importanceOf(score, clickable));
   }
 }

@@ -69,8 +69,9 @@ test('primary actions below the fold: ranked high, but under the visible fields 
 
 test('a span repeating its control\'s text is not listed; other text comes after the controls', async () => {
   const r = await rank('inner-span.html');
-  const controls = r.elements.filter((e) => e.is_clickable);
-  const text = r.elements.filter((e) => !e.is_clickable);
+  const controls = r.elements.filter(interactive);
+  const text = r.elements.filter((e) => !interactive(e));
+  assert.equal(controls.length, 5, `controls: ${controls.map(label)}`);
   for (const t of text) {
     const inside = controls.find((c) => label(c) === label(t));
     assert.equal(inside, undefined, `static "${label(t)}" repeats a control`);

@@ -61,6 +61,7 @@ export enum F64Out {
   ML_SCORE,     // rerank model score (logit), goal given
   ML_PROB,      // sigmoid(ML_SCORE), for the selected elements (ORDER) only
   FUSED,        // ML_SCORE + fusion * importance / 1000 (logit space)
+  SCORE,        // the importance score before it becomes importance (score.ts importanceOf): the rerank's feature
   COUNT,
 }
 

@@ -16,7 +16,7 @@
 //     of a page at least 3 screens tall, x0.6 in a comment / reply / newsletter / footer section;
 //     a promoted primary action keeps at least 0.95
 import { F64In, I32In, F64Out, I32Out, Flag, OutFlag, Param, Band, ACTION_LABEL_MAX, ModalField } from "./layout";
-import { count, f64In, i32In, f64Out, i32Out, setI32Out, param, modals } from "./state";
+import { count, f64In, i32In, f64Out, i32Out, setI32Out, setF64Out, param, modals } from "./state";
 import { nearestColor, alpha, chroma, MIN_ALPHA, red, green, blue } from "./palette";
 
 const TIER_INPUT: f64 = 750;
@@ -56,13 +56,15 @@ const ACTION_FLOOR: f64 = 0.6;          // a promoted primary action off screen 
 // and the control that closes, rejects or accepts first among them (docs/ranking.md, issue 38).
 const BONUS_LAYER: f64 = 2000;          // above any other element's score (at most about 1600)
 const BONUS_DISMISS: f64 = 500;
-// Importance is the score up to KNEE, then bends towards 1000 without reaching it (no clamp: elements that
-// differ keep different importance; issue 38's six promoted controls tied at 1000).
-const IMPORTANCE_KNEE: f64 = 900;
-const IMPORTANCE_SPAN: f64 = 1000;      // score above the knee that takes half of what is left to 1000
-// Content (what is not clickable) enters the list only after the links, controls and fields: its importance
-// stays below CONTENT_CEIL, theirs starts there (issue 38: dates, photo credits and "›" took top-50 slots).
+// Importance (issue 38): content (what is not clickable) below CONTENT_CEIL, so it enters the list only after the
+// links, controls and fields (dates, photo credits and "›" took top-50 slots); a clickable element from CONTENT_CEIL
+// up, CLICKABLE_SCALE per point of score up to KNEE (every score without a promotion), then bent towards 1000
+// without reaching it: no clamp, so promoted controls that differ keep different importance (six tied at 1000).
 const CONTENT_CEIL: f64 = 50;
+const CLICKABLE_SCALE: f64 = 0.9;
+const IMPORTANCE_KNEE: f64 = 1000;      // score; importance 50 + 0.9 x 1000 = 950 there
+const IMPORTANCE_SPAN: f64 = 300;       // score above the knee that takes half of what is left to 1000 (a point of score
+                                        // just above it is 1/6 of a point of importance: promoted controls stay apart)
 const CONTENT_SCORE_MAX: f64 = 245;     // the bonuses: all a static element's score can be
 const ACTION_KEEP = 3;                  // promoted of each kind of primary action: the first three, the viewport's first
 
@@ -173,39 +175,38 @@ function modalBlocks(): bool {
   return false;
 }
 
-/** The centre of element i lies inside a detected modal (occlusion.ts) and i is painted at or above it. */
+/** The centre of element i lies inside a detected modal that covers a control (occlusion.ts): i, not covered
+ *  itself, is drawn above it (the modal's own content, or a toast over it), whatever z-index its client sent. */
 function insideModal(i: i32, modalCount: i32): bool {
   const cx = f64In(F64In.X, i) + f64In(F64In.W, i) / 2, cy = f64In(F64In.Y, i) + f64In(F64In.H, i) / 2;
-  const z = f64(i32In(I32In.Z, i));
   for (let k = 0; k < modalCount; k++) {
     const base = k * ModalField.COUNT;
+    if (unchecked(modals[base + ModalField.BLOCKS]) == 0) continue;
     const mx = unchecked(modals[base + ModalField.X]), my = unchecked(modals[base + ModalField.Y]);
-    if (z >= unchecked(modals[base + ModalField.Z]) && cx >= mx && cy >= my
-      && cx < mx + unchecked(modals[base + ModalField.W]) && cy < my + unchecked(modals[base + ModalField.H])) return true;
+    if (cx >= mx && cy >= my && cx < mx + unchecked(modals[base + ModalField.W]) && cy < my + unchecked(modals[base + ModalField.H])) return true;
   }
   return false;
 }
 
-/** A control of a layer over the page: drawn, in the viewport, not covered itself, positioned above the page
- *  (z-index > 0), and either inside a detected modal or a consent banner's (Flag.CONSENT, from its words). */
+/** A control of a layer over the page: drawn, in the viewport, not covered itself, and inside a detected modal
+ *  that covers something, or a consent banner's (Flag.CONSENT: positioned above the page, z-index > 0, its
+ *  words, section or nearby text speaking of cookies or consent). */
 function inLayer(i: i32, flags: i32, out: i32, modalCount: i32): bool {
   if (i32In(I32In.BAND, i) < Band.LINK || (flags & (Flag.HIDDEN | Flag.A11Y_HIDDEN)) != 0) return false;
-  if ((out & OutFlag.IN_VIEWPORT) == 0 || (out & OutFlag.OCCLUDED) != 0 || i32In(I32In.Z, i) <= 0) return false;
+  if ((out & OutFlag.IN_VIEWPORT) == 0 || (out & OutFlag.OCCLUDED) != 0) return false;
   if (f64In(F64In.W, i) <= 0 || f64In(F64In.H, i) <= 0) return false;
   return (flags & Flag.CONSENT) != 0 || insideModal(i, modalCount);
 }
 
-/** Importance from a score: content below CONTENT_CEIL; a clickable element from CONTENT_CEIL up, its score
- *  kept up to the knee, then bent so that scores stay apart below 1000 (no clamp, no tie at the top). */
+/** Importance from a score: content below CONTENT_CEIL; a clickable element from CONTENT_CEIL up, linear up to
+ *  the knee, then bent so that scores stay apart below 1000. */
 export function importanceOf(score: f64, clickable: bool): i32 {
-  let v = score;
-  if (!clickable) v = min(v, CONTENT_SCORE_MAX) * (CONTENT_CEIL - 1) / CONTENT_SCORE_MAX;
+  let v: f64;
+  if (!clickable) v = min(score, CONTENT_SCORE_MAX) * (CONTENT_CEIL - 1) / CONTENT_SCORE_MAX;
+  else if (score <= IMPORTANCE_KNEE) v = CONTENT_CEIL + CLICKABLE_SCALE * score;
   else {
-    if (v > IMPORTANCE_KNEE) {
-      const over = v - IMPORTANCE_KNEE;
-      v = IMPORTANCE_KNEE + (1000 - IMPORTANCE_KNEE) * over / (over + IMPORTANCE_SPAN);
-    }
-    v = CONTENT_CEIL + v * (1000 - CONTENT_CEIL) / 1000;
+    const top = CONTENT_CEIL + CLICKABLE_SCALE * IMPORTANCE_KNEE, over = score - IMPORTANCE_KNEE;
+    v = top + (1000 - top) * over / (over + IMPORTANCE_SPAN);
   }
   const rounded = i32(Math.floor(v + 0.5));
   return rounded < 0 ? 0 : (rounded > 1000 ? 1000 : rounded);
@@ -270,7 +271,7 @@ export function computeScores(): void {
       || ((flags & Flag.SIGN_IN) != 0 && namesAction(i, flags, Flag.SIGN_IN) && docY <= (inView ? signInIn : signInOut))
       || ((flags & Flag.SEARCH) != 0 && namesAction(i, flags, Flag.SEARCH) && docY <= (inView ? searchIn : searchOut)));
     if (action) score += BONUS_ACTION;
-    if ((out & OutFlag.IN_LAYER) != 0) score += BONUS_LAYER + ((flags & Flag.DISMISS) != 0 ? BONUS_DISMISS : 0);
+    const layerBonus = (out & OutFlag.IN_LAYER) != 0 ? BONUS_LAYER + ((flags & Flag.DISMISS) != 0 ? BONUS_DISMISS : 0) : 0;
 
     if ((flags & Flag.HIDDEN) != 0 || w <= 0 || h <= 0) score *= PENALTY_HIDDEN;
     else if (w < TINY_SIDE || h < TINY_SIDE || (area < TINY_AREA && (flags & Flag.HAS_TEXT) == 0)) score *= PENALTY_TINY;
@@ -280,6 +281,9 @@ export function computeScores(): void {
     if ((out & OutFlag.OCCLUDED) != 0) score *= occludedFactor;
     if ((flags & Flag.A11Y_HIDDEN) != 0) score *= PENALTY_A11Y_HIDDEN;
     if (!inView) score *= placement(i, flags, action, vw, vh, pageBottom);
+    // The rerank's feature: the score without the layer's bonus (the goal picks among a layer's controls by words).
+    setF64Out(F64Out.SCORE, i, score);
+    score += layerBonus;
     setI32Out(I32Out.IMPORTANCE, i, importanceOf(score, clickable));
   }
 }

@@ -91,7 +91,7 @@ test('importance separates the top of a simple shop page: ties only between equi
   // The promoted actions (a purchase, the search) differ from each other and from the rest.
   const promoted = top.filter((e) => e.importance > 900);
   assert.ok(promoted.length >= 2, `promoted: ${promoted.map((e) => `${label(e)} ${e.importance}`)}`);
-  assert.equal(new Set(promoted.map((e) => e.importance)).size, promoted.length, `promoted importance ${promoted.map((e) => e.importance)}`);
+  assert.equal(new Set(promoted.map((e) => e.importance)).size, promoted.length, `promoted ${promoted.map((e) => `${e.role} ${label(e)} ${e.importance} ${e.in_viewport} ${JSON.stringify(e.bbox)}`)}`);
   // Elements that share an importance are of one kind, place and size (the menu's links in a row).
   for (const a of top) for (const b of top) {
     if (a === b || a.importance !== b.importance) continue;

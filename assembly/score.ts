@@ -1,6 +1,6 @@
 // Importance 0..1000 and visual cues (docs/ranking.md has the table and how it was tuned).
 //
-// importance = round((TIER[band] + bonus) * penalties * placement), clamped to 0..1000, where
+// score = (TIER[band] + bonus) * penalties * placement (+ layer), where
 //   TIER: form input 750, interactive control 500, content link 250, static content 0 (SPEC bands)
 //   bonus (0..245, so tiers never overlap among comparable elements):
 //     in viewport 80, above the fold (doc_y within the first screen) 30,
@@ -8,13 +8,16 @@
 //     opaque non-white/grey background 15, cursor:pointer 15, visible text or accessible name 15
 //   primary action: +600 for a control naming a purchase, sign in or search (Flag.PURCHASE / SIGN_IN /
 //     SEARCH; not tiny; a link or control only with a label of at most 40 chars), among the first three of its
-//     kind by doc_y, those in the viewport first
+//     kind by doc_y, those in the viewport first; not when a layer covers it
 //   penalties (multiplied): hidden x0.05, hidden from the accessibility tree (aria-hidden / inert, drawn) x0.3, disabled x0.6 (not for a promoted purchase: a shop's add to cart
-//     stays disabled until a size is chosen), occluded x0.7 (x0.5 when a modal blocks the page), unnamed x0.6, tiny x0.6 (thinner
+//     stays disabled until a size is chosen), occluded x0.7 (x0.5 when a modal blocks the page or a layer covers it), unnamed x0.6, tiny x0.6 (thinner
 //     than 4 px, or under 100 px² without a name: an icon button drawn without its icon is still a control)
 //   placement, outside the viewport only: 0.4 / (1 + 0.5 x screens away), x0.7 in the last screen
 //     of a page at least 3 screens tall, x0.6 in a comment / reply / newsletter / footer section;
-//     a promoted primary action keeps at least 0.95
+//     a promoted primary action keeps at least 0.6 (under the visible fields: issue 38)
+//   layer: +2000 for a control of a modal that covers something or of a consent banner, +500 more for its
+//     close / reject / accept (issue 38)
+// importance = importanceOf(score): content under 50, a clickable element 50 + 0.9 x score, bent above 1000.
 import { F64In, I32In, F64Out, I32Out, Flag, OutFlag, Param, Band, ACTION_LABEL_MAX, ModalField } from "./layout";
 import { count, f64In, i32In, f64Out, i32Out, setI32Out, setF64Out, param, modals } from "./state";
 import { nearestColor, alpha, chroma, MIN_ALPHA, red, green, blue } from "./palette";

@@ -95,7 +95,7 @@ test('importance separates the top of a simple shop page: ties only between equi
   // Elements that share an importance are of one kind, place and size (the menu's links in a row).
   for (const a of top) for (const b of top) {
     if (a === b || a.importance !== b.importance) continue;
-    assert.ok(a.role === b.role && a.in_viewport === b.in_viewport && a.is_occluded === b.is_occluded && a.is_primary === b.is_primary
+    assert.ok(a.role === b.role && a.in_viewport === b.in_viewport && a.is_occluded === b.is_occluded && a.visual_cues.is_primary === b.visual_cues.is_primary
       && Math.abs(a.bbox.width * a.bbox.height - b.bbox.width * b.bbox.height) < 0.25 * a.bbox.width * a.bbox.height,
       `tie at ${a.importance}: ${a.role} "${label(a)}" and ${b.role} "${label(b)}"`);
   }

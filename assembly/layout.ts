@@ -52,7 +52,7 @@ export enum I32In {
   TRI_COUNT,  // how many distinct trigram hashes it has in all, when the goal holds any (else 0)
   SEC_START, SEC_LEN,   // word hashes of the section it sits in (attributes.section) the goal holds; 0 length: none
   SEC_ID,               // 1 + interned section label, 0 when not sent (the core then infers one from headings)
-  TEXT_KEY,   // 1 + interned label (text or accessible name, trimmed, lower case), 0 without one: a span repeating its control's words (select.ts)
+  TEXT_KEY,   // 1 + interned label (text or accessible name, as sent), 0 without one: a span repeating its control's words (select.ts)
   COUNT,
 }
 

@@ -7,3 +7,5 @@ export const CONSENT = /\b(cookies?|consent|gdpr|privacy (?:settings|preferences
 /** Best first: close without choosing, refuse, then accept (a fresh context is discarded anyway). */
 export const DISMISS = [/^(?:×|✕|✖|x|close|dismiss|not now|no,? thanks|skip)$/i, /\b(?:close|dismiss)\b/i,
   /\b(?:reject|decline|refuse|necessary only|only necessary|essential only)\b/i, /\b(?:accept|agree|allow|got it|ok|okay|i understand|continue)\b/i];
+/** Any of DISMISS at once (the rank core's encoder asks only whether a label dismisses, once per control). */
+export const DISMISS_ANY = new RegExp(DISMISS.map((p) => p.source).join('|'), 'i');

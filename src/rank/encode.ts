@@ -10,10 +10,7 @@ import { normalizeText, accessibleName, stateKey, isDisabled, isTrue, hasNonSpac
 import type { CoreBackend } from './backend.ts';
 import { goalTokens, goalCount, writeGoal } from './encode-goal.ts';
 import { namesPurchase, namesPurchaseLink, leadsWithPurchase, namesSignIn, namesSearch, asksForQuery } from './action-words.ts';
-import { CONSENT, DISMISS } from '../collect/overlay-words.ts';
-
-/** A label that closes, rejects or accepts a layer (the collector's dismiss words). */
-const dismisses = (label: string) => { const t = label.replace(/\s+/g, ' ').trim(); return t !== '' && DISMISS.some((p) => p.test(t)); };
+import { CONSENT, DISMISS_ANY } from '../collect/overlay-words.ts';
 
 export const DEFAULT_LIMIT = 50;
 export const DEFAULT_LIMIT_CAP = 100;
@@ -310,9 +307,9 @@ export function encode(body: unknown, core: CoreBackend, options: EncodeOptions 
     // only a short label closes, rejects or accepts (the core decides what forms a layer: score.ts).
     const z = zIndex(s?.z_index);
     if (band > 0 && z > 0 && ((a?.section && CONSENT.test(a.section)) || (a?.nearby_text && CONSENT.test(a.nearby_text)) || CONSENT.test(text))) flags |= Flag.CONSENT;
-    if (band > 0 && text.length <= ACTION_LABEL_MAX && dismisses(text)) flags |= Flag.DISMISS;
-    const label = text.trim().toLowerCase();
-    if (label) { let k = textKeys.get(label); if (k === undefined) { k = textKeys.size + 1; textKeys.set(label, k); } c[I32In.TEXT_KEY * n + i] = k; }
+    if (band > 0 && text.length <= ACTION_LABEL_MAX && DISMISS_ANY.test(text.trim())) flags |= Flag.DISMISS;
+    // The label as sent (the collector sends it trimmed, spaces collapsed): a span repeating its control's text.
+    if (text) { let k = textKeys.get(text); if (k === undefined) { k = textKeys.size + 1; textKeys.set(text, k); } c[I32In.TEXT_KEY * n + i] = k; }
     if (e.group_key) {
       flags |= Flag.GROUP_SENT;
       const key = e.group_key;

@@ -6,7 +6,7 @@ import { resolveViewport, computeGeometry } from "./geometry";
 import { computeOcclusion } from "./occlusion";
 import { computeScores } from "./score";
 import { computeGroups } from "./group";
-import { selectTop } from "./select";
+import { selectTop, markRepeats } from "./select";
 import { computeRerank, rerankProbabilities } from "./rerank";
 import { computeDiff } from "./diff";
 
@@ -24,6 +24,7 @@ export function run(): i32 {
   computeGeometry();
   computeOcclusion();
   computeScores();
+  markRepeats();
   computeGroups();
   if (param(Param.HAS_GOAL) != 0) computeRerank();
   const selected = selectTop();

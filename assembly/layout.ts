@@ -52,6 +52,7 @@ export enum I32In {
   TRI_COUNT,  // how many distinct trigram hashes it has in all, when the goal holds any (else 0)
   SEC_START, SEC_LEN,   // word hashes of the section it sits in (attributes.section) the goal holds; 0 length: none
   SEC_ID,               // 1 + interned section label, 0 when not sent (the core then infers one from headings)
+  TEXT_KEY,   // 1 + interned label (text or accessible name, as sent), 0 without one: a span repeating its control's words (select.ts)
   COUNT,
 }
 
@@ -60,6 +61,7 @@ export enum F64Out {
   ML_SCORE,     // rerank model score (logit), goal given
   ML_PROB,      // sigmoid(ML_SCORE), for the selected elements (ORDER) only
   FUSED,        // ML_SCORE + fusion * importance / 1000 (logit space)
+  SCORE,        // the importance score before it becomes importance (score.ts importanceOf): the rerank's feature
   COUNT,
 }
 
@@ -170,6 +172,9 @@ export enum Flag {
   SIGN_IN = 131072,     // a control whose own words name signing in (sign in, log in)
   PURCHASE_LEAD = 262144, // with PURCHASE: a longer label that begins with the purchase words ("Add to cart Out of stock")
   A11Y_HIDDEN = 524288, // the client says it is hidden from the accessibility tree (attributes.a11y_hidden: aria-hidden or inert)
+  CONSENT = 1048576,    // a control positioned over the page (z-index > 0) whose section or nearby text speaks of cookies or consent
+  DISMISS = 2097152,    // a control whose short label closes, rejects or accepts (close, ×, reject all, accept, got it)
+  DISCLOSURE = 4194304, // a <details> element: role group, but a click on it opens or closes it (clickable, not content)
 }
 
 export enum OutFlag {
@@ -179,6 +184,8 @@ export enum OutFlag {
   CLICKABLE = 8,
   IN_DOMINANT = 16,
   SELECTED = 32,        // passed the filters
+  IN_LAYER = 64,        // a control of a dialog, modal or consent banner over the page (score.ts)
+  REPEATS = 128,        // static text repeating a control's words where that control is: never listed (select.ts)
 }
 
 export enum Diff { NONE = 0, ADDED = 1, REMOVED = 2, MODIFIED = 3, MOVED = 4 }

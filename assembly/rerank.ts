@@ -261,7 +261,8 @@ export function computeRerank(): void {
       const want = ordinal > 0 ? ordinal - 1 : unchecked(listSize[i]) - 1;
       if (unchecked(position[i]) == want) unchecked(f[Feature.ORDINAL_MATCH] = 1);
     }
-    unchecked(f[Feature.IMPORTANCE] = f64(i32Out(I32Out.IMPORTANCE, i)) / 1000);
+    // The score on the scale the model was trained on (0..1000, clamped), not the importance's bent scale.
+    unchecked(f[Feature.IMPORTANCE] = min(1000, max(0, Math.floor(f64Out(F64Out.SCORE, i) + 0.5))) / 1000);
     if ((out & OutFlag.IN_VIEWPORT) != 0) unchecked(f[Feature.IN_VIEWPORT] = 1);
     if ((out & OutFlag.OCCLUDED) != 0) unchecked(f[Feature.OCCLUDED] = 1);
     if ((i32In(I32In.FLAGS, i) & Flag.DISABLED) != 0) unchecked(f[Feature.DISABLED] = 1);

@@ -1,6 +1,6 @@
 // Importance 0..1000 and visual cues (docs/ranking.md has the table and how it was tuned).
 //
-// importance = round((TIER[band] + bonus) * penalties * placement), clamped to 0..1000, where
+// score = (TIER[band] + bonus) * penalties * placement (+ layer), where
 //   TIER: form input 750, interactive control 500, content link 250, static content 0 (SPEC bands)
 //   bonus (0..245, so tiers never overlap among comparable elements):
 //     in viewport 80, above the fold (doc_y within the first screen) 30,
@@ -8,15 +8,18 @@
 //     opaque non-white/grey background 15, cursor:pointer 15, visible text or accessible name 15
 //   primary action: +600 for a control naming a purchase, sign in or search (Flag.PURCHASE / SIGN_IN /
 //     SEARCH; not tiny; a link or control only with a label of at most 40 chars), among the first three of its
-//     kind by doc_y, those in the viewport first
+//     kind by doc_y, those in the viewport first; not when a layer covers it
 //   penalties (multiplied): hidden x0.05, hidden from the accessibility tree (aria-hidden / inert, drawn) x0.3, disabled x0.6 (not for a promoted purchase: a shop's add to cart
-//     stays disabled until a size is chosen), occluded x0.7 (x0.5 when a modal blocks the page), unnamed x0.6, tiny x0.6 (thinner
+//     stays disabled until a size is chosen), occluded x0.7 (x0.5 when a modal blocks the page or a layer covers it), unnamed x0.6, tiny x0.6 (thinner
 //     than 4 px, or under 100 px² without a name: an icon button drawn without its icon is still a control)
 //   placement, outside the viewport only: 0.4 / (1 + 0.5 x screens away), x0.7 in the last screen
 //     of a page at least 3 screens tall, x0.6 in a comment / reply / newsletter / footer section;
-//     a promoted primary action keeps at least 0.95
+//     a promoted primary action keeps at least 0.6 (under the visible fields: issue 38)
+//   layer: +2000 for a control of a modal that covers something or of a consent banner, +500 more for its
+//     close / reject / accept (issue 38)
+// importance = importanceOf(score): content under 50, a clickable element 50 + 0.9 x score, bent above 1000.
 import { F64In, I32In, F64Out, I32Out, Flag, OutFlag, Param, Band, ACTION_LABEL_MAX, ModalField } from "./layout";
-import { count, f64In, i32In, f64Out, i32Out, setI32Out, param, modals } from "./state";
+import { count, f64In, i32In, f64Out, i32Out, setI32Out, setF64Out, param, modals } from "./state";
 import { nearestColor, alpha, chroma, MIN_ALPHA, red, green, blue } from "./palette";
 
 const TIER_INPUT: f64 = 750;
@@ -50,7 +53,22 @@ const FOOTER_MIN_SCREENS: f64 = 3;      // pages at least this many screens tall
 const FOOTER_SCREENS: f64 = 1;          // the footer zone: the page's last screen
 const PENALTY_FOOTER: f64 = 0.7;
 const PENALTY_AFTERMATTER: f64 = 0.6;   // comment, reply, newsletter and footer sections
-const ACTION_FLOOR: f64 = 0.95;         // a control naming a primary action keeps at least this
+const ACTION_FLOOR: f64 = 0.6;          // a promoted primary action off screen keeps at least this: below the visible fields
+                                        // and, for a link, the visible buttons (tune: the lowest floor at 96.8%, 0.5: 96.4%, 0.45: 88%)
+// Layers over the page (a modal, a dialog, a consent banner): their controls come before everything they cover,
+// and the control that closes, rejects or accepts first among them (docs/ranking.md, issue 38).
+const BONUS_LAYER: f64 = 2000;          // above any other element's score (at most about 1600)
+const BONUS_DISMISS: f64 = 500;
+// Importance (issue 38): content (what is not clickable) below CONTENT_CEIL, so it enters the list only after the
+// links, controls and fields (dates, photo credits and "›" took top-50 slots); a clickable element from CONTENT_CEIL
+// up, CLICKABLE_SCALE per point of score up to KNEE (every score without a promotion), then bent towards 1000
+// without reaching it: no clamp, so promoted controls that differ keep different importance (six tied at 1000).
+const CONTENT_CEIL: f64 = 50;
+const CLICKABLE_SCALE: f64 = 0.9;
+const IMPORTANCE_KNEE: f64 = 1000;      // score; importance 50 + 0.9 x 1000 = 950 there
+const IMPORTANCE_SPAN: f64 = 300;       // score above the knee that takes half of what is left to 1000 (a point of score
+                                        // just above it is 1/6 of a point of importance: promoted controls stay apart)
+const CONTENT_SCORE_MAX: f64 = 245;     // the bonuses: all a static element's score can be
 const ACTION_KEEP = 3;                  // promoted of each kind of primary action: the first three, the viewport's first
 
 const TINY_SIDE: f64 = 4;          // px: thinner than this in either direction is tiny
@@ -160,9 +178,54 @@ function modalBlocks(): bool {
   return false;
 }
 
+/** The centre of element i lies inside a detected modal that covers a control (occlusion.ts): i, not covered
+ *  itself, is drawn above it (the modal's own content, or a toast over it), whatever z-index its client sent. */
+function insideModal(i: i32, modalCount: i32): bool {
+  const cx = f64In(F64In.X, i) + f64In(F64In.W, i) / 2, cy = f64In(F64In.Y, i) + f64In(F64In.H, i) / 2;
+  for (let k = 0; k < modalCount; k++) {
+    const base = k * ModalField.COUNT;
+    if (unchecked(modals[base + ModalField.BLOCKS]) == 0) continue;
+    const mx = unchecked(modals[base + ModalField.X]), my = unchecked(modals[base + ModalField.Y]);
+    if (cx >= mx && cy >= my && cx < mx + unchecked(modals[base + ModalField.W]) && cy < my + unchecked(modals[base + ModalField.H])) return true;
+  }
+  return false;
+}
+
+/** A control of a layer over the page: drawn, in the viewport, not covered itself, and inside a detected modal
+ *  that covers something, or a consent banner's (Flag.CONSENT: positioned above the page, z-index > 0, its
+ *  words, section or nearby text speaking of cookies or consent). */
+function inLayer(i: i32, flags: i32, out: i32, modalCount: i32): bool {
+  if (i32In(I32In.BAND, i) < Band.LINK || (flags & (Flag.HIDDEN | Flag.A11Y_HIDDEN)) != 0) return false;
+  if ((out & OutFlag.IN_VIEWPORT) == 0 || (out & OutFlag.OCCLUDED) != 0) return false;
+  if (f64In(F64In.W, i) <= 0 || f64In(F64In.H, i) <= 0) return false;
+  return (flags & Flag.CONSENT) != 0 || insideModal(i, modalCount);
+}
+
+/** Importance from a score: content below CONTENT_CEIL; a clickable element from CONTENT_CEIL up, linear up to
+ *  the knee, then bent so that scores stay apart below 1000. */
+export function importanceOf(score: f64, clickable: bool): i32 {
+  let v: f64;
+  if (!clickable) v = min(score, CONTENT_SCORE_MAX) * (CONTENT_CEIL - 1) / CONTENT_SCORE_MAX;
+  else if (score <= IMPORTANCE_KNEE) v = CONTENT_CEIL + CLICKABLE_SCALE * score;
+  else {
+    const top = CONTENT_CEIL + CLICKABLE_SCALE * IMPORTANCE_KNEE, over = score - IMPORTANCE_KNEE;
+    v = top + (1000 - top) * over / (over + IMPORTANCE_SPAN);
+  }
+  const rounded = i32(Math.floor(v + 0.5));
+  return rounded < 0 ? 0 : (rounded > 1000 ? 1000 : rounded);
+}
+
 export function computeScores(): void {
   const vw = param(Param.OUT_VIEWPORT_W), vh = param(Param.OUT_VIEWPORT_H);
-  const occludedFactor = modalBlocks() ? PENALTY_BLOCKED : PENALTY_OCCLUDED;
+  const modalCount = i32(param(Param.OUT_MODALS));
+  // Which controls form a layer over the page: when one does, what is covered is behind it.
+  let layered = false;
+  for (let i = 0; i < count; i++) {
+    const flags = i32In(I32In.FLAGS, i);
+    const out = i32Out(I32Out.FLAGS, i);
+    if (inLayer(i, flags, out, modalCount)) { setI32Out(I32Out.FLAGS, i, out | OutFlag.IN_LAYER); layered = true; }
+  }
+  const occludedFactor = layered || modalBlocks() ? PENALTY_BLOCKED : PENALTY_OCCLUDED;
   const pageBottom = pageBottomOf(vh);
   // A purchase is done by a control: buttons and fields naming one take the promotions first, links naming
   // one ("Buy New Gear" in a menu) only those left.
@@ -184,7 +247,7 @@ export function computeScores(): void {
     const inView = (out & OutFlag.IN_VIEWPORT) != 0;
 
     const pointer = (flags & Flag.CURSOR_POINTER) != 0;
-    const clickable = band >= Band.LINK || pointer;
+    const clickable = band >= Band.LINK || pointer || (flags & Flag.DISCLOSURE) != 0;
     const styledPrimary = alpha(bg) >= 128 && chroma(bg) >= PRIMARY_MIN_CHROMA
       && area >= PRIMARY_MIN_AREA && area <= PRIMARY_MAX_VIEWPORT_SHARE * vw * vh;
     const primary = clickable && ((flags & Flag.PRIMARY_HINT) != 0 || styledPrimary);
@@ -205,10 +268,13 @@ export function computeScores(): void {
     // Each flag tested before the call: most elements name no action.
     const purchase = (flags & Flag.PURCHASE) != 0 && namesAction(i, flags, Flag.PURCHASE)
       && docY <= (band == Band.LINK ? (inView ? purchaseLinkIn : purchaseLinkOut) : (inView ? purchaseIn : purchaseOut));
-    const action = purchase
+    // Covered by a layer whose controls come first: what it covers names no action until the layer is dealt with.
+    const covered = layered && (out & OutFlag.OCCLUDED) != 0;
+    const action = !covered && (purchase
       || ((flags & Flag.SIGN_IN) != 0 && namesAction(i, flags, Flag.SIGN_IN) && docY <= (inView ? signInIn : signInOut))
-      || ((flags & Flag.SEARCH) != 0 && namesAction(i, flags, Flag.SEARCH) && docY <= (inView ? searchIn : searchOut));
+      || ((flags & Flag.SEARCH) != 0 && namesAction(i, flags, Flag.SEARCH) && docY <= (inView ? searchIn : searchOut)));
     if (action) score += BONUS_ACTION;
+    const layerBonus = (out & OutFlag.IN_LAYER) != 0 ? BONUS_LAYER + ((flags & Flag.DISMISS) != 0 ? BONUS_DISMISS : 0) : 0;
 
     if ((flags & Flag.HIDDEN) != 0 || w <= 0 || h <= 0) score *= PENALTY_HIDDEN;
     else if (w < TINY_SIDE || h < TINY_SIDE || (area < TINY_AREA && (flags & Flag.HAS_TEXT) == 0)) score *= PENALTY_TINY;
@@ -218,7 +284,9 @@ export function computeScores(): void {
     if ((out & OutFlag.OCCLUDED) != 0) score *= occludedFactor;
     if ((flags & Flag.A11Y_HIDDEN) != 0) score *= PENALTY_A11Y_HIDDEN;
     if (!inView) score *= placement(i, flags, action, vw, vh, pageBottom);
-    const rounded = i32(Math.floor(score + 0.5));
-    setI32Out(I32Out.IMPORTANCE, i, rounded < 0 ? 0 : (rounded > 1000 ? 1000 : rounded));
+    // The rerank's feature: the score without the layer's bonus (the goal picks among a layer's controls by words).
+    setF64Out(F64Out.SCORE, i, score);
+    score += layerBonus;
+    setI32Out(I32Out.IMPORTANCE, i, importanceOf(score, clickable));
   }
 }

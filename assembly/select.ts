@@ -1,8 +1,57 @@
 // Filters and the top-k: a bounded heap keeps the `limit` best of the elements that pass the filters
-// (O(n log k)), then they are written to ORDER best first. "Best" is importance, then doc_y (higher
-// on the page first), then document order; or, when a goal rerank applies, its fused rank.
-import { F64In, I32In, F64Out, I32Out, OutFlag, Param } from "./layout";
+// (O(n log k)), then they are written to ORDER best first. "Best" is importance (content below every link,
+// control and field: score.ts), then doc_y (higher on the page first), then document order; or, when a goal
+// rerank applies, its fused rank. Static text that repeats a
+// control's words where that control is (the span inside a button) never passes.
+import { F64In, I32In, F64Out, I32Out, OutFlag, Param, Band } from "./layout";
 import { count, f64In, i32In, f64Out, i32Out, setI32Out, param, setParam, order, roleAllow, tagAllow } from "./state";
+import { sortByKey } from "./sort";
+
+/** Controls scanned per static element for a repeat (a label repeated by hundreds of controls stays linear). */
+const REPEAT_SCAN = 64;
+
+/**
+ * Marks OutFlag.REPEATS on static elements whose label (I32In.TEXT_KEY) is a control's and whose centre lies
+ * in that control's box: a span inside "Open menu" saying "Open menu" adds nothing to the list (issue 38).
+ */
+export function markRepeats(): void {
+  let m = 0;
+  for (let i = 0; i < count; i++) if (i32In(I32In.TEXT_KEY, i) > 0) m++;
+  if (m == 0) return;
+  const idx = new Int32Array(m);
+  const key = new Float64Array(count);
+  let k = 0;
+  for (let i = 0; i < count; i++) {
+    const t = i32In(I32In.TEXT_KEY, i);
+    if (t > 0) { unchecked(idx[k] = i); unchecked(key[i] = f64(t)); k++; }
+  }
+  sortByKey(idx, m, key, new Int32Array(m));
+  let start = 0;
+  while (start < m) {
+    let end = start + 1;
+    const t = unchecked(key[unchecked(idx[start])]);
+    while (end < m && unchecked(key[unchecked(idx[end])]) == t) end++;
+    if (end - start > 1) {
+      for (let a = start; a < end; a++) {
+        const s = unchecked(idx[a]);
+        if (i32In(I32In.BAND, s) != Band.STATIC) continue;
+        const cx = f64In(F64In.X, s) + f64In(F64In.W, s) / 2, cy = f64In(F64In.Y, s) + f64In(F64In.H, s) / 2;
+        let scanned = 0;
+        for (let b = start; b < end && scanned < REPEAT_SCAN; b++) {
+          const c = unchecked(idx[b]);
+          if (i32In(I32In.BAND, c) == Band.STATIC) continue;
+          scanned++;
+          const x = f64In(F64In.X, c), y = f64In(F64In.Y, c);
+          if (cx >= x && cy >= y && cx <= x + f64In(F64In.W, c) && cy <= y + f64In(F64In.H, c)) {
+            setI32Out(I32Out.FLAGS, s, i32Out(I32Out.FLAGS, s) | OutFlag.REPEATS);
+            break;
+          }
+        }
+      }
+    }
+    start = end;
+  }
+}
 
 function better(a: i32, b: i32): bool {
   // A confident goal rerank orders by its fused rank (computed over the same filtered elements).
@@ -39,6 +88,7 @@ function siftUp(heap: Int32Array, at: i32): void {
 }
 
 export function passes(i: i32, minArea: f64, byRole: bool, byTag: bool): bool {
+  if ((i32Out(I32Out.FLAGS, i) & OutFlag.REPEATS) != 0) return false;
   if (minArea > 0 && f64In(F64In.W, i) * f64In(F64In.H, i) < minArea) return false;
   if (byRole) {
     const role = i32In(I32In.ROLE, i);

@@ -2,6 +2,7 @@
 // (`modal_detected`, `overlays`) and, only when the caller asks, clicks the control that dismisses one.
 // A separate pass from collect(): it reads every element's computed position, which collect() avoids.
 import { idOf } from './registry.ts';
+import { CONSENT, DISMISS } from './overlay-words.ts';
 
 export interface Overlay {
   kind: 'consent' | 'dialog' | 'layer';
@@ -12,10 +13,6 @@ export interface Overlay {
   dismiss_id: number | null;
 }
 
-const CONSENT = /\b(cookies?|consent|gdpr|privacy (?:settings|preferences)|we value your privacy|tracking technologies)\b/i;
-/** Best first: close without choosing, refuse, then accept (a fresh context is discarded anyway). */
-const DISMISS = [/^(?:×|✕|✖|x|close|dismiss|not now|no,? thanks|skip)$/i, /\b(?:close|dismiss)\b/i,
-  /\b(?:reject|decline|refuse|necessary only|only necessary|essential only)\b/i, /\b(?:accept|agree|allow|got it|ok|okay|i understand|continue)\b/i];
 /** Layers smaller than this share of the viewport (a chat bubble, a back-to-top button) are ignored. */
 const MIN_COVERAGE = 0.05;
 /** A plain fixed layer (no consent text, no dialog role) counts only from this share: a wall. */

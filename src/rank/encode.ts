@@ -10,6 +10,7 @@ import { normalizeText, accessibleName, stateKey, isDisabled, isTrue, hasNonSpac
 import type { CoreBackend } from './backend.ts';
 import { goalTokens, goalCount, writeGoal } from './encode-goal.ts';
 import { namesPurchase, namesPurchaseLink, leadsWithPurchase, namesSignIn, namesSearch, asksForQuery } from './action-words.ts';
+import { CONSENT, DISMISS_ANY } from '../collect/overlay-words.ts';
 
 export const DEFAULT_LIMIT = 50;
 export const DEFAULT_LIMIT_CAP = 100;
@@ -241,6 +242,7 @@ export function encode(body: unknown, core: CoreBackend, options: EncodeOptions 
   const prevRoles = new Int32Array(nPrev);
   let interactiveCount = 0;
   let canvasArea = 0;
+  const textKeys = new Map<string, number>();
 
   for (let i = 0; i < n; i++) {
     const e = elements[i];
@@ -282,6 +284,7 @@ export function encode(body: unknown, core: CoreBackend, options: EncodeOptions 
     const text = e.text || accessibleName(a);
     if (hasNonSpace(text)) flags |= Flag.HAS_TEXT;
     if (role === HEADING_ROLE) flags |= Flag.HEADING;
+    if (tag === 'details') flags |= Flag.DISCLOSURE;
     // Action words: only in a label the core can promote (namesAction in score.ts: a field, or a link or control
     // named in at most ACTION_LABEL_MAX chars), which spares the phrase patterns a page's long container texts.
     if (band > 0 && (band === Band.INPUT || text.length <= ACTION_LABEL_MAX)) {
@@ -300,6 +303,13 @@ export function encode(body: unknown, core: CoreBackend, options: EncodeOptions 
     // messages ("Dodaj do koszyka Sprawdź dostępność w sklepie Produkt niedostępny"); only its first chars are read.
     else if ((band === Band.LINK || band === Band.CONTROL) && leadsWithPurchase(text.slice(0, ACTION_LABEL_MAX))) flags |= Flag.PURCHASE | Flag.PURCHASE_LEAD;
     if (band > 0 && a?.section && AFTERMATTER_SECTION.test(a.section)) flags |= Flag.AFTERMATTER;
+    // Layers over the page: only a control positioned above it (z-index > 0) can be a consent banner's, and
+    // only a short label closes, rejects or accepts (the core decides what forms a layer: score.ts).
+    const z = zIndex(s?.z_index);
+    if (band > 0 && z > 0 && ((a?.section && CONSENT.test(a.section)) || (a?.nearby_text && CONSENT.test(a.nearby_text)) || CONSENT.test(text))) flags |= Flag.CONSENT;
+    if (band > 0 && text.length <= ACTION_LABEL_MAX && DISMISS_ANY.test(text.trim())) flags |= Flag.DISMISS;
+    // The label as sent (the collector sends it trimmed, spaces collapsed): a span repeating its control's text.
+    if (text) { let k = textKeys.get(text); if (k === undefined) { k = textKeys.size + 1; textKeys.set(text, k); } c[I32In.TEXT_KEY * n + i] = k; }
     if (e.group_key) {
       flags |= Flag.GROUP_SENT;
       const key = e.group_key;
@@ -314,7 +324,7 @@ export function encode(body: unknown, core: CoreBackend, options: EncodeOptions 
     c[I32In.KIND * n + i] = ROLES[role].kind;
     c[I32In.TAG * n + i] = allowedTags ? tagIds.get(tag) ?? 0 : 0;
     c[I32In.FLAGS * n + i] = flags;
-    c[I32In.Z * n + i] = zIndex(s?.z_index);
+    c[I32In.Z * n + i] = z;
     const bg = s?.bg_color ?? s?.background_color;
     if (bg) {
       let packed = colors.get(bg);

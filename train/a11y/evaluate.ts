@@ -22,6 +22,9 @@ import { jsBackend } from '../../src/rank/core-js.ts';
 import { hash } from '../../src/rank/goal.ts';
 import type { A11yPage, A11ySplit } from './collect-a11y.ts';
 import { wilson } from '../../bench/stats.ts';
+import { ROLES, resolveRole } from '../../src/rank/roles.ts';
+import { Band } from '../../assembly/layout.ts';
+import { CONSENT } from '../../src/collect/overlay-words.ts';
 
 export const TOP = 50;
 export const PRIMARY_TOP = 10;
@@ -31,6 +34,43 @@ export interface PrimaryMark { ids: number[]; action: string; reason: string }
 export interface Metrics {
   pages: number; controls: number; hits: number; pooled: number; min: number; below: string[];
   primaryPages: number; primaryTop10: number; primaryUncollected: number; primaryMisses: string[]; inViewShare: number;
+  /** Non-interactive (static band) elements in the top 50, pooled over the pages (issue 38). */
+  staticTop: number;
+  /** Pages with a layer over them (a detected modal or a consent banner: layerIds) and how many of them do not
+   *  rank one of its controls first (issue 38). */
+  layerPages: number; layerNotFirst: number; layerMisses: string[];
+}
+
+type Raw = A11yPage['request']['raw_elements'][number];
+/** The role band of a collected element, as the encoder resolves it (src/rank/roles.ts). */
+export function bandOf(e: Raw): number {
+  const a = (e.attributes ?? {}) as Record<string, string | undefined>;
+  const tag = e.tag ? e.tag.toLowerCase() : '';
+  return ROLES[resolveRole(tag, (a.input_type ?? a.type_ ?? '').toLowerCase(), a.role ?? '', a.inferred_role ?? '', !!a.href)].band;
+}
+/** Content, not something to click: the core's rule (score.ts `clickable`): static band, no pointer cursor, not a <details>. */
+export const nonInteractive = (e: Raw) => bandOf(e) === Band.STATIC && e.styles?.cursor !== 'pointer' && e.tag?.toLowerCase() !== 'details';
+const zOf = (e: Raw) => { const z = Number(e.styles?.z_index); return Number.isFinite(z) ? z : 0; };
+const drawn = (e: Raw) => e.rect.width > 0 && e.rect.height > 0 && e.styles?.display !== 'none' && e.styles?.visibility !== 'hidden' && Number(e.styles?.opacity ?? 1) !== 0;
+/**
+ * The controls of a layer over the page, defined from the payload alone (so every recorded ranking is judged
+ * alike): the modals the core detects (a positioned element, z-index > 0, over at least 30% of the viewport:
+ * its `modal_grids`) that cover a control, and a consent banner's controls (z-index > 0, speaking of cookies or
+ * consent in their words, section or nearby text). A layer's control is a drawn link, control or field in the
+ * viewport, not occluded, whose centre is inside such a modal, or a consent banner's.
+ */
+export function layerIds(p: A11yPage, modals: { bounds: { x: number; y: number; width: number; height: number }; blocks_interaction: boolean }[]): Set<number> {
+  const ids = new Set<number>();
+  for (const e of p.request.raw_elements) {
+    if (!e.in_viewport || e.is_occluded || !drawn(e) || bandOf(e) === Band.STATIC) continue;
+    const a = (e.attributes ?? {}) as Record<string, string | undefined>;
+    if (a.a11y_hidden === 'true') continue;
+    const cx = e.rect.x + e.rect.width / 2, cy = e.rect.y + e.rect.height / 2;
+    const inModal = modals.some((m) => m.blocks_interaction && cx >= m.bounds.x && cy >= m.bounds.y && cx < m.bounds.x + m.bounds.width && cy < m.bounds.y + m.bounds.height);
+    const consent = zOf(e) > 0 && (CONSENT.test(a.section ?? '') || CONSENT.test(a.nearby_text ?? '') || CONSENT.test(e.text ?? ''));
+    if (inModal || consent) ids.add(e.id);
+  }
+  return ids;
 }
 
 /** The tune split's halves, by a seeded hash of the site (all pages of one site in one fold). */
@@ -78,15 +118,21 @@ export function inView(p: A11yPage, id: number, byId: Map<number, A11yPage['requ
 }
 
 /** Metrics of one split given each page's ranked ids (best first). */
-export function measure(pages: A11yPage[], ranked: Map<string, number[]>, marks: Record<string, PrimaryMark | null>): Metrics {
-  const m: Metrics = { pages: 0, controls: 0, hits: 0, pooled: 0, min: 1, below: [], primaryPages: 0, primaryTop10: 0, primaryUncollected: 0, primaryMisses: [], inViewShare: 0 };
+export function measure(pages: A11yPage[], ranked: Map<string, number[]>, marks: Record<string, PrimaryMark | null>, layers?: Map<string, Set<number>>): Metrics {
+  const m: Metrics = { pages: 0, controls: 0, hits: 0, pooled: 0, min: 1, below: [], primaryPages: 0, primaryTop10: 0, primaryUncollected: 0, primaryMisses: [], inViewShare: 0,
+    staticTop: 0, layerPages: 0, layerNotFirst: 0, layerMisses: [] };
   let top = 0, topIn = 0;
   for (const p of pages) {
     const ids = ranked.get(p.id) ?? [];
     const top50 = new Set(ids.slice(0, TOP));
     const wanted = visibleIds(p);
     const byId = new Map(p.request.raw_elements.map((e) => [e.id, e]));
-    for (const id of top50) { top++; if (inView(p, id, byId)) topIn++; }
+    for (const id of top50) { top++; if (inView(p, id, byId)) topIn++; const e = byId.get(id); if (e && nonInteractive(e)) m.staticTop++; }
+    const layer = layers?.get(p.id);
+    if (layer && layer.size) {
+      m.layerPages++;
+      if (!layer.has(ids[0])) { m.layerNotFirst++; m.layerMisses.push(`${p.id} (first: ${ids[0]}, layer controls at ${ids.flatMap((id, k) => layer.has(id) ? [k + 1] : []).slice(0, 5).join(', ') || 'none in the top 50'})`); }
+    }
     const mark = marks[p.id];
     if (mark && !mark.ids.length) m.primaryUncollected++;
     else if (mark) {
@@ -107,16 +153,22 @@ export function measure(pages: A11yPage[], ranked: Map<string, number[]>, marks:
   return m;
 }
 
-export async function rankAll(pages: A11yPage[], backend?: 'wasm' | 'js'): Promise<Map<string, number[]>> {
+/** Ranks every page; `layers`, when given, receives each page's layer controls (layerIds, from the modals
+ *  the core detects: its occlusion pass, which issue 38 did not change, so every ranking is judged alike). */
+export async function rankAll(pages: A11yPage[], backend?: 'wasm' | 'js', layers?: Map<string, Set<number>>): Promise<Map<string, number[]>> {
   const ranker = new Ranker(backend === 'js' ? jsBackend() : await loadWasmCore());
-  return new Map(pages.map((p) => [p.id, ranker.rank({ ...p.request, options: { limit: TOP } }).elements.map((e) => e.id)]));
+  return new Map(pages.map((p) => {
+    const r = ranker.rank({ ...p.request, options: { limit: TOP } });
+    layers?.set(p.id, layerIds(p, r.modal_grids ?? []));
+    return [p.id, r.elements.map((e) => e.id)];
+  }));
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 /** The 95% Wilson interval of a share: 84 of 92 pages is compatible with anything from about 84% to 96%. */
 const interval = (k: number, n: number) => { const [lo, hi] = wilson(k, n); return `${(lo * 100).toFixed(0)}–${(hi * 100).toFixed(0)}%`; };
 export function row(name: string, m: Metrics): string {
-  return `| ${name} | ${m.pages} | ${pct(m.pooled)} | ${pct(m.min)} | ${m.below.length} | ${m.primaryTop10}/${m.primaryPages} = ${pct(m.primaryTop10 / Math.max(1, m.primaryPages))} (${interval(m.primaryTop10, m.primaryPages)}) | ${m.primaryUncollected} | ${pct(m.inViewShare)} |`;
+  return `| ${name} | ${m.pages} | ${pct(m.pooled)} | ${pct(m.min)} | ${m.below.length} | ${m.primaryTop10}/${m.primaryPages} = ${pct(m.primaryTop10 / Math.max(1, m.primaryPages))} (${interval(m.primaryTop10, m.primaryPages)}) | ${m.primaryUncollected} | ${pct(m.inViewShare)} | ${m.staticTop} | ${m.layerNotFirst}/${m.layerPages} |`;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -126,7 +178,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const before = existsSync(beforeFile) ? JSON.parse(readFileSync(beforeFile, 'utf8')) as Record<string, number[]> : null;
   const previousFile = new URL('./previous.json', import.meta.url);
   const previous = existsSync(previousFile) ? JSON.parse(readFileSync(previousFile, 'utf8')) as Record<string, number[]> : null;
-  const lines = ['| split, ranking | pages | top-50 coverage pooled | lowest page | pages < 85% | primary action in top 10 | primary not collected | top 50 in viewport |', '|---|---|---|---|---|---|---|---|'];
+  // `--recorded file.json[,file2.json]`: further recorded rankings (record-before.ts) printed beside these, e.g.
+  // the core at a round's start, so before and after come from one run.
+  const recordedArg = process.argv.includes('--recorded') ? process.argv[process.argv.indexOf('--recorded') + 1] : '';
+  const recorded = recordedArg.split(',').filter(Boolean).map((f) => [f.replace(/\.json$/, ''), JSON.parse(readFileSync(new URL(`./${f}`, import.meta.url), 'utf8')) as Record<string, number[]>] as const);
+  const lines = ['| split, ranking | pages | top-50 coverage pooled | lowest page | pages < 85% | primary action in top 10 | primary not collected | top 50 in viewport | non-interactive in top 50 | layer pages, a layer control not first |', '|---|---|---|---|---|---|---|---|---|---|'];
   const results: Record<string, Metrics> = {};
   const fold = process.argv.includes('--fold') ? process.argv[process.argv.indexOf('--fold') + 1] : undefined;
   if (fold !== undefined && fold !== 'a' && fold !== 'b') throw new Error('--fold takes a or b');
@@ -137,9 +193,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   for (const split of only ? [only] : DEFAULT_SPLITS) {
     const pages = loadSplit(split).filter((p) => !fold || foldOf(p.site) === fold);
     const label = fold ? `${split} fold ${fold}` : split;
-    if (before) lines.push(row(`${label}, before`, results[`${split}-before`] = measure(pages, new Map(Object.entries(before)), marks)));
-    if (previous) lines.push(row(`${label}, previous`, results[`${split}-previous`] = measure(pages, new Map(Object.entries(previous)), marks)));
-    lines.push(row(`${label}, now`, results[split] = measure(pages, await rankAll(pages, backend), marks)));
+    const layers = new Map<string, Set<number>>();
+    const now = await rankAll(pages, backend, layers);
+    if (before) lines.push(row(`${label}, before`, results[`${split}-before`] = measure(pages, new Map(Object.entries(before)), marks, layers)));
+    if (previous) lines.push(row(`${label}, previous`, results[`${split}-previous`] = measure(pages, new Map(Object.entries(previous)), marks, layers)));
+    for (const [name, ranking] of recorded) lines.push(row(`${label}, ${name}`, results[`${split}-${name}`] = measure(pages, new Map(Object.entries(ranking)), marks, layers)));
+    lines.push(row(`${label}, now`, results[split] = measure(pages, now, marks, layers)));
   }
   console.log(lines.join('\n'));
   if (process.argv.includes('--list')) {
@@ -148,6 +207,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const t = results[split];
     if (!t) process.exit(0);
     const label = `${split}${fold ? ` fold ${fold}` : ''}`;
-    console.log(`\n${label} pages below 85%:\n${t.below.join('\n') || '(none)'}\n\n${label} primary actions outside the top 10:\n${t.primaryMisses.join('\n') || '(none)'}`);
+    console.log(`\n${label} pages below 85%:\n${t.below.join('\n') || '(none)'}\n\n${label} primary actions outside the top 10:\n${t.primaryMisses.join('\n') || '(none)'}\n\n${label} layer pages whose first is not a layer control:\n${t.layerMisses.join('\n') || '(none)'}`);
   }
 }

@@ -4,14 +4,13 @@
 // with and without compression both ways; then the real server under autocannon load, plain against
 // compressed requests and answers, interleaved round by round.
 // Run: npm run bench:compress. Writes bench/results/compress.json and bench/results/compress.md.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import autocannon from 'autocannon';
 import { openSqliteStore } from '../src/store/sqlite.ts';
+import { startBenchServer } from './serve-cli.ts';
 import { resolveConfig } from '../src/server/config.ts';
 import { buildRouter } from '../src/server/server.ts';
 import { createLogger } from '../src/server/logger.ts';
@@ -21,7 +20,6 @@ import type { IncomingRequest } from '../src/server/router.ts';
 import { payload } from './payloads.ts';
 import { barChart } from './chart.ts';
 
-const CLI = fileURLToPath(new URL('../build/cli.js', import.meta.url));
 const DURATION_S = Number(process.env.BENCH_HTTP_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 2);
 const CONNECTIONS = 32;
@@ -157,20 +155,7 @@ const SETUPS: Setup[] = [
 ];
 interface LoadRow { elements: number; setup: string; requestBytes: number; rps: number[]; perCpuS: number[]; p50: number[]; p99: number[]; answerBytes: number[]; non2xx: number }
 
-async function start(): Promise<{ url: string; proc: ChildProcess; dir: string; key: string }> {
-  const dir = mkdtempSync(join(tmpdir(), 'sightline-bench-'));
-  const store = openSqliteStore(dir);
-  const { key } = await store.createKey(1_000_000_000, true);
-  await store.close();
-  const proc = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--data-dir', dir, '--log-level', 'warn',
-    '--rate-limit', '1000000000', '--rate-burst', '1000000000'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let err = '';
-    proc.stderr!.on('data', (d) => { err += d; const m = /listening on (\S+)/.exec(err); if (m) resolve(m[1]); });
-    proc.once('exit', (code) => reject(new Error(`server exited ${code}: ${err}`)));
-  });
-  return { url, proc, dir, key };
-}
+const start = () => startBenchServer();
 
 function load(url: string, key: string, setup: Setup, body: Buffer, seconds: number): Promise<autocannon.Result> {
   return autocannon({

@@ -5,31 +5,19 @@
 // haproxy with and without the rules that answer the gaps. Interleaved rounds, autocannon.
 // Run: npm run bench:framing-front
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir, cpus } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { openSqliteStore } from '../src/store/sqlite.ts';
+import { startBenchServer } from './serve-cli.ts';
 import { payload } from './payloads.ts';
 import { startBalancer, HAPROXY_CFG } from '../test/helpers/haproxy.ts';
 
-const CLI = fileURLToPath(new URL('../build/cli.js', import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const CONNECTIONS = 32;
 
-const dir = mkdtempSync(join(tmpdir(), 'sightline-bench-'));
-const store = openSqliteStore(dir);
-const { key } = await store.createKey(1_000_000_000, true);
-await store.close();
-const proc = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--data-dir', dir, '--log-level', 'warn',
-  '--rate-limit', '1000000000', '--rate-burst', '1000000000'], { stdio: ['ignore', 'ignore', 'pipe'] });
-const apiUrl = await new Promise<string>((resolve, reject) => {
-  let err = '';
-  proc.stderr!.on('data', (d) => { err += d; const m = /listening on (\S+)/.exec(err); if (m) resolve(m[1]); });
-  proc.once('exit', (code) => reject(new Error(`server exited ${code}: ${err}`)));
-});
+const { url: apiUrl, proc, dir, key } = await startBenchServer();
 const apiPort = Number(new URL(apiUrl).port);
 
 // The guard's floor, in its own process so its CPU can be counted: every byte through JS once, scanned

@@ -66,11 +66,8 @@ def _observe_request(url: str, mode: str, format: Optional[str], options: Option
     return cast(ObserveRequest, request)
 
 
-class Sightline:
-    """Blocking client. ``api_key`` defaults to $SIGHTLINE_API_KEY, ``base_url`` to $SIGHTLINE_BASE_URL
-    or http://127.0.0.1:8787. ``timeout`` is per attempt (seconds); ``retries`` the extra attempts after
-    a network error, a 429, a 503 or a 409 idempotency_in_progress; a Retry-After longer than
-    ``max_retry_wait`` is not waited for (the APIError carries it)."""
+class _Client:
+    """What both clients hold: the settings, and whether the server refused a compressed body."""
 
     def __init__(self, api_key: Optional[str] = None, base_url: Optional[str] = None, *, timeout: float = 30.0,
                  retries: int = 2, max_retry_wait: float = 30.0, compress: bool = True) -> None:
@@ -80,6 +77,13 @@ class Sightline:
     @property
     def base_url(self) -> str:
         return self._config.base_url
+
+
+class Sightline(_Client):
+    """Blocking client. ``api_key`` defaults to $SIGHTLINE_API_KEY, ``base_url`` to $SIGHTLINE_BASE_URL
+    or http://127.0.0.1:8787. ``timeout`` is per attempt (seconds); ``retries`` the extra attempts after
+    a network error, a 429, a 503 or a 409 idempotency_in_progress; a Retry-After longer than
+    ``max_retry_wait`` is not waited for (the APIError carries it)."""
 
     def _call(self, method: str, path: str, payload: Any = None, idempotency_key: Optional[str] = None) -> Any:
         if method == "GET":
@@ -140,18 +144,9 @@ class Sightline:
         return cast(UsageResponse, self._call("GET", _usage_path(limit, cursor)))
 
 
-class AsyncSightline:
+class AsyncSightline(_Client):
     """The same client for asyncio: each attempt runs in a worker thread; waits between attempts are
     ``asyncio.sleep``, so a retrying call never blocks the loop."""
-
-    def __init__(self, api_key: Optional[str] = None, base_url: Optional[str] = None, *, timeout: float = 30.0,
-                 retries: int = 2, max_retry_wait: float = 30.0, compress: bool = True) -> None:
-        self._config = _Config(api_key, base_url, timeout, retries, max_retry_wait, compress)
-        self._plain_only = False
-
-    @property
-    def base_url(self) -> str:
-        return self._config.base_url
 
     async def _call(self, method: str, path: str, payload: Any = None, idempotency_key: Optional[str] = None) -> Any:
         if method == "GET":

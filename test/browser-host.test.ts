@@ -238,7 +238,8 @@ describe('a fleet of two hosts', () => {
     hosts.push(a, b);
     const api = await startServer([...API_FLAGS, '--egress-allow', '127.0.0.1/32', '--browser-ws', `${a.ws},${b.ws}`, '--browser-pages', '4', '--browser-queue', '32', '--deadline-ms', '60000']);
     servers.push(api);
-    const k = await createKey(api.dataDir, 1000);
+    // Ten keys of three requests each: one key alone would meet its share of the pages first (429).
+    const keys = await Promise.all(Array.from({ length: 10 }, () => createKey(api.dataDir, 1000)));
     // A page whose document arrives after 800 ms: a kill finds navigations under way.
     let arrived = 0;
     const slow = createServer((req, res) => {
@@ -248,7 +249,7 @@ describe('a fleet of two hosts', () => {
     await new Promise<void>((r) => slow.listen(0, '127.0.0.1', () => r()));
     t.after(() => { slow.closeAllConnections(); slow.close(); });
     const slowUrl = `http://127.0.0.1:${(slow.address() as AddressInfo).port}`;
-    const map = (i: number) => observe(api, k, { url: `${slowUrl}/page?i=${i}`, mode: 'map' });
+    const map = (i: number) => observe(api, keys[i % keys.length], { url: `${slowUrl}/page?i=${i}`, mode: 'map' });
 
     const burst = Promise.all(Array.from({ length: 30 }, (_, i) => map(i)));
     // Mid-load: both hosts' pages are busy (8 of them) and their documents have been asked for.
@@ -264,10 +265,10 @@ describe('a fleet of two hosts', () => {
       assert.ok([500, 502, 503, 504].includes(r.status), JSON.stringify(r.body));
     }
     // Every hold resolved: nothing left held, and the ledger charges exactly the served requests.
-    const acct = await account(api.dataDir, k);
-    assert.equal(acct.held, 0, 'no hold left');
-    assert.equal(acct.credits, 1000 - OBSERVE_COSTS.map * served, `exactly the served requests were charged: ${JSON.stringify(statuses)}`);
-    assert.equal(acct.ledger.reduce((sum, row) => sum + row.delta, 0), acct.credits, 'the ledger sums to the balance');
+    const accts = await Promise.all(keys.map((k) => account(api.dataDir, k)));
+    assert.equal(accts.reduce((sum, a) => sum + a.held, 0), 0, 'no hold left');
+    assert.equal(accts.reduce((sum, a) => sum + a.credits, 0), keys.length * 1000 - OBSERVE_COSTS.map * served, `exactly the served requests were charged: ${JSON.stringify(statuses)}`);
+    for (const acct of accts) assert.equal(acct.ledger.reduce((sum, row) => sum + row.delta, 0), acct.credits, 'the ledger sums to the balance');
     assert.ok(served >= 15, `most requests were served (survivor and retries): ${JSON.stringify(statuses)}`);
     assert.ok(served < 30, `the pages loading on host a when it died failed: ${JSON.stringify(statuses)}`);
     const retried = api.logs.filter((l) => l.msg === 'retrying on another browser host').length;
@@ -286,6 +287,7 @@ describe('a fleet of two hosts', () => {
     const after = await Promise.all(Array.from({ length: 8 }, (_, i) => map(i)));
     for (const r of after) assert.equal(r.status, 200, JSON.stringify(r.body));
     assert.equal((await hostHealth(again)).connections, 1, 'the API instance connected to the restarted host');
-    assert.equal(await balance(api.dataDir, k), 1000 - OBSERVE_COSTS.map * (served + 14));
+    const balances = await Promise.all(keys.map((k) => balance(api.dataDir, k)));
+    assert.equal(balances.reduce((a, b) => a + b, 0), keys.length * 1000 - OBSERVE_COSTS.map * (served + 14));
   });
 });

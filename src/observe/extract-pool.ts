@@ -322,6 +322,9 @@ function ref(child: ChildProcess): void {
 function kill(child: ChildProcess | undefined): Promise<void> {
   if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((done) => {
+    // Referenced again: an idle child is unref'd, and a process waiting for nothing else (the server
+    // shutting down) would end before this exit arrives, its shutdown left unfinished.
+    child.ref();
     child.once('exit', () => done());
     child.kill('SIGKILL');
   });

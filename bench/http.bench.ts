@@ -1,19 +1,16 @@
 // /v1/snapshot over HTTP: the real `sightline serve` process under load (autocannon), uWebSockets.js
 // against the same routes on node:http, and 1 against 2 worker threads, interleaved in one run.
 // Run: npm run bench:http. Writes bench/results/http.json and bench/results/http.md.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir, cpus } from 'node:os';
+import { rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import Benchmark from 'benchmark';
-import { openSqliteStore } from '../src/store/sqlite.ts';
 import { payload } from './payloads.ts';
 import { inProcessRouter } from './in-process.ts';
 import { barChart } from './chart.ts';
+import { startBenchServer } from './serve-cli.ts';
 
-const CLI = fileURLToPath(new URL('../build/cli.js', import.meta.url));
 const DURATION_S = Number(process.env.BENCH_HTTP_SECONDS ?? 6);
 const ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 2);
 const CONNECTIONS = 32;
@@ -31,24 +28,7 @@ const CASES: Case[] = [
 interface Sample { rps: number; p50: number; p90: number; p99: number; non2xx: number; errors: number }
 interface Row { elements: number; bytes: number; setup: string; samples: Sample[] }
 
-async function start(flags: string[]): Promise<{ url: string; proc: ChildProcess; dir: string; key: string }> {
-  const dir = mkdtempSync(join(tmpdir(), 'sightline-bench-'));
-  const store = openSqliteStore(dir);
-  const { key } = await store.createKey(1_000_000_000, true);
-  await store.close();
-  const proc = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--data-dir', dir, '--log-level', 'warn',
-    '--rate-limit', '1000000000', '--rate-burst', '1000000000', ...flags], { stdio: ['ignore', 'ignore', 'pipe'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let err = '';
-    proc.stderr!.on('data', (d) => {
-      err += d;
-      const m = /listening on (\S+)/.exec(err);
-      if (m) resolve(m[1]);
-    });
-    proc.once('exit', (code) => reject(new Error(`server exited ${code}: ${err}`)));
-  });
-  return { url, proc, dir, key };
-}
+const start = startBenchServer;
 
 function load(url: string, key: string, body: string, seconds: number): Promise<autocannon.Result> {
   return autocannon({

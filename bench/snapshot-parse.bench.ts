@@ -7,21 +7,19 @@
 //   3. Over HTTP: the real `sightline serve` process (one worker: requests/s per serving core) under
 //      autocannon, uWS and node:http with the same handler, JSON vs columns bodies, interleaved rounds.
 // Run: npm run bench:snapshot-parse. Writes bench/results/snapshot-parse.{json,md}.
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync, readFileSync } from 'node:fs';
-import { tmpdir, cpus } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { rmSync, writeFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import autocannon from 'autocannon';
-import { openSqliteStore } from '../src/store/sqlite.ts';
 import { parseJsonBody, readSnapshotBody } from '../src/server/body.ts';
 import type { HttpRequest } from '../src/server/http.ts';
 import { encodeColumns, readColumns, COLUMNS_TYPE } from '../src/rank/columns.ts';
 import { payload } from './payloads.ts';
 import { inProcessRouter } from './in-process.ts';
+import { startBenchServer } from './serve-cli.ts';
 
-const CLI = fileURLToPath(new URL('../build/cli.js', import.meta.url));
 const SIZES = [50, 1000, 5000];
 const DURATION_S = Number(process.env.BENCH_HTTP_SECONDS ?? 4);
 const ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 3);
@@ -96,20 +94,7 @@ const wireRows = wire.map((w) => ({ body: w.body, coding: w.coding, bytes: w.byt
 for (const w of wireRows) console.error(`wire, 1,000 elements: ${w.body} ${w.coding}: ${w.bytes} bytes, read ${w.readMs.toFixed(3)} ms`);
 
 // ---- 3. Over HTTP ----
-async function start(flags: string[]): Promise<{ url: string; proc: ChildProcess; dir: string; key: string }> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'sightline-bench-'));
-  const s = openSqliteStore(dataDir);
-  const { key: k } = await s.createKey(1_000_000_000, true);
-  await s.close();
-  const proc = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn',
-    '--rate-limit', '1000000000', '--rate-burst', '1000000000', ...flags], { stdio: ['ignore', 'ignore', 'pipe'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let err = '';
-    proc.stderr!.on('data', (d) => { err += d; const m = /listening on (\S+)/.exec(err); if (m) resolve(m[1]); });
-    proc.once('exit', (code) => reject(new Error(`server exited ${code}: ${err}`)));
-  });
-  return { url, proc, dir: dataDir, key: k };
-}
+const start = startBenchServer;
 const load = (url: string, k: string, body: Buffer, type: string, seconds: number, amount?: number) => autocannon({
   url: `${url}/v1/snapshot`, method: 'POST', body, connections: CONNECTIONS, timeout: 60, ...(amount ? { amount } : { duration: seconds }),
   headers: { authorization: `Bearer ${k}`, 'content-type': type },

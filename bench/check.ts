@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { Ranker } from '../src/rank/ranker.ts';
 import { loadWasmCore } from '../src/rank/load-node.ts';
 import { jsBackend } from '../src/rank/core-js.ts';
-import { readPage } from '../src/observe/read.ts';
+import { readPage } from '../src/observe/read/read.ts';
 import { payload, SHARED_DATA } from './payloads.ts';
 import { coreOnly } from './core-only.ts';
 import { encodeColumns, readColumns } from '../src/rank/columns.ts';

@@ -7,7 +7,7 @@
 import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
-import { ExtractPool } from '../src/observe/extract-pool.ts';
+import { ExtractPool } from '../src/observe/worker/extract-pool.ts';
 import { importFrom } from './old-checkout.ts';
 import { SHARED_DATA } from './payloads.ts';
 
@@ -15,7 +15,7 @@ const [dir, count = '60'] = process.argv.slice(2);
 if (!dir) throw new Error('usage: extract-pool.bench.ts <other checkout> [pages]');
 const articles = JSON.parse(readFileSync(join(SHARED_DATA, 'article-extraction-benchmark', 'ground-truth.json'), 'utf8')) as Record<string, { url: string }>;
 const pages = Object.entries(articles).slice(0, Number(count)).map(([id, t]) => ({ url: t.url, html: gunzipSync(readFileSync(join(SHARED_DATA, 'article-extraction-benchmark', 'html', `${id}.html.gz`))).toString('utf8') }));
-const { ExtractPool: OldPool } = await importFrom(dir, 'src/observe/extract-pool.ts');
+const { ExtractPool: OldPool } = await importFrom(dir, 'src/observe/worker/extract-pool.ts');
 const options = { size: 1, maxQueue: 4, timeoutMs: 120_000, maxNodes: 200_000 };
 const ours = new ExtractPool(options);
 const theirs = new OldPool(options) as ExtractPool;

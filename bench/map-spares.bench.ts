@@ -9,12 +9,12 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { serveFixtures } from '../test/helpers/fixtures.ts';
-import { createEgressGuard } from '../src/observe/egress.ts';
-import { startEgressProxy } from '../src/observe/egress-proxy.ts';
-import { AlternatingBrowsers, BrowserPool, type PageRunner, type PoolOptions } from '../src/observe/browser-pool.ts';
+import { createEgressGuard } from '../src/observe/egress/egress.ts';
+import { startEgressProxy } from '../src/observe/egress/egress-proxy.ts';
+import { AlternatingBrowsers, BrowserPool, type PageRunner, type PoolOptions } from '../src/observe/browser/browser-pool.ts';
 import { loadWasmCore } from '../src/rank/load-node.ts';
 import { Ranker } from '../src/rank/ranker.ts';
-import { mapPage } from '../src/observe/map.ts';
+import { mapPage } from '../src/observe/browser/map.ts';
 import { MAP_MAX_LIMIT } from '../src/schema/observe.ts';
 import { quantile as pct } from './stats.ts';
 

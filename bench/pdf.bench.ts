@@ -9,8 +9,8 @@
 import { readFileSync, writeFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readPdf } from '../src/observe/pdf.ts';
-import { readPage } from '../src/observe/read.ts';
+import { readPdf } from '../src/observe/pdf/pdf.ts';
+import { readPage } from '../src/observe/read/read.ts';
 import { markdownText, wordF1 } from './read/metrics.ts';
 import { makePdfFixtures } from '../test/fixtures/pdf/make.ts';
 import { makeCorpus, realDocs } from '../test/fixtures/pdf/corpus.ts';

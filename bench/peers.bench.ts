@@ -1,6 +1,6 @@
 // Ours against the tools people would pick instead, measured in one run on this machine (issue 43).
 // Read: word F1 (WCXB's metric) overall and per page type, and pages per CPU-second on one core, for our read
-// (src/observe/read.ts), Trafilatura, rs-trafilatura, readability-lxml, Crawl4AI's Markdown (its own
+// (src/observe/read/read.ts), Trafilatura, rs-trafilatura, readability-lxml, Crawl4AI's Markdown (its own
 // scraping and Markdown steps on the HTML, no browser: raw, its default, and fit, its pruning filter) and
 // Mozilla Readability (jsdom + turndown, as bench:read runs it). Every reader reads a page before the next
 // page is taken, in an order rotating page by page (interleaved); ours and Readability run in this process,
@@ -33,7 +33,7 @@ import { fileURLToPath } from 'node:url';
 import { encode as o200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { readPage } from '../src/observe/read.ts';
+import { readPage } from '../src/observe/read/read.ts';
 import { createRanker, toPrompt } from '../src/index.ts';
 import type { SnapshotRequest } from '../src/schema/snapshot.ts';
 import { collectPage, waitForStable } from '../src/playwright/collect-page.ts';

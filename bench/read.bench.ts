@@ -1,5 +1,5 @@
 // Read-mode extraction quality and speed, no browser, in one process: our reader (this checkout's
-// src/observe/read.ts: linkedom + main-content extraction + turndown), the reader before issue 18's
+// src/observe/read/read.ts: linkedom + main-content extraction + turndown), the reader before issue 18's
 // work (the same file at c314c1f, unpacked from git at run time: bench/read/old-reader.ts) and Mozilla
 // Readability (jsdom + Readability + turndown), each run on every page by a pool of worker threads the
 // size of the cores (bench/read/pool.ts, bench/read/worker.ts). Workers read the pages from disk and
@@ -11,7 +11,7 @@
 // (1,497 pages, 7 types) when a checkout is at WCXB_DIR (default /work/wcxb), reported as its tune part,
 // its frozen test part (bench/read/wcxb-split.json, split by site; aggregates only, never a page) and
 // the two pooled; without one, ../shared/data/wcxb-dev-sample (315 pages, all inside tune).
-// Then the cost of running readPage in worker threads as the server does (src/observe/extract-pool.ts).
+// Then the cost of running readPage in worker threads as the server does (src/observe/worker/extract-pool.ts).
 // Run: npm run bench:read. Env: BENCH_READ_READERS (default ours,old,readability), BENCH_READ_WORKERS
 // (default: the cores), BENCH_READ_TIMEOUT_MS (per reader and page, default 120000),
 // BENCH_READ_THROUGHPUT=0 (skip the thread-pool section), BENCH_READ_STRIDE=n (every nth page only, for
@@ -22,8 +22,8 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
-import { readPage, type ReadOptions } from '../src/observe/read.ts';
-import { ExtractPool } from '../src/observe/extract-pool.ts';
+import { readPage, type ReadOptions } from '../src/observe/read/read.ts';
+import { ExtractPool } from '../src/observe/worker/extract-pool.ts';
 import { hash } from '../src/rank/words.ts';
 import { barChart, type Bar } from './chart.ts';
 import { bootstrapMean } from './stats.ts';

@@ -74,8 +74,8 @@ await step('command line -> build/cli.js', async () => {
 });
 
 // Its own bundle: the server starts read mode's extraction threads from build/extract-worker.js,
-// found next to build/cli.js (src/observe/extract-pool.ts).
-await step('extraction worker -> build/extract-worker.js', () => build({ ...bundle, entryPoints: { 'extract-worker': 'src/observe/extract-worker.ts' }, outdir: 'build' }));
+// found next to build/cli.js (src/observe/worker/extract-pool.ts).
+await step('extraction worker -> build/extract-worker.js', () => build({ ...bundle, entryPoints: { 'extract-worker': 'src/observe/worker/extract-worker.ts' }, outdir: 'build' }));
 
 // The playground and API reference pages, served from next to build/cli.js (src/server/pages.ts).
 await step('pages -> build/playground/', () => cpSync('src/server/playground', 'build/playground', { recursive: true }));

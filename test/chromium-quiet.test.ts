@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, get, type Server } from 'node:http';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_FLAGS, LEAN_FLAG, PLAYWRIGHT_DISABLED_FEATURES, QUIET_FLAG, launchOptions } from '../src/observe/browser-pool.ts';
+import { CHROMIUM_FLAGS, LEAN_FLAG, PLAYWRIGHT_DISABLED_FEATURES, QUIET_FLAG, launchOptions } from '../src/observe/browser/browser-pool.ts';
 import { startServer, createKey, removeDataDir, observe } from './helpers/server.ts';
 import { servePages } from './helpers/fixtures.ts';
 

@@ -1,8 +1,8 @@
-// contentLimit's HTML cut (src/observe/cut.ts) on pages the read test cannot shape: it parses only a start
+// contentLimit's HTML cut (src/observe/read/cut.ts) on pages the read test cannot shape: it parses only a start
 // of a long page, and must not keep an element that start cut short as if it were whole.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cutHtmlAtBlock } from '../src/observe/cut.ts';
+import { cutHtmlAtBlock } from '../src/observe/read/cut.ts';
 
 const intro = `<p>${'Night buses run every thirty minutes. '.repeat(5)}</p>`;
 

@@ -1,4 +1,4 @@
-// Read mode's extraction runs in child processes (src/observe/extract-pool.ts): a hostile page (7 MB of
+// Read mode's extraction runs in child processes (src/observe/worker/extract-pool.ts): a hostile page (7 MB of
 // table rows, several at once) must not freeze the server, a page over the time limit is refused with
 // 422 too_large and its thread replaced, a page over the element limit is refused before parsing, the
 // request's deadline cancels the work, and the pool answers exactly what readPage answers in process.
@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { readFileSync, readdirSync } from 'node:fs';
 import { startServer, createKey, balance, removeDataDir, observe, type ServerProcess } from './helpers/server.ts';
-import { ExtractPool } from '../src/observe/extract-pool.ts';
-import { readPage, type ReadOptions } from '../src/observe/read.ts';
+import { ExtractPool } from '../src/observe/worker/extract-pool.ts';
+import { readPage, type ReadOptions } from '../src/observe/read/read.ts';
 import { xobjectLaughs, TABLE_ROWS } from './helpers/hostile-pdf.ts';
 
 const FIXTURES = new URL('./fixtures/', import.meta.url);

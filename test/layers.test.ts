@@ -60,7 +60,7 @@ test('no import circles (dpdm, type-only imports included): from every entry the
   const { parseDependencyTree, parseCircular } = await import('dpdm');
   // Every entry scripts/build.js bundles, plus the extension's two and every file under src/ (a module
   // no entry reaches yet must not start a circle either).
-  const entries = ['src/index.ts', 'src/client/index.ts', 'src/cli/main.ts', 'src/collect/index.ts', 'src/observe/extract-worker.ts', 'extension/service-worker.ts', 'extension/popup.ts',
+  const entries = ['src/index.ts', 'src/client/index.ts', 'src/cli/main.ts', 'src/collect/index.ts', 'src/observe/worker/extract-worker.ts', 'extension/service-worker.ts', 'extension/popup.ts',
     ...[...sources(join(ROOT, 'src'))].map((f) => relative(ROOT, f)).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))];
   const tree = await parseDependencyTree(entries, { cwd: ROOT, context: ROOT, transform: false, skipDynamicImports: false, include: /\.ts$/, exclude: /node_modules/, onProgress: () => {} });
   const files = Object.keys(tree);

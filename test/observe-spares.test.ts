@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { execSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { AlternatingBrowsers, BrowserPool } from '../src/observe/browser-pool.ts';
-import { createEgressGuard } from '../src/observe/egress.ts';
-import { startEgressProxy } from '../src/observe/egress-proxy.ts';
+import { AlternatingBrowsers, BrowserPool } from '../src/observe/browser/browser-pool.ts';
+import { createEgressGuard } from '../src/observe/egress/egress.ts';
+import { startEgressProxy } from '../src/observe/egress/egress-proxy.ts';
 import { servePages, type PageServer } from './helpers/fixtures.ts';
 
 const PAGE = `<!doctype html><title>Probe</title><button id="b">x</button><script>

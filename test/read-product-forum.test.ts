@@ -4,14 +4,14 @@ import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { parseHTML } from 'linkedom';
-import { readPage } from '../src/observe/read.ts';
-import { bogusCdata, extractRead } from '../src/observe/extract.ts';
-import { isProductPage } from '../src/observe/extract-product.ts';
-import { pageMeta, detectPageType } from '../src/observe/page-type.ts';
-import { isForumThread, findPosts } from '../src/observe/extract-forum.ts';
-import { sectionedRegion } from '../src/observe/extract-service.ts';
-import { blockScores } from '../src/observe/extract-blocks.ts';
-import { PRODUCT_BLOCK_MODEL } from '../src/observe/block-model.ts';
+import { readPage } from '../src/observe/read/read.ts';
+import { bogusCdata, extractRead } from '../src/observe/read/extract.ts';
+import { isProductPage } from '../src/observe/read/extract-product.ts';
+import { pageMeta, detectPageType } from '../src/observe/read/page-type.ts';
+import { isForumThread, findPosts } from '../src/observe/read/extract-forum.ts';
+import { sectionedRegion } from '../src/observe/read/extract-service.ts';
+import { blockScores } from '../src/observe/read/extract-blocks.ts';
+import { PRODUCT_BLOCK_MODEL } from '../src/observe/read/block-model.ts';
 import { observe, serveSite, type ServedSite, type ServerProcess } from './helpers/server.ts';
 
 /** A document with what it says about itself, as the detectors take them. */

@@ -6,10 +6,10 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { parseHTML } from 'linkedom';
-import { readPage } from '../src/observe/read.ts';
-import { candidateReads } from '../src/observe/extract.ts';
-import { detectPageType, pageMeta } from '../src/observe/page-type.ts';
-import { findItems, dropLinkLists, precedes } from '../src/observe/extract-items.ts';
+import { readPage } from '../src/observe/read/read.ts';
+import { candidateReads } from '../src/observe/read/extract.ts';
+import { detectPageType, pageMeta } from '../src/observe/read/page-type.ts';
+import { findItems, dropLinkLists, precedes } from '../src/observe/read/extract-items.ts';
 import { observe, serveSite, type ServedSite, type ServerProcess } from './helpers/server.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/read/${name}`, import.meta.url), 'utf8');

@@ -226,7 +226,7 @@ describe('WebRTC and the egress guard', { skip }, () => {
     heard.length = 0;
     const script = `
       import { chromium } from 'playwright-core';
-      import { CHROMIUM_FLAGS } from ${JSON.stringify(fileURLToPath(new URL('../src/observe/browser-pool.ts', import.meta.url)))};
+      import { CHROMIUM_FLAGS } from ${JSON.stringify(fileURLToPath(new URL('../src/observe/browser/browser-pool.ts', import.meta.url)))};
       const browser = await chromium.launch({ executablePath: process.env.SIGHTLINE_CHROMIUM ?? '/usr/bin/chromium', headless: true,
         chromiumSandbox: false, args: CHROMIUM_FLAGS, proxy: { server: 'http://127.0.0.1:9', bypass: '<-loopback>' } });
       const page = await browser.newPage();

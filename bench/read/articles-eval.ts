@@ -1,7 +1,7 @@
 // Shingle precision, recall and F1 of read mode on the article-extraction-benchmark set (181 pages),
 // as bench/read does for that set, without reading the WCXB split (so without its frozen test part).
 // Run: node --import tsx bench/read/articles-eval.ts
-import { readPage } from '../../src/observe/read.ts';
+import { readPage } from '../../src/observe/read/read.ts';
 import { aggregate, markdownText, shingleScores } from './metrics.ts';
 import { loadPage, pageRefs } from './pages.ts';
 

@@ -4,8 +4,8 @@
 // Run: node --import tsx bench/read/candidates.ts --fold a|b [--type collection,listing,product] [--pages] [--readability] [--json out.json]
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { candidateReads } from '../../src/observe/extract.ts';
-import { toMarkdown } from '../../src/observe/markdown.ts';
+import { candidateReads } from '../../src/observe/read/extract.ts';
+import { toMarkdown } from '../../src/observe/read/markdown.ts';
 import { wcxbSplit, foldOf } from './wcxb-eval.ts';
 import { markdownText, wordF1 } from './metrics.ts';
 import { readabilityMarkdown } from './readability.ts';

@@ -5,7 +5,7 @@
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { readPage } from '../../src/observe/read.ts';
+import { readPage } from '../../src/observe/read/read.ts';
 import { unpackOldReader } from './old-reader.ts';
 import { wcxbSplit, foldOf } from './wcxb-eval.ts';
 import { loadPage, pageRefs } from './pages.ts';
@@ -17,7 +17,7 @@ if (!values.articles && values.fold !== 'a' && values.fold !== 'b') throw new Er
 const old = unpackOldReader(values.base);
 if (!old) throw new Error(`commit ${values.base} is not in this clone`);
 try {
-  const oldRead = (await import(pathToFileURL(join(old.dir, 'src/observe/read.ts')).href) as { readPage: typeof readPage }).readPage;
+  const oldRead = (await import(pathToFileURL(join(old.dir, 'src/observe/read/read.ts')).href) as { readPage: typeof readPage }).readPage;
   const OPTIONS = { format: 'markdown', contentLimit: 500_000 } as const;
   const pages = values.articles
     ? pageRefs().articles.map((ref) => { const p = loadPage(ref); return { url: p.url, html: p.html, truth: p.truth, type: 'article' }; })

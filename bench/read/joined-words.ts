@@ -7,8 +7,8 @@ import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { parseHTML } from 'linkedom';
-import { extract as ownExtract } from '../../src/observe/extract.ts';
-import { toMarkdown } from '../../src/observe/markdown.ts';
+import { extract as ownExtract } from '../../src/observe/read/extract.ts';
+import { toMarkdown } from '../../src/observe/read/markdown.ts';
 import { unpackOldReader } from './old-reader.ts';
 import { wcxbSplit, foldOf } from './wcxb-eval.ts';
 import { markdownText } from './metrics.ts';
@@ -38,7 +38,7 @@ function kind(left: string, right: string, marks: string): string {
 
 const old = values.base ? unpackOldReader(values.base) : undefined;
 if (values.base && !old) throw new Error(`commit ${values.base} is not in this clone`);
-const extract = old ? (await import(pathToFileURL(join(old.dir, 'src/observe/extract.ts')).href) as { extract: typeof ownExtract }).extract : ownExtract;
+const extract = old ? (await import(pathToFileURL(join(old.dir, 'src/observe/read/extract.ts')).href) as { extract: typeof ownExtract }).extract : ownExtract;
 const pages = (wcxbSplit('tune') ?? []).filter((p) => foldOf(p.url) === values.fold);
 // per type: output words, joined words (cause), junctions inside words that are in the truth (a split would cost)
 const byType = new Map<string, { words: number; cause: number; good: Map<string, number>; bad: Map<string, number>; junk: Map<string, number> }>();

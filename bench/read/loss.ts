@@ -3,7 +3,7 @@
 // lines the truth does not hold. For looking for causes; prints pages, so tune folds only.
 // Run: node --import tsx bench/read/loss.ts --fold a --type product [--lines 12]
 import { parseArgs } from 'node:util';
-import { readPage } from '../../src/observe/read.ts';
+import { readPage } from '../../src/observe/read/read.ts';
 import { markdownText } from './metrics.ts';
 import { wcxbSplit, foldOf } from './wcxb-eval.ts';
 

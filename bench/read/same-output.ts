@@ -6,7 +6,7 @@
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { readPage } from '../../src/observe/read.ts';
+import { readPage } from '../../src/observe/read/read.ts';
 import { unpackOldReader } from './old-reader.ts';
 import { wcxbSplit } from './wcxb-eval.ts';
 import { loadPage, pageRefs } from './pages.ts';
@@ -16,7 +16,7 @@ if (!values.base) throw new Error('--base <commit>');
 const old = unpackOldReader(values.base);
 if (!old) throw new Error(`commit ${values.base} is not in this clone`);
 try {
-  const oldRead = (await import(pathToFileURL(join(old.dir, 'src/observe/read.ts')).href) as { readPage: typeof readPage }).readPage;
+  const oldRead = (await import(pathToFileURL(join(old.dir, 'src/observe/read/read.ts')).href) as { readPage: typeof readPage }).readPage;
   const OPTIONS = { format: 'markdown', contentLimit: 500_000 } as const;
   const types = values.type?.split(',');
   const pages = [

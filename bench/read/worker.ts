@@ -1,10 +1,10 @@
 // One worker of bench/read.bench.ts's pool: reads each page it is given from disk, runs each reader on
-// it (ours: this checkout's src/observe/read.ts; old: the same file as of OLD_READER_COMMIT, unpacked
+// it (ours: this checkout's src/observe/read/read.ts; old: the same file as of OLD_READER_COMMIT, unpacked
 // from git by the main thread; Mozilla Readability), and posts back only scores and CPU times.
 import { workerData } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
-import { readPage } from '../../src/observe/read.ts';
+import { readPage } from '../../src/observe/read/read.ts';
 import { readabilityMarkdown } from './readability.ts';
 import { markdownText, shingleScores, wordF1 } from './metrics.ts';
 import { serveParts } from './pool.ts';
@@ -14,7 +14,7 @@ export interface ReadWorkerData { readers: string[]; oldDir?: string }
 
 const { readers, oldDir } = workerData as ReadWorkerData;
 type Read = typeof readPage;
-const oldRead: Read | null = oldDir ? (await import(pathToFileURL(join(oldDir, 'src/observe/read.ts')).href) as { readPage: Read }).readPage : null;
+const oldRead: Read | null = oldDir ? (await import(pathToFileURL(join(oldDir, 'src/observe/read/read.ts')).href) as { readPage: Read }).readPage : null;
 
 const OPTIONS = { format: 'markdown', contentLimit: 500_000 } as const;
 

@@ -1,8 +1,8 @@
-// `sightline browser-host`: starts the host (src/observe/browser-host.ts) with its settings, refuses an
+// `sightline browser-host`: starts the host (src/observe/browser/browser-host.ts) with its settings, refuses an
 // environment that would let traffic around the egress proxy, and stops on SIGINT/SIGTERM/SIGHUP.
-import { createEgressGuard } from '../observe/egress.ts';
-import { proxyBypassInEnv, startBrowserHost } from '../observe/browser-host.ts';
-import { logBlocked } from '../observe/egress-proxy.ts';
+import { createEgressGuard } from '../observe/egress/egress.ts';
+import { proxyBypassInEnv, startBrowserHost } from '../observe/browser/browser-host.ts';
+import { logBlocked } from '../observe/egress/egress-proxy.ts';
 import { ConfigError, type BrowserHostConfig } from '../server/config.ts';
 import { createLogger } from '../server/logger.ts';
 import { stopDeadline, DISPOSE_MS } from './children.ts';

@@ -5,7 +5,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import type { CollectedElement } from '../collect/types.ts';
 import type { SnapshotElement } from '../schema/snapshot.ts';
 // No proxy over stdio (the browser is the user's own): the base flags; over HTTP `proxy.flags`.
-import { BASE_CHROMIUM_FLAGS, launchOptions } from '../observe/browser-pool.ts';
+import { BASE_CHROMIUM_FLAGS, launchOptions } from '../observe/browser/browser-pool.ts';
 import type { PlaywrightStorageState } from './storage-state.ts';
 
 

@@ -7,11 +7,11 @@ import { fieldWarnings } from '../schema/fields.ts';
 import { McpTools, type McpArgs, type McpToolName } from '../schema/mcp.ts';
 import type { RankResult, SnapshotElement } from '../schema/snapshot.ts';
 import { fitElements } from '../budget/elements.ts';
-import { fitContent } from '../observe/read-budget.ts';
+import { fitContent } from '../observe/read/read-budget.ts';
 import { collectPage, rankCollected, click, type, select, check, hover, press, back, scrollTo, highlight, waitForStable, stillFading, FADING_WARNING } from '../client/page.ts';
 import { expect } from '../client/expect.ts';
 import { toPrompt, promptHeader, promptLine } from '../rank/prompt.ts';
-import { readPage } from '../observe/read.ts';
+import { readPage } from '../observe/read/read.ts';
 import type { CollectedElement } from '../collect/types.ts';
 import type { BrowserSession } from './session.ts';
 

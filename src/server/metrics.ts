@@ -7,8 +7,8 @@ import { timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
 import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, type MetricObjectWithValues, type MetricValue } from 'prom-client';
 import { SightlineError } from '../schema/errors.ts';
-import type { PoolStats } from '../observe/browser-pool.ts';
-import type { ExtractStats } from '../observe/extract-pool.ts';
+import type { PoolStats } from '../observe/browser/browser-pool.ts';
+import type { ExtractStats } from '../observe/worker/extract-pool.ts';
 import type { Route } from './http.ts';
 
 export const METRICS_PATH = '/metrics';

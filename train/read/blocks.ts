@@ -1,4 +1,4 @@
-// Trains the block model of read mode (src/observe/extract-blocks.ts) on the WCXB tune part and
+// Trains the block model of read mode (src/observe/read/extract-blocks.ts) on the WCXB tune part and
 // measures what pruning does to the read, per fold. Pages read through the product step (or the
 // listing and collection steps: --family listing) give the blocks; each block is labelled content when
 // most of its word trigrams (its words, under three) are in the page's ground truth. Logistic
@@ -12,11 +12,11 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseHTML } from 'linkedom';
-import { extractRead } from '../../src/observe/extract.ts';
-import { toMarkdown, cutAtBlock } from '../../src/observe/markdown.ts';
-import { readBlocks, blockFeatures, centerFeatures, FEATURE_NAMES, type Step } from '../../src/observe/block-features.ts';
-import { dropScriptText } from '../../src/observe/extract-product.ts';
-import type { El } from '../../src/observe/extract-dom.ts';
+import { extractRead } from '../../src/observe/read/extract.ts';
+import { toMarkdown, cutAtBlock } from '../../src/observe/read/markdown.ts';
+import { readBlocks, blockFeatures, centerFeatures, FEATURE_NAMES, type Step } from '../../src/observe/read/block-features.ts';
+import { dropScriptText } from '../../src/observe/read/extract-product.ts';
+import type { El } from '../../src/observe/read/extract-dom.ts';
 import { hash } from '../../src/rank/words.ts';
 import { wcxbSplit, foldOf, WCXB_DIR, SPLIT } from '../../bench/read/wcxb-eval.ts';
 import { markdownText, wordF1 } from '../../bench/read/metrics.ts';
@@ -259,7 +259,7 @@ if (values.write) {
   const m = lastStumps as { bias: number; stumps: Stump[] };
   const r4 = (x: number) => Number(x.toFixed(4));
   const stumps = m.stumps.map(([j, c, l, r]) => `  ['${FEATURE_NAMES[j]}', ${r4(c)}, ${r4(l)}, ${r4(r)}],`).join('\n');
-  writeFileSync(new URL('../../src/observe/block-model.ts', import.meta.url), `// The block model of product reads (extract-blocks.ts): boosted stumps over the centred features of
+  writeFileSync(new URL('../../src/observe/read/block-model.ts', import.meta.url), `// The block model of product reads (extract-blocks.ts): boosted stumps over the centred features of
 // block-features.ts, each [feature, cut, score below the cut, score at or above it]. Written by
 // \`node --import tsx train/read/blocks.ts ${process.argv.slice(2).join(' ')}\` (trained on WCXB tune fold${values.train.length > 1 ? 's' : ''} ${values.train.split('').join(' and ')};
 // ${m.stumps.length} rounds; threshold chosen by cross-validation over fold a's sites). Do not edit by hand.
@@ -269,5 +269,5 @@ export const PRODUCT_BLOCK_MODEL: BlockModel = { threshold: ${chosen}, bias: ${r
 ${stumps}
 ] };
 `);
-  console.log(`wrote the product model (trained on fold ${values.train}) to src/observe/block-model.ts`);
+  console.log(`wrote the product model (trained on fold ${values.train}) to src/observe/read/block-model.ts`);
 }

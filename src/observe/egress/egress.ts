@@ -3,7 +3,7 @@
 // be public; connections go to the address that was checked, never to a second lookup.
 import { BlockList, isIP } from 'node:net';
 import { lookup } from 'node:dns/promises';
-import { SightlineError } from '../schema/errors.ts';
+import { SightlineError } from '../../schema/errors.ts';
 
 /** IPv4 ranges nobody may reach through us, with the reason a refusal gives (IANA special-purpose registry). */
 const BLOCKED_V4: [string, number, string][] = [

@@ -1,5 +1,5 @@
 // The blocks of a chosen read (paragraphs, list items, headings, table rows…) and the general features
-// a small model scores them by (src/observe/block-model.ts): size, links, tags around them, place in
+// a small model scores them by (src/observe/read/block-model.ts): size, links, tags around them, place in
 // the read, repeated-sibling runs, prices, and class/id and heading words from a small general
 // vocabulary. No site names. Shared by the reader (extract-blocks.ts) and the trainer
 // (train/read/blocks.ts), so both see the same features.

@@ -4,7 +4,7 @@
 // zlib's output cap set to what is left of the document's budget, so at most that many bytes are ever
 // allocated; a document over its budget is refused before pdfjs sees it.
 import { inflateSync, inflateRawSync } from 'node:zlib';
-import { SightlineError } from '../schema/errors.ts';
+import { SightlineError } from '../../schema/errors.ts';
 
 const STREAM = /stream\r?\n/g;
 

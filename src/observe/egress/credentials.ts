@@ -4,8 +4,8 @@
 // cookies scoped by Chromium and the headers only on requests to the page's origin. They live for one
 // request: never logged, stored or cached, and the egress guard checks every address as before.
 import type { Page } from 'playwright-core';
-import { badRequest } from '../schema/errors.ts';
-import type { Cookie, ObserveRequest } from '../schema/observe.ts';
+import { badRequest } from '../../schema/errors.ts';
+import type { Cookie, ObserveRequest } from '../../schema/observe.ts';
 
 /** Headers a caller may set: credentials and what a site reads to pick a language or a variant. Never
  *  Host, Cookie (use `cookies`), hop-by-hop (Connection, TE, Upgrade...), proxy (Proxy-*, Forwarded,

@@ -2,18 +2,18 @@
 // report (and on request dismiss) overlays, run the collector in every frame, rank with the core, and
 // for visual take a PNG of the viewport (with the returned elements' boxes drawn when asked).
 import type { Page } from 'playwright-core';
-import type { CollectResult, CollectedElement } from '../collect/types.ts';
-import type { Overlay as FoundOverlay } from '../collect/overlays.ts';
-import type { Ranker } from '../rank/ranker.ts';
-import type { RankResult, SnapshotRequest } from '../schema/snapshot.ts';
-import type { MapTimings } from '../schema/observe.ts';
-import { collectPage, highlight, inject, resolve, selectorsOf, stillFading, waitForStable, FADE_WAIT_MS, FADING_WARNING, type FoundSelector } from '../playwright/collect-page.ts';
-import { boxesOf } from '../collect/highlight.ts';
+import type { CollectResult, CollectedElement } from '../../collect/types.ts';
+import type { Overlay as FoundOverlay } from '../../collect/overlays.ts';
+import type { Ranker } from '../../rank/ranker.ts';
+import type { RankResult, SnapshotRequest } from '../../schema/snapshot.ts';
+import type { MapTimings } from '../../schema/observe.ts';
+import { collectPage, highlight, inject, resolve, selectorsOf, stillFading, waitForStable, FADE_WAIT_MS, FADING_WARNING, type FoundSelector } from '../../playwright/collect-page.ts';
+import { boxesOf } from '../../collect/highlight.ts';
 import type { PageRunner } from './browser-pool.ts';
-import type { EgressGuard } from './egress.ts';
+import type { EgressGuard } from '../egress/egress.ts';
 import { checkUrl, navigate, readSettled } from './navigate.ts';
 import { adaptiveSettle, prepareSettle, type Inflight, type SettleReport } from './settle.ts';
-import { applyCredentials, type Credentials } from './credentials.ts';
+import { applyCredentials, type Credentials } from '../egress/credentials.ts';
 
 export type Engine = 'performance' | 'precision';
 

@@ -2,7 +2,7 @@
 // text are blocks between blank lines (a fenced code block is one block, blank lines and all); HTML is
 // cut between whole elements (cut.ts). A first block longer than the whole budget is cut at a line or
 // a word, so the answer is never empty while the page has text.
-import { fitPrefix, tokenCounter, type TokenCounter } from '../budget/tokens.ts';
+import { fitPrefix, tokenCounter, type TokenCounter } from '../../budget/tokens.ts';
 import { cutHtmlAtBlock } from './cut.ts';
 import { cutAtBlock } from './markdown.ts';
 import type { ReadFormat } from './read.ts';

@@ -11,7 +11,7 @@
 // and go with it (closed, crashed, killed).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { SightlineError } from '../schema/errors.ts';
+import { SightlineError } from '../../schema/errors.ts';
 
 // The browser reaches nothing but the egress proxy (docs/decisions.md, "Browser network"): no QUIC, WebRTC
 // without UDP (TURN over TCP goes through the proxy), and no host name resolved by Chromium itself.

@@ -4,7 +4,7 @@
 // away before its page sent a first request is tried once more on another host (its hold stays held,
 // nothing is charged twice: the hold is posted once, when the work succeeds); after that, or when the
 // page had started loading, the error stands and the caller's hold is voided (holds.ts).
-import { SightlineError } from '../schema/errors.ts';
+import { SightlineError } from '../../schema/errors.ts';
 import { BrowserGoneError, BrowserPool, spareCount, type PageRunner, type PoolStats } from './browser-pool.ts';
 import { HEALTH_PATH, PAGES_HEADER, type HostLoad } from './browser-host.ts';
 import type { Page } from 'playwright-core';

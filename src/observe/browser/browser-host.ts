@@ -10,8 +10,8 @@ import { connect, isIP, type Socket, type AddressInfo } from 'node:net';
 import { randomBytes, timingSafeEqual, createHash } from 'node:crypto';
 import { chromium, type Browser, type BrowserServer, type CDPSession } from 'playwright-core';
 import { CHROMIUM_FLAGS, LEAN_FLAG, launchOptions } from './browser-pool.ts';
-import type { EgressGuard } from './egress.ts';
-import { startEgressProxy, type BlockedKind, type EgressProxy } from './egress-proxy.ts';
+import type { EgressGuard } from '../egress/egress.ts';
+import { startEgressProxy, type BlockedKind, type EgressProxy } from '../egress/egress-proxy.ts';
 
 /** The header a connection names the pages it reserves with (default 1). */
 export const PAGES_HEADER = 'x-sightline-pages';

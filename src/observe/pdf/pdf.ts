@@ -19,11 +19,11 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { SightlineError } from '../schema/errors.ts';
+import { SightlineError } from '../../schema/errors.ts';
 import { checkDecodedSize } from './pdf-streams.ts';
-import { cutContent } from './cut.ts';
-import { escapeMarkdown } from './markdown.ts';
-import { DEFAULT_CONTENT_LIMIT, type ReadLink, type ReadOptions, type ReadResult } from './read.ts';
+import { cutContent } from '../read/cut.ts';
+import { escapeMarkdown } from '../read/markdown.ts';
+import { DEFAULT_CONTENT_LIMIT, type ReadLink, type ReadOptions, type ReadResult } from '../read/read.ts';
 
 const PACKAGE = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
 /** Cells: a horizontal gap wider than this many font sizes. Word spaces are a third of one. */

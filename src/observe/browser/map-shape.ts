@@ -1,7 +1,7 @@
 // The ranked elements in SPEC's map shapes: the common one (ids 0..n-1 in result order) and the dom
 // variant (`element_shape: "dom"`: uid, tag, selector, bbox {x, y, w, h}, is_visible, z_index).
-import type { CollectedElement } from '../collect/types.ts';
-import type { DomElement, MapElement } from '../schema/observe.ts';
+import type { CollectedElement } from '../../collect/types.ts';
+import type { DomElement, MapElement } from '../../schema/observe.ts';
 import type { PageMap } from './map.ts';
 
 export interface ShapeOptions {

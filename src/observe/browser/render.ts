@@ -1,9 +1,9 @@
 // Rendering a page in Chromium for read mode: when the fetched HTML is a script shell, or the caller
 // asks. The browser's own requests are checked by the egress proxy; those it refused are reported.
 import type { PageRunner } from './browser-pool.ts';
-import type { EgressGuard } from './egress.ts';
+import type { EgressGuard } from '../egress/egress.ts';
 import { checkUrl, navigate, readSettled } from './navigate.ts';
-import { applyCredentials, type Credentials } from './credentials.ts';
+import { applyCredentials, type Credentials } from '../egress/credentials.ts';
 
 export interface Rendered { url: string; html: string; blocked: string[]; warnings: string[] }
 

@@ -3,8 +3,8 @@
 // a PDF) or an error code.
 // Bundled on its own to build/extract-worker.js; run from source under tsx.
 import { setPriority } from 'node:os';
-import { readPage, type ReadOptions, type ReadResult } from './read.ts';
-import { SightlineError, type ErrorCode } from '../schema/errors.ts';
+import { readPage, type ReadOptions, type ReadResult } from '../read/read.ts';
+import { SightlineError, type ErrorCode } from '../../schema/errors.ts';
 
 /** A page to read: HTML, or (with `pdf`) a PDF's bytes. */
 export interface ExtractJob { id: number; html: string; url: string; options: ReadOptions; pdf?: Uint8Array }
@@ -28,7 +28,7 @@ async function answer(job: ExtractJob, limits: ExtractWorkerData): Promise<Extra
   try {
     if (job.pdf) {
       // pdf.ts (and pdfjs) load with the first PDF: HTML-only children never pay for them.
-      const { readPdf } = await import('./pdf.ts');
+      const { readPdf } = await import('../pdf/pdf.ts');
       return { id: job.id, ok: true, result: await readPdf(job.pdf, job.url, job.options, limits.maxDecodedBytes) };
     }
     const tags = countTags(job.html);

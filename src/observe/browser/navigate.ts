@@ -2,9 +2,9 @@
 // checks the URL first, the egress proxy checks every request the page makes, and the requests it
 // refused are collected so the result can say what was not loaded.
 import type { Page } from 'playwright-core';
-import { SightlineError } from '../schema/errors.ts';
-import { BLOCKED_HEADER } from './egress-proxy.ts';
-import { EgressError, refusalError, type EgressGuard } from './egress.ts';
+import { SightlineError } from '../../schema/errors.ts';
+import { BLOCKED_HEADER } from '../egress/egress-proxy.ts';
+import { EgressError, refusalError, type EgressGuard } from '../egress/egress.ts';
 
 export interface Navigated {
   /** Requests of the page the egress guard refused (they live on: later requests are added). */

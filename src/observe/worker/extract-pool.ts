@@ -12,8 +12,8 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { readFileSync } from 'node:fs';
-import { SightlineError } from '../schema/errors.ts';
-import type { ReadOptions, ReadResult } from './read.ts';
+import { SightlineError } from '../../schema/errors.ts';
+import type { ReadOptions, ReadResult } from '../read/read.ts';
 import type { ExtractAnswer, ExtractJob, ExtractWorkerData } from './extract-worker.ts';
 
 export interface ExtractPoolOptions {

@@ -4,9 +4,9 @@
 // `%PDF-` magic bytes under a generic or text type) comes back as bytes for pdf.ts.
 import { Agent, fetch, type Response } from 'undici';
 import type { LookupFunction } from 'node:net';
-import { SightlineError } from '../schema/errors.ts';
+import { SightlineError } from '../../schema/errors.ts';
 import { EgressError, refusalError, type EgressGuard } from './egress.ts';
-import { isPdf } from './pdf-sniff.ts';
+import { isPdf } from '../pdf/pdf-sniff.ts';
 import { requestHeaders, type Credentials } from './credentials.ts';
 
 export const MAX_REDIRECTS = 5;

@@ -1,7 +1,7 @@
 // Checks goal files against the collected pages: every page exists, every target id is an element of
 // that page and not context (a heading), every style is known, no goal is empty or repeated.
 // Run: node --import tsx train/real/check-goals.ts train/real/goals/<file>.json [...]
-import { readFileSync } from 'node:fs';
+import { readFileSync, existsSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import type { RealPage } from './collect-real.ts';
 
@@ -12,9 +12,16 @@ export interface GoalFile { writer: string; pages: Record<string, Goal[]> }
 
 const CONTEXT_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
+/** Every collected page: the first set (pages.json.gz) and the second (pages-more.json.gz, `collect-real.ts --more`). */
 export function loadRealPages(): Map<string, RealPage> {
-  const data = JSON.parse(gunzipSync(readFileSync(new URL('./pages.json.gz', import.meta.url))).toString()) as { pages: RealPage[] };
-  return new Map(data.pages.map((p) => [p.id, p]));
+  const pages = new Map<string, RealPage>();
+  for (const name of ['./pages.json.gz', './pages-more.json.gz']) {
+    const url = new URL(name, import.meta.url);
+    if (!existsSync(url)) continue;
+    const data = JSON.parse(gunzipSync(readFileSync(url)).toString()) as { pages: RealPage[] };
+    for (const p of data.pages) pages.set(p.id, p);
+  }
+  return pages;
 }
 
 /** Problems in one goal file, one line each. */

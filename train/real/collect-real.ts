@@ -9,6 +9,11 @@
 // train, dev or test by a seeded hash, and for goal writers a listing and a screenshot per page in
 // scratch/real-pages/. Run: WCXB_DIR=<wcxb checkout> READABILITY_DIR=<readability checkout>
 //   node --import tsx train/real/collect-real.ts
+// `--more` (or MORE=1) renders the same way a second set into train/real/pages-more.json.gz (listings in
+// scratch/real-pages-more/): further WCXB dev pages, only from sites pages.json.gz does not have, one per
+// site, in file order, MORE_QUOTA of each type (list- and author-rich types first; articles only with a
+// named author; a page with fewer than MORE_MIN_ELEMENTS elements is passed over for the next one).
+// pages.json.gz is read, never written, in this mode.
 import { readFileSync, writeFileSync, mkdirSync, readdirSync, existsSync } from 'node:fs';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { join } from 'node:path';
@@ -21,8 +26,13 @@ const WCXB = process.env.WCXB_DIR ?? '/work/wcxb';
 const READABILITY = process.env.READABILITY_DIR ?? '/work/rdb';
 const PER_TYPE = Number(process.env.PER_TYPE ?? 30);
 const SPLIT_SEED = 'real-goals-2026-11';
-const OUT = new URL('./pages.json.gz', import.meta.url);
-const SCRATCH = new URL('../../scratch/real-pages/', import.meta.url);
+const MORE = process.argv.includes('--more') || process.env.MORE === '1';
+/** Pages of each type for the second set: the goal styles it serves (ordinal, author) need lists and bylines. */
+const MORE_QUOTA: Record<string, number> = { article: 14, collection: 10, listing: 10, forum: 10, product: 10, service: 3, documentation: 3 };
+const MORE_MIN_ELEMENTS = 40;
+const FIRST = new URL('./pages.json.gz', import.meta.url);
+const OUT = MORE ? new URL('./pages-more.json.gz', import.meta.url) : FIRST;
+const SCRATCH = new URL(MORE ? '../../scratch/real-pages-more/' : '../../scratch/real-pages/', import.meta.url);
 
 /** Readability test pages in languages other than English: name, language. */
 const FOREIGN: [string, string][] = [['aktualne', 'cs'], ['folha', 'pt'], ['heise', 'de'], ['lemonde-1', 'fr'], ['liberation-1', 'fr'],
@@ -49,23 +59,31 @@ const langOf = (html: string) => (/<html[^>]*\slang=["']?([a-zA-Z]{2})/i.exec(ht
 
 interface Source { id: string; source: RealPage['source']; url: string; type: string; html: string; lang?: string; site?: string }
 
+/** WCXB dev pages, one per site, in file order: PER_TYPE of each type, or for `--more` candidates (a few
+ *  spare per type, for pages passed over) from sites the first set does not have. */
 function wcxbPages(): Source[] {
   const dir = join(WCXB, 'dev');
   const byType = new Map<string, Source[]>();
   const seenSites = new Set<string>();
+  if (MORE) for (const p of firstPages()) seenSites.add(p.site);
   for (const file of readdirSync(join(dir, 'ground-truth')).sort()) {
     const truth = JSON.parse(readFileSync(join(dir, 'ground-truth', file), 'utf8'));
     const type = truth._internal?.page_type?.primary ?? 'unknown';
     if (!/^https?:\/\//.test(truth.url ?? '')) continue; // no address: its links cannot be read as on the web
+    if (MORE && type === 'article' && !String(truth.ground_truth?.author ?? '').trim()) continue;
     const site = siteOf(truth.url);
     const list = byType.get(type) ?? [];
-    if (seenSites.has(site) || list.length >= PER_TYPE) continue;
+    if (seenSites.has(site) || list.length >= (MORE ? (MORE_QUOTA[type] ?? 0) + 8 : PER_TYPE)) continue;
     seenSites.add(site);
     const html = gunzipSync(readFileSync(join(dir, 'html', file.replace('.json', '.html.gz')))).toString('utf8');
     list.push({ id: `wcxb-${file.replace('.json', '')}`, source: 'wcxb-dev', url: truth.url, type, html });
     byType.set(type, list);
   }
-  return [...byType.values()].flat();
+  return MORE ? Object.keys(MORE_QUOTA).flatMap((type) => byType.get(type) ?? []) : [...byType.values()].flat();
+}
+
+function firstPages(): RealPage[] {
+  return (JSON.parse(gunzipSync(readFileSync(FIRST)).toString()) as { pages: RealPage[] }).pages;
 }
 
 function readabilityPages(): Source[] {
@@ -87,12 +105,14 @@ function listing(elements: CollectedElement[]): string {
   }).join('\n');
 }
 
-const sources = [...wcxbPages(), ...readabilityPages()];
+const sources = MORE ? wcxbPages() : [...wcxbPages(), ...readabilityPages()];
+const kept = new Map<string, number>(); // --more: pages kept per type
 mkdirSync(SCRATCH, { recursive: true });
 const browser = await launch();
 const pages: RealPage[] = [];
 let done = 0;
 for (const s of sources) {
+  if (MORE && (kept.get(s.type) ?? 0) >= MORE_QUOTA[s.type]) continue;
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, serviceWorkers: 'block', acceptDownloads: false });
   const page = await context.newPage();
   // Offline: the document from its file at its own URL (so links resolve as on the web), nothing else.
@@ -105,6 +125,8 @@ for (const s of sources) {
     await inject(page.mainFrame());
     const collected = await collectPage(page);
     const raw = collected.raw_elements.map((e) => ({ ...e, attributes: Object.fromEntries(Object.entries(e.attributes).filter(([k]) => k !== 'class')) }));
+    if (MORE && raw.length < MORE_MIN_ELEMENTS) throw new Error(`only ${raw.length} elements, passed over`);
+    if (MORE) kept.set(s.type, (kept.get(s.type) ?? 0) + 1);
     const site = s.site ?? siteOf(s.url);
     const lang = s.lang ?? langOf(s.html);
     pages.push({ id: s.id, source: s.source, site, type: s.type, lang, split: splitOf(site), request: { url: page.url(), viewport: collected.viewport, raw_elements: raw } });
@@ -119,4 +141,5 @@ for (const s of sources) {
 await browser.close();
 writeFileSync(OUT, gzipSync(JSON.stringify({ splitSeed: SPLIT_SEED, pages })));
 const count = (split: Split) => pages.filter((p) => p.split === split).length;
+if (MORE) writeFileSync(new URL('DONE', SCRATCH), pages.map((p) => p.id).join('\n') + '\n');
 console.log(`${pages.length} pages (train ${count('train')}, dev ${count('dev')}, test ${count('test')}), ${pages.reduce((n, p) => n + p.request.raw_elements.length, 0)} elements`);

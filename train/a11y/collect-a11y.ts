@@ -21,6 +21,8 @@
 // `--test2` renders a second frozen set, train/a11y/test2.json.gz: further pages of the test split's sites
 // (in the tune part of the WCXB read split, so no page of that split's frozen part; in no a11y file yet),
 // up to TEST2_PER_TYPE per type in file order; every other file untouched. Marked blind, measured once.
+// `--test3` renders a third frozen set, train/a11y/test3.json.gz, of sites no split holds (test3Pages); every
+// other file untouched. Marked blind by helpers that never saw the ranker (issue 38), measured once.
 import { readFileSync, writeFileSync, mkdirSync, readdirSync } from 'node:fs';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { join } from 'node:path';
@@ -127,6 +129,35 @@ function furtherPages(side: A11ySplit, have: Set<string>, perType: number): Sour
   return [...byType.values()].flat();
 }
 
+/**
+ * Pages of sites no set holds (issue 38): WCXB dev pages in the tune part of the WCXB read split (so no page of its
+ * frozen part), whose site is in no a11y file (every train/a11y/*.json.gz, by its `site` and its URL's host) and in
+ * no train/real page; one page per site, up to `perType` per page type, in file order.
+ */
+function test3Pages(perType: number): Source[] {
+  const readTune = new Set<string>(JSON.parse(readFileSync(new URL('../../bench/read/wcxb-split.json', import.meta.url), 'utf8')).tune);
+  const held = new Set<string>();
+  const files = [...readdirSync(new URL('./', import.meta.url)).filter((f) => f.endsWith('.json.gz') && f !== 'test3.json.gz').map((f) => new URL(`./${f}`, import.meta.url)),
+    new URL('../real/pages.json.gz', import.meta.url)];
+  for (const file of files) {
+    for (const p of (JSON.parse(gunzipSync(readFileSync(file)).toString()) as { pages: { site: string; request: { url: string } }[] }).pages) {
+      held.add(p.site);
+      held.add(siteOf(p.request.url));
+    }
+  }
+  const byType = new Map<string, Source[]>();
+  const taken = new Set<string>();
+  for (const t of wcxbTruths()) {
+    if (!readTune.has(t.file.replace('.json', '')) || held.has(t.site) || taken.has(t.site)) continue;
+    const list = byType.get(t.type) ?? [];
+    if (list.length >= perType) continue;
+    taken.add(t.site);
+    list.push(sourceOf(t));
+    byType.set(t.type, list);
+  }
+  return [...byType.values()].flat();
+}
+
 /** Runs in the page on one AX node's element (a string, so no transform touches it): its collected id,
  *  or a near one, and its box. */
 const LOCATE = `function () {
@@ -216,6 +247,22 @@ if (import.meta.url === `file://${process.argv[1]}` && process.argv.includes('--
   writeFileSync(new URL('./test2.json.gz', import.meta.url), gzipSync(JSON.stringify({ splitSeed: SPLIT_SEED, pages })));
   writeControlListing('test2-controls.txt', pages, (p) => p.type);
   console.log(`${pages.length} of ${sources.length} pages rendered (${halfSummary(pages, 'test')})`);
+} else if (import.meta.url === `file://${process.argv[1]}` && process.argv.includes('--test3')) {
+  const sources = test3Pages(Number(process.env.TEST3_PER_TYPE ?? 100));
+  const browser = await launch();
+  const pages: A11yPage[] = [];
+  for (const [k, s] of sources.entries()) {
+    // Frozen, whatever side `splitOf` would give its site: no split has held it.
+    const got = await renderPage(browser, s, undefined, s.id, siteOf(s.url), 'test');
+    if (got) pages.push(got);
+    if ((k + 1) % 20 === 0) process.stderr.write(`${k + 1}/${sources.length} pages\n`);
+  }
+  await browser.close();
+  writeFileSync(new URL('./test3.json.gz', import.meta.url), gzipSync(JSON.stringify({ splitSeed: SPLIT_SEED, pages })));
+  writeControlListing('test3-controls.txt', pages, (p) => p.type);
+  const byType = new Map<string, number>();
+  for (const p of pages) byType.set(p.type, (byType.get(p.type) ?? 0) + 1);
+  console.log(`${pages.length} of ${sources.length} pages rendered (${halfSummary(pages, 'test')}): ${[...byType].map(([t, n]) => `${n} ${t}`).join(', ')}`);
 } else if (import.meta.url === `file://${process.argv[1]}`) {
   // `--grow`: render only furtherPages('tune') and append them to tune.json.gz; test.json.gz is not written.
   // `--dev2`: render the next furtherPages('tune') (not in tune.json.gz; up to DEV2_PER_TYPE per type) into

@@ -78,13 +78,14 @@ export const foldOf = (site: string): 'a' | 'b' => ((hash(`a11y-fold-2026-11:${s
 
 /** The evaluation's page sets: the WCXB tune and frozen test splits, the blind development set dev2,
  *  the product pages of dev3 and the news pages of dev4, each with its frozen half (dev3-test, dev4-test),
- *  and test2: more pages of the WCXB test split's sites, marked blind by other hands (stop 34), frozen. */
-export type EvalSplit = A11ySplit | 'dev2' | 'dev3' | 'dev3-test' | 'dev4' | 'dev4-test' | 'test2';
+ *  test2: more pages of the WCXB test split's sites, marked blind by other hands (stop 34), frozen; and test3: pages of
+ *  sites no other set holds, marked blind by a helper that never saw the ranker (issue 38), frozen. */
+export type EvalSplit = A11ySplit | 'dev2' | 'dev3' | 'dev3-test' | 'dev4' | 'dev4-test' | 'test2' | 'test3';
 /** Ranked by record-before.ts and the parity test. */
-export const SPLITS: readonly EvalSplit[] = ['tune', 'dev2', 'dev3', 'dev4', 'test', 'dev3-test', 'dev4-test', 'test2'];
-/** Measured when no split is asked for: dev3-test, dev4-test and test2 only by name (each is measured once a round). */
+export const SPLITS: readonly EvalSplit[] = ['tune', 'dev2', 'dev3', 'dev4', 'test', 'dev3-test', 'dev4-test', 'test2', 'test3'];
+/** Measured when no split is asked for: dev3-test, dev4-test, test2 and test3 only by name (each is measured once a round). */
 const DEFAULT_SPLITS: readonly EvalSplit[] = ['tune', 'dev2', 'dev3', 'dev4', 'test'];
-const FROZEN: readonly EvalSplit[] = ['test', 'dev3-test', 'dev4-test', 'test2'];
+const FROZEN: readonly EvalSplit[] = ['test', 'dev3-test', 'dev4-test', 'test2', 'test3'];
 /** The sets stored with both halves in one file, each page carrying its half. */
 const HALVED = /^(dev3|dev4)(-test)?$/;
 
@@ -95,10 +96,11 @@ export function loadSplit(split: EvalSplit): A11yPage[] {
   return halved ? pages.filter((p) => p.split === (halved[2] ? 'test' : 'tune')) : pages;
 }
 /** Primary-action marks of every page: primary.json (tune and test), primary-dev2.json (dev2),
- *  primary-dev3.json and primary-dev4.json (both halves), primary-test2.json (test2), the last four marked blind. */
+ *  primary-dev3.json and primary-dev4.json (both halves), primary-test2.json (test2), primary-test3.json (test3), the last five
+ *  marked blind. */
 export function loadMarks(): Record<string, PrimaryMark | null> {
   const read = (file: string) => JSON.parse(readFileSync(new URL(file, import.meta.url), 'utf8')).pages as Record<string, PrimaryMark | null>;
-  const blind = ['./primary-dev2.json', './primary-dev3.json', './primary-dev4.json', './primary-test2.json'].filter((f) => existsSync(new URL(f, import.meta.url)));
+  const blind = ['./primary-dev2.json', './primary-dev3.json', './primary-dev4.json', './primary-test2.json', './primary-test3.json'].filter((f) => existsSync(new URL(f, import.meta.url)));
   return Object.assign(read('./primary.json'), ...blind.map(read));
 }
 

@@ -1,7 +1,7 @@
 // Builds everything the package ships: the Wasm rank core (with its raw bindings) and the Node
 // library bundle. `npm run build`; also runs on `npm ci` through the `prepare` script.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, cpSync, mkdirSync, readFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, cpSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const step = (name, fn) => {
@@ -58,6 +58,17 @@ await step('type declarations -> build/types/', () => {
 });
 
 await step('client library -> build/client.js', () => build({ ...bundle, entryPoints: { client: 'src/client/index.ts' }, outdir: 'build' }));
+
+// The light client package (packages/client, `@sightline/client`): the library and the client bundled
+// under its own name (src/package-asset.ts), beside the core, the collector and the declarations. Its
+// only dependency is typebox; no server dependency reaches it (test/client-package.test.ts).
+await step('client package -> packages/client/dist/', async () => {
+  const dist = 'packages/client/dist';
+  rmSync(dist, { recursive: true, force: true });
+  await build({ ...bundle, entryPoints: { index: 'src/index.ts', client: 'src/client/index.ts' }, outdir: dist, define: { __SIGHTLINE_PACKAGE__: '"@sightline/client"' } });
+  for (const file of ['rank.wasm', 'collector.js', 'rank-page.js']) copyFileSync(`build/${file}`, `${dist}/${file}`);
+  cpSync('build/types', `${dist}/types`, { recursive: true });
+});
 
 await step('extension -> build/extension/', async () => {
   mkdirSync('build/extension', { recursive: true });

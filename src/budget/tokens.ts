@@ -18,7 +18,14 @@ export function tokenCounter(): Promise<TokenCounter> {
   loading ??= import('gpt-tokenizer/encoding/o200k_base').then((o200k: O200k) => ({
     count: (text) => o200k.countTokens(text, PLAIN),
     within: (text, limit) => o200k.isWithinTokenLimit(text, limit, PLAIN),
-  }), (err) => { loading = undefined; throw err; });
+  }), (err) => {
+    loading = undefined;
+    // The light client package (@sightline/client) has gpt-tokenizer as an optional peer: say how to get it.
+    if ((err as { code?: string }).code === 'ERR_MODULE_NOT_FOUND') {
+      throw new Error('max_tokens counts tokens with gpt-tokenizer, an optional peer dependency of @sightline/client: npm install gpt-tokenizer@4.0.0', { cause: err });
+    }
+    throw err;
+  });
   return loading;
 }
 

@@ -1,10 +1,10 @@
 // The bundled collector's source text, for injection into pages (Node side only).
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { packageAsset } from '../package-asset.ts';
 
 let source: string | undefined;
 
 export function collectorSource(): string {
-  source ??= readFileSync(fileURLToPath(import.meta.resolve('sightline/collector.js')), 'utf8');
+  source ??= readFileSync(packageAsset('collector.js'), 'utf8');
   return source;
 }

@@ -1,10 +1,10 @@
 // Loads the Wasm core in Node from the package's own `rank.wasm` (resolved through the package's
 // exports, so the same code works from src/, from the bundle, and from node_modules).
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { packageAsset } from '../package-asset.ts';
 import { instantiateCore, type CoreBackend } from './backend.ts';
 
-export const WASM_PATH = fileURLToPath(import.meta.resolve('sightline/rank.wasm'));
+export const WASM_PATH = packageAsset('rank.wasm');
 
 let compiled: Promise<WebAssembly.Module> | undefined;
 

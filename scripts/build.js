@@ -60,7 +60,7 @@ await step('type declarations -> build/types/', () => {
 await step('client library -> build/client.js', () => build({ ...bundle, entryPoints: { client: 'src/client/index.ts' }, outdir: 'build' }));
 
 // The light client package (packages/client, `@sightline/client`): the library and the client bundled
-// under its own name (src/package-asset.ts), beside the core, the collector and the declarations. Its
+// under its own name (src/rank/package-asset.ts), beside the core, the collector and the declarations. Its
 // only dependency is typebox; no server dependency reaches it (test/client-package.test.ts).
 await step('client package -> packages/client/dist/', async () => {
   const dist = 'packages/client/dist';

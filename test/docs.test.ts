@@ -1,8 +1,11 @@
 // The docs stay true to the code: the role table in docs/ranking.md lists exactly the roles of
-// src/rank/roles.ts in their bands, and the README's commands exist.
+// src/rank/roles.ts in their bands, the commands the README and docs/ name exist, docs/server.md's tables
+// match the settings and the error catalogue, and docs/layout.svg is the picture today's imports draw.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ROLES } from '../src/rank/roles.ts';
 import { Band } from '../assembly/layout.ts';
 
@@ -19,10 +22,16 @@ test('docs/ranking.md role bands match the role table', () => {
   }
 });
 
-test('the README names npm scripts that exist', () => {
+test('the README is read in ten minutes: at most 250 lines', () => {
+  const lines = read('README.md').split('\n').length;
+  assert.ok(lines <= 250, `README.md has ${lines} lines`);
+});
+
+test('the README and docs/ name npm scripts that exist', () => {
   const scripts = JSON.parse(read('package.json')).scripts as Record<string, string>;
-  for (const [, name] of read('README.md').matchAll(/npm (?:run )?([a-z][a-z:-]*[a-z])/g)) {
-    if (['ci', 'install', 'i', 'link', 'pack'].includes(name)) continue; // npm's own commands
+  const pages = ['README.md', 'bench/README.md', ...readdirSync(new URL('../docs/', import.meta.url)).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  for (const [, name] of pages.map(read).join('\n').matchAll(/(?:^|`|&& )npm (?:run )?([a-z][a-z:-]*[a-z])/gm)) {
+    if (['ci', 'install', 'i', 'link', 'pack', 'run', 'ls', 'view', 'exec', 'publish', 'start', 'test'].includes(name) && !['start', 'test'].includes(name)) continue; // npm's own commands
     assert.ok(name in scripts || name === 'test' || name === 'start', `npm ${name} is in package.json`);
     if (name === 'test' || name === 'start') assert.ok(name in scripts, `npm ${name} is defined`);
   }
@@ -50,23 +59,23 @@ test('the README text-form example prints what its comments say, for the library
   assert.deepEqual(out.trim().split('\n'), expected);
 });
 
-test('the README settings table matches the server settings', async () => {
+test('docs/server.md settings table matches the server settings', async () => {
   const { SETTINGS } = await import('../src/server/config.ts');
-  const rows = [...read('README.md').matchAll(/^\| `--([a-z0-9-]+)` \| `(SIGHTLINE_[A-Z0-9_]+)` \| ([^|]*) \|/gm)]
+  const rows = [...read('docs/server.md').matchAll(/^\| `--([a-z0-9-]+)` \| `(SIGHTLINE_[A-Z0-9_]+)` \| ([^|]*) \|/gm)]
     .map((m) => [m[1], m[2], m[3].trim()]);
   assert.deepEqual(rows, SETTINGS.map((s) => [s.flag, s.env, s.default]));
 });
 
-test('the README browser-host table matches the browser host settings', async () => {
+test('docs/server.md browser-host table matches the browser host settings', async () => {
   const { HOST_SETTINGS } = await import('../src/server/config.ts');
-  const rows = [...read('README.md').matchAll(/^\| `--([a-z-]+)` \| ([^|`]*) \| `(SIGHTLINE_[A-Z_]+)` \|/gm)]
+  const rows = [...read('docs/server.md').matchAll(/^\| `--([a-z-]+)` \| ([^|`]*) \| `(SIGHTLINE_[A-Z_]+)` \|/gm)]
     .map((m) => [m[1], m[3], m[2].trim()]);
   assert.deepEqual(rows, HOST_SETTINGS.map((s) => [s.flag, s.env, s.default]));
 });
 
-test('the README error table lists every error code with its status', async () => {
+test('docs/server.md error table lists every error code with its status', async () => {
   const { ERRORS } = await import('../src/schema/errors.ts');
-  const readme = read('README.md');
+  const readme = read('docs/server.md');
   for (const [code, { status }] of Object.entries(ERRORS)) {
     const row = new RegExp(`^\\| ([0-9 /]+) \\| ([^|]+) \\|`, 'gm');
     const found = [...readme.matchAll(row)].some((m) => {
@@ -74,6 +83,31 @@ test('the README error table lists every error code with its status', async () =
       const statuses = m[1].split('/').map((x) => Number(x.trim()));
       return statuses[codes.indexOf(code)] === status;
     });
-    assert.ok(found, `${status} ${code} is in the README's error table`);
+    assert.ok(found, `${status} ${code} is in docs/server.md's error table`);
   }
+});
+
+test('docs/layout.svg is the picture of today\'s imports (scripts/layout-picture.ts)', async () => {
+  const { execFileSync } = await import('node:child_process');
+  const dir = mkdtempSync(join(tmpdir(), 'sightline-layout-'));
+  try {
+    const out = join(dir, 'layout.svg');
+    execFileSync(process.execPath, ['--import', 'tsx', 'scripts/layout-picture.ts', '--title', 'Now', out], { cwd: new URL('..', import.meta.url), stdio: 'pipe' });
+    assert.equal(readFileSync(out, 'utf8'), read('docs/layout.svg'), 'docs/layout.svg is stale: node --import tsx scripts/layout-picture.ts --title Now docs/layout.svg');
+    assert.match(read('docs/layout.svg'), /no folder circles/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('every relative link in the README, docs/ and bench/README.md leads to a file', () => {
+  const pages = ['README.md', 'bench/README.md', ...readdirSync(new URL('../docs/', import.meta.url)).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const broken: string[] = [];
+  for (const page of pages) {
+    for (const [, target] of read(page).replace(/`[^`\n]*`/g, '').matchAll(/\]\(([^)\s#]+)(?:#[^)]*)?\)/g)) { // code spans are text
+      if (/^[a-z]+:/.test(target)) continue;
+      if (!existsSync(new URL(target, new URL(`../${page}`, import.meta.url)))) broken.push(`${page}: ${target}`);
+    }
+  }
+  assert.deepEqual(broken, []);
 });

@@ -1,6 +1,6 @@
 // The bundled collector's source text, for injection into pages (Node side only).
 import { readFileSync } from 'node:fs';
-import { packageAsset } from '../package-asset.ts';
+import { packageAsset } from '../rank/package-asset.ts';
 
 let source: string | undefined;
 

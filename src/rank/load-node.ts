@@ -1,7 +1,7 @@
 // Loads the Wasm core in Node from the package's own `rank.wasm` (resolved through the package's
 // exports, so the same code works from src/, from the bundle, and from node_modules).
 import { readFile } from 'node:fs/promises';
-import { packageAsset } from '../package-asset.ts';
+import { packageAsset } from './package-asset.ts';
 import { instantiateCore, type CoreBackend } from './backend.ts';
 
 export const WASM_PATH = packageAsset('rank.wasm');

@@ -11,10 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CHROMIUM, CHROMIUM_ARGS } from './helpers/browser.ts';
-import { installInto, npmInstall, packTarball } from './helpers/install-size.ts';
+import { installInto, npmInstall, packTarball, strictCompile } from './helpers/consumer-project.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 const MAX_PACKAGES = 15;
 const MAX_BYTES = 25 * 1024 * 1024;
 const dir = mkdtempSync(join(tmpdir(), 'sightline-client-'));
@@ -63,7 +62,7 @@ try {
   assert.match(used.budget, /optional peer dependency.*npm install gpt-tokenizer@4\.0\.0/, 'max_tokens without gpt-tokenizer says how to get it');
   assert.equal(used.empty, 0);
 
-  writeFileSync(join(project, 'index.ts'), `
+  const tsc = strictCompile(project, `
 import { SightlineApi, snapshot, toPrompt, type ObserveRequest, type RankResult } from '@sightline/client';
 import { rank, createRanker, type SnapshotRequest } from '@sightline/client/rank';
 const request: SnapshotRequest = { url: 'https://example.test/', raw_elements: [] };
@@ -75,15 +74,7 @@ console.log(toPrompt(result), api, observe, snapshot, await createRanker());
 const wrong: SnapshotRequest = { url: 1, raw_elements: [] };
 console.log(wrong);
 `);
-  writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({
-    compilerOptions: { strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', noEmit: true, skipLibCheck: false, types: ['node'] },
-    files: ['index.ts'],
-  }));
-  try {
-    execFileSync(process.execPath, [TSC, '-p', project], { cwd: project, encoding: 'utf8', stdio: 'pipe' });
-  } catch (err) {
-    assert.fail(`tsc --strict on the consumer:\n${(err as { stdout?: string }).stdout}`);
-  }
+  assert.equal(tsc, '', `tsc --strict on the consumer:\n${tsc}`);
 
   // With the optional token counter installed, the same call fits the budget.
   npmInstall(project, [`gpt-tokenizer@${versionOf('gpt-tokenizer')}`]);

@@ -9,22 +9,15 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { packTarball, strictCompile } from './helpers/consumer-project.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 const dir = mkdtempSync(join(tmpdir(), 'sightline-consumer-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-/** The tarball `npm pack` makes (build/ is built by `npm test` first; prepare is not run again). */
-function pack(): { file: string; files: string[] } {
-  const out = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  const [info] = JSON.parse(out) as { filename: string; files: { path: string }[] }[];
-  return { file: join(dir, info.filename), files: info.files.map((f) => f.path) };
-}
-
 test('npm pack holds a .d.ts for every export with types, and a strict consumer of the tarball compiles', async (t) => {
-  const { file, files } = pack();
+  const { file, files } = packTarball(ROOT, '.', dir); // build/ is built by `npm test` first; prepare is not run again
   const typed = Object.entries(pkg.exports as Record<string, string | { types?: string }>).filter(([, v]) => typeof v === 'object' && v.types);
   assert.deepEqual(typed.map(([k]) => k), ['.', './client']);
   for (const [entry, v] of typed) {
@@ -48,7 +41,7 @@ test('npm pack holds a .d.ts for every export with types, and a strict consumer 
     }
     throw new Error(`npm install of the tarball failed: ${text}`);
   }
-  writeFileSync(join(project, 'index.ts'), `
+  const tsc = strictCompile(project, `
 import { rank, createRanker, SightlineError, toPrompt, type SnapshotRequest, type RankResult, type SnapshotElement } from 'sightline';
 import { SightlineApi, SightlineApiError, snapshot, find, expect, type ObserveRequest, type ReadResult } from 'sightline/client';
 const request: SnapshotRequest = { url: 'https://example.test/', raw_elements: [] };
@@ -65,13 +58,5 @@ console.log(first?.role, ranker, read.content, snapshot, find, expect, toPrompt(
 const wrong: SnapshotRequest = { url: 1, raw_elements: [] };
 console.log(wrong);
 `);
-  writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({
-    compilerOptions: { strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', noEmit: true, skipLibCheck: false, types: ['node'] },
-    files: ['index.ts'],
-  }));
-  try {
-    execFileSync(process.execPath, [TSC, '-p', project], { cwd: project, encoding: 'utf8', stdio: 'pipe' });
-  } catch (err) {
-    assert.fail(`tsc --strict on the consumer:\n${(err as { stdout?: string }).stdout}`);
-  }
+  assert.equal(tsc, '', `tsc --strict on the consumer:\n${tsc}`);
 });

@@ -1,8 +1,12 @@
-// What `npm install <tarball>` puts into an empty project: packages (scoped and nested ones too) and bytes.
-// Used by the client package's test and by bench/client-install.bench.ts.
+// A consumer's empty project around a packed tarball: what `npm install` puts into it (packages, scoped
+// and nested ones too, and bytes), and whether a strict TypeScript consumer compiles against it. Used by
+// the package tests (test/package-types, test/client-package) and bench/client-install.bench.ts.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const TSC = fileURLToPath(new URL('../../node_modules/typescript/bin/tsc', import.meta.url));
 
 /** Installed packages under `modules`, by name. */
 export function installedPackages(modules: string): string[] {
@@ -40,4 +44,19 @@ export function installInto(dir: string, tarball: string): { packages: string[];
   npmInstall(dir, [tarball]);
   const ms = performance.now() - t0;
   return { packages: installedPackages(join(dir, 'node_modules')), bytes: treeBytes(join(dir, 'node_modules')), ms };
+}
+
+/** Compiles `source` as `index.ts` of `project` with `tsc --strict` (no skipLibCheck): '' when it compiles, else tsc's output. */
+export function strictCompile(project: string, source: string): string {
+  writeFileSync(join(project, 'index.ts'), source);
+  writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({
+    compilerOptions: { strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', noEmit: true, skipLibCheck: false, types: ['node'] },
+    files: ['index.ts'],
+  }));
+  try {
+    execFileSync(process.execPath, [TSC, '-p', project], { cwd: project, encoding: 'utf8', stdio: 'pipe' });
+    return '';
+  } catch (err) {
+    return String((err as { stdout?: string }).stdout ?? err);
+  }
 }

@@ -244,6 +244,7 @@ export function computeScores(): void {
   actionCuts(Flag.SEARCH, Band.LINK, Band.INPUT, ACTION_KEEP);
   const searchIn = cutIn, searchOut = cutOut;
   lifts = 0;
+  visibleActionMin = 1000;
   liftIdx = new Int32Array(LIFT_MAX);
   liftScore = new Float64Array(LIFT_MAX);
   for (let i = 0; i < count; i++) {
@@ -300,7 +301,9 @@ export function computeScores(): void {
     // The rerank's feature: the score without the layer's bonus (the goal picks among a layer's controls by words).
     setF64Out(F64Out.SCORE, i, score);
     score += layerBonus;
-    setI32Out(I32Out.IMPORTANCE, i, importanceOf(score, clickable));
+    const importance = importanceOf(score, clickable);
+    setI32Out(I32Out.IMPORTANCE, i, importance);
+    if (action && inView && importance < visibleActionMin) visibleActionMin = importance;
   }
   if (lifts > 0) liftOffscreenActions(lifts);
 }
@@ -311,6 +314,7 @@ const LIFT_MAX = 64;
 let liftIdx = new Int32Array(0);     // scratch: allocated per run (prepare resets the heap)
 let liftScore = new Float64Array(0);
 let lifts = 0;
+let visibleActionMin = 1000;         // the lowest importance of a promoted action in the viewport
 
 /** Fills `top` (length k, best first) with the scores of the k best clickable elements in the viewport
  *  (-Infinity where there are fewer). */
@@ -331,7 +335,8 @@ function screenTop(top: Float64Array, k: i32): void {
  * Position against the words, on a crowded screen: the screen keeps its SCREEN_FIRST best clickable elements above
  * every off-screen primary action; after them, the action's words win. Each of the n off-screen promoted actions
  * whose floored importance is lower is lifted to one point above the next visible element, at most level with the
- * SCREEN_FIRST-th (ties go to the visible element: doc_y), never above its own unplaced score's importance.
+ * SCREEN_FIRST-th and with every promoted action in the viewport (ties go to the visible element: doc_y), never above
+ * its own unplaced score's importance.
  */
 function liftOffscreenActions(n: i32): void {
   lifts = 0;
@@ -341,7 +346,8 @@ function liftOffscreenActions(n: i32): void {
   if (next == -Infinity) return;
   // In importance (what the list is ordered by, ties then by doc_y, so a visible element first): one point
   // above the next visible control, at most level with the SCREEN_FIRST-th.
-  const line = min(importanceOf(kth, true), importanceOf(next, true) + 1);
+  // A promoted action in the viewport stays above every off-screen one (level, then doc_y): the words tie, the screen decides.
+  const line = min(min(importanceOf(kth, true), importanceOf(next, true) + 1), visibleActionMin);
   for (let k = 0; k < n; k++) {
     const i = unchecked(liftIdx[k]);
     const unplaced = unchecked(liftScore[k]);

@@ -14,7 +14,8 @@
 //     than 4 px, or under 100 px² without a name: an icon button drawn without its icon is still a control)
 //   placement, outside the viewport only: 0.4 / (1 + 0.5 x screens away), x0.7 in the last screen
 //     of a page at least 3 screens tall, x0.6 in a comment / reply / newsletter / footer section;
-//     a promoted primary action keeps at least 0.6 (under the visible fields: issue 38)
+//     a promoted primary action keeps at least 0.6 (under the visible fields: issue 38) and ranks no lower than right
+//     after the three best clickable elements in the viewport (liftOffscreenActions)
 //   layer: +2000 for a control of a modal that covers something or of a consent banner, +500 more for its
 //     close / reject / accept (issue 38)
 // importance = importanceOf(score): content under 50, a clickable element 50 + 0.9 x score, bent above 1000.
@@ -55,6 +56,11 @@ const PENALTY_FOOTER: f64 = 0.7;
 const PENALTY_AFTERMATTER: f64 = 0.6;   // comment, reply, newsletter and footer sections
 const ACTION_FLOOR: f64 = 0.6;          // a promoted primary action off screen keeps at least this: below the visible fields
                                         // and, for a link, the visible buttons (tune: the lowest floor at 96.8%, 0.5: 96.4%, 0.45: 88%)
+// The screen keeps the first places: an off-screen primary action is lifted to rank right after the SCREEN_FIRST best
+// clickable elements in the viewport (a tie group there kept whole), when its floor leaves it lower (issue 38, second
+// round: on a crowded first screen the 0.6 floor put the sign in below 10th). Swept on the tune sets: 1-2 keep 251/252
+// tune and 74/77 dev2 primary actions in the top 10, 3: 250 / 74, 4: 250 / 73, 5-6: 247 / 73, none: 244 / 73.
+const SCREEN_FIRST: i32 = 3;
 // Layers over the page (a modal, a dialog, a consent banner): their controls come before everything they cover,
 // and the control that closes, rejects or accepts first among them (docs/ranking.md, issue 38).
 const BONUS_LAYER: f64 = 2000;          // above any other element's score (at most about 1600)
@@ -237,6 +243,10 @@ export function computeScores(): void {
   const signInIn = cutIn, signInOut = cutOut;
   actionCuts(Flag.SEARCH, Band.LINK, Band.INPUT, ACTION_KEEP);
   const searchIn = cutIn, searchOut = cutOut;
+  lifts = 0;
+  visibleActionMin = 1000;
+  liftIdx = new Int32Array(LIFT_MAX);
+  liftScore = new Float64Array(LIFT_MAX);
   for (let i = 0; i < count; i++) {
     const flags = i32In(I32In.FLAGS, i);
     const band = i32In(I32In.BAND, i);
@@ -283,10 +293,66 @@ export function computeScores(): void {
     if (band >= Band.LINK && (flags & Flag.HAS_TEXT) == 0) score *= PENALTY_UNNAMED;
     if ((out & OutFlag.OCCLUDED) != 0) score *= occludedFactor;
     if ((flags & Flag.A11Y_HIDDEN) != 0) score *= PENALTY_A11Y_HIDDEN;
-    if (!inView) score *= placement(i, flags, action, vw, vh, pageBottom);
+    if (!inView) {
+      const unplaced = score;
+      score *= placement(i, flags, action, vw, vh, pageBottom);
+      if (action && lifts < LIFT_MAX) { unchecked(liftIdx[lifts] = i); unchecked(liftScore[lifts] = unplaced); lifts++; }
+    }
     // The rerank's feature: the score without the layer's bonus (the goal picks among a layer's controls by words).
     setF64Out(F64Out.SCORE, i, score);
     score += layerBonus;
-    setI32Out(I32Out.IMPORTANCE, i, importanceOf(score, clickable));
+    const importance = importanceOf(score, clickable);
+    setI32Out(I32Out.IMPORTANCE, i, importance);
+    if (action && inView && importance < visibleActionMin) visibleActionMin = importance;
+  }
+  if (lifts > 0) liftOffscreenActions(lifts);
+}
+
+// Off-screen promoted actions and their score before placement, for liftOffscreenActions: at most three of each
+// kind are promoted (more only where several share a doc_y), so LIFT_MAX is never reached in practice.
+const LIFT_MAX = 64;
+let liftIdx = new Int32Array(0);     // scratch: allocated per run (prepare resets the heap)
+let liftScore = new Float64Array(0);
+let lifts = 0;
+let visibleActionMin = 1000;         // the lowest importance of a promoted action in the viewport
+
+/** Fills `top` (length k, best first) with the scores of the k best clickable elements in the viewport
+ *  (-Infinity where there are fewer). */
+function screenTop(top: Float64Array, k: i32): void {
+  for (let j = 0; j < k; j++) unchecked(top[j] = -Infinity);
+  for (let i = 0; i < count; i++) {
+    const out = i32Out(I32Out.FLAGS, i);
+    if ((out & OutFlag.IN_VIEWPORT) == 0 || (out & OutFlag.CLICKABLE) == 0) continue;
+    const v = f64Out(F64Out.SCORE, i);
+    if (v <= unchecked(top[k - 1])) continue;
+    let j = k - 1;
+    while (j > 0 && unchecked(top[j - 1]) < v) { unchecked(top[j] = unchecked(top[j - 1])); j--; }
+    unchecked(top[j] = v);
+  }
+}
+
+/**
+ * Position against the words, on a crowded screen: the screen keeps its SCREEN_FIRST best clickable elements above
+ * every off-screen primary action; after them, the action's words win. Each of the n off-screen promoted actions
+ * whose floored importance is lower is lifted to one point above the next visible element, at most level with the
+ * SCREEN_FIRST-th and with every promoted action in the viewport (ties go to the visible element: doc_y), never above
+ * its own unplaced score's importance.
+ */
+function liftOffscreenActions(n: i32): void {
+  lifts = 0;
+  const top = new Float64Array(SCREEN_FIRST + 1);
+  screenTop(top, SCREEN_FIRST + 1);
+  const kth = unchecked(top[SCREEN_FIRST - 1]), next = unchecked(top[SCREEN_FIRST]);
+  if (next == -Infinity) return;
+  // In importance (what the list is ordered by, ties then by doc_y, so a visible element first): one point
+  // above the next visible control, at most level with the SCREEN_FIRST-th.
+  // A promoted action in the viewport stays above every off-screen one (level, then doc_y): the words tie, the screen decides.
+  const line = min(min(importanceOf(kth, true), importanceOf(next, true) + 1), visibleActionMin);
+  for (let k = 0; k < n; k++) {
+    const i = unchecked(liftIdx[k]);
+    const unplaced = unchecked(liftScore[k]);
+    const lifted = min(importanceOf(unplaced, true), line);
+    if (lifted <= i32Out(I32Out.IMPORTANCE, i)) continue;
+    setI32Out(I32Out.IMPORTANCE, i, lifted);  // SCORE, the rerank's feature, keeps the floored score: the lift orders the goal-less list only
   }
 }

@@ -244,8 +244,8 @@ for (const [k, { part, id }] of obsPages.entries()) {
         await page.goto(url, { waitUntil: 'load', timeout: 30_000 });
         await waitForStable(page, { quietMs: 100, timeoutMs: 3000 });
         const t = performance.now();
-        const c = await collectPage(page);
-        const title = await page.title();
+        // Elements and title asked for at once, as observe map does.
+        const [c, title] = await Promise.all([collectPage(page), page.title()]);
         const collected = performance.now();
         const request: SnapshotRequest = { url: page.url(), viewport: c.viewport, raw_elements: c.raw_elements as unknown as SnapshotRequest['raw_elements'], options: { limit: 50 } };
         text = toPrompt(ranker.rank(request), { title });

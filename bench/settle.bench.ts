@@ -41,6 +41,10 @@ const LATE: [string, string, string[]][] = [
     li.innerHTML = '<a href="/row/' + (++i) + '">Row ' + i + '</a>'; document.getElementById('list').append(li); if (i < 8) setTimeout(step, 50); })();</script>`), ['Row 8']],
   ['spa-poll', shell(`<div id="root"></div><script>setTimeout(() => { window.flag = 1; }, 250);
     (function check() { if (window.flag) document.getElementById('root').innerHTML = '<button>Polled offer</button>'; else setTimeout(check, 40); })();</script>`), ['Polled offer']],
+  // The same poll when a 60 ms task lets its step and the flag's timer fire together (the race fixed by the event count).
+  ['spa-poll-burst', shell(`<div id="root"></div><script>setTimeout(() => { window.flag = 1; }, 130); let n = 0;
+    (function check() { if (window.flag) { document.getElementById('root').innerHTML = '<button>Burst offer</button>'; return; }
+      setTimeout(check, 40); if (++n === 3) { const end = performance.now() + 60; while (performance.now() < end); } })();</script>`), ['Burst offer']],
 ];
 
 /** This checkout's base commit, built in a temporary folder (node_modules shared). */
@@ -80,6 +84,9 @@ const base = buildBase();
 const servers: Partial<Record<typeof SIDES[number], ServerProcess>> = {};
 const keys: Record<string, string> = {};
 const settle: Record<string, number[]> = {}, latency: Record<string, number[]> = {}, missing: Record<string, number> = {};
+/** Where a map's time went: the server's phases, and the rest (context wait and close, HTTP, JSON). */
+const PHASES = ['navigation', 'settle', 'collection', 'ranking', 'other'] as const;
+const phases: Record<string, Record<typeof PHASES[number], number[]>> = {};
 const loads = [loadavg()[0]];
 try {
   servers.before = await startServer(flags, { cli: base.cli });
@@ -93,6 +100,9 @@ try {
     if (!keep) return;
     (settle[`${t.set}|${side}`] ??= []).push(r.body.timings_ms.settle);
     (latency[`${t.set}|${side}`] ??= []).push(ms);
+    const tm = r.body.timings_ms as Record<string, number>;
+    const ph = (phases[`${t.set}|${side}`] ??= { navigation: [], settle: [], collection: [], ranking: [], other: [] });
+    for (const k of PHASES) ph[k].push(k === 'other' ? ms - tm.total : tm[k]);
     const texts = new Set((r.body.interactable_elements as { text: string }[]).map((e) => e.text));
     if (t.expect.some((w) => !texts.has(w))) missing[`${t.set}|${side}`] = (missing[`${t.set}|${side}`] ?? 0) + 1;
   };
@@ -126,7 +136,10 @@ const lines = [
   '|---|---|---|---|---|---|---|---|---|---|---|---|',
   ...rows.map((r) => `| ${r.set} | ${r.side} | ${r.n} | ${f0(r.p10)} | ${f0(r.p50)} | ${f0(r.p90)} | ${f0(r.max)} | ${f0(r.mean)} | ${r.over500} | ${f0(r.latencyP50)} | ${f0(r.latencyP90)} | ${r.missing} |`),
 ];
+lines.push('', 'Where the map\'s time goes (p50 of each phase, ms; other: context wait and close, HTTP, JSON):', '',
+  `| pages | side | ${PHASES.join(' | ')} |`, `|---|---|${PHASES.map(() => '---').join('|')}|`,
+  ...SETS.flatMap((set) => SIDES.map((side) => `| ${set} | ${side} | ${PHASES.map((k) => f0(quantile(phases[`${set}|${side}`]?.[k] ?? [], 0.5))).join(' | ')} |`)));
 console.log(lines.join('\n'));
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
 writeFileSync(new URL('./results/settle.md', import.meta.url), lines.join('\n') + '\n');
-writeFileSync(new URL('./results/settle.json', import.meta.url), JSON.stringify({ base: BASE, rounds: ROUNDS, loads, rows, settle, latency, pages: targets.map(({ set, name }) => ({ set, name })) }, null, 1));
+writeFileSync(new URL('./results/settle.json', import.meta.url), JSON.stringify({ base: BASE, rounds: ROUNDS, loads, rows, settle, latency, phases, pages: targets.map(({ set, name }) => ({ set, name })) }, null, 1));

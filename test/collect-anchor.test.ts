@@ -23,4 +23,8 @@ test('an <a> without an href is collected when a role, tabindex, click handler o
   const ranked = top.elements.map((e) => e.name || e.text);
   for (const n of ['Open Login Modal', 'Toggle Search']) assert.ok(ranked.includes(n), `${n} in the top 10 (${ranked.join(' | ')})`);
   assert.equal(ranked[0], 'Open Login Modal', 'the sign in, promoted as a primary action, comes first');
+  // Chromium's tree calls an anchor a click handler or tabindex makes a control a link; so does the collector's hint,
+  // or the ranker reads it as text, under every link and control (issue 38).
+  assert.deepEqual(anchors.filter((e) => e.attributes.inferred_role === 'link').map(name), ['Toggle Search', 'Sections', 'Back to top']);
+  for (const n of ['Toggle Search', 'Back to top']) assert.equal(top.elements.find((e) => (e.name || e.text) === n)?.role, 'link', `${n} ranked as a link`);
 });

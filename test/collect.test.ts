@@ -152,6 +152,22 @@ describe('fixture pages', () => {
     assert.deepEqual(again.elements.map((e) => e.id).sort(), r.elements.map((e) => e.id).sort(), 'frame ids are stable too');
   });
 
+  test('several frames are collected in frame order whatever finishes first; a frame that failed to load (Chromium\'s error page) adds nothing', async () => {
+    // Port 9 (discard) refuses the connection: that frame shows Chromium's error page.
+    // data: documents are cross-origin frames, each collected on its own.
+    const frame = (label: string) => `<iframe style="width:300px;height:120px" src="data:text/html,<button>${label}</button>"></iframe>`;
+    await page.setContent(`<h1>Frames</h1>${frame('First frame')}<iframe style="width:400px;height:300px" src="http://127.0.0.1:9/"></iframe>${frame('Second frame')}${frame('Third frame')}`);
+    for (let k = 0; k < 50 && !page.frames().some((f) => f.url().startsWith('chrome-error:')); k++) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(page.frames().some((f) => f.url().startsWith('chrome-error:')), 'the refused frame shows the error page');
+    for (let round = 0; round < 3; round++) {
+      const c = await collectPage(page);
+      const framed = c.raw_elements.filter((e) => e.id >= FRAME_ID_SPAN);
+      assert.deepEqual(framed.map((e) => e.text), ['First frame', 'Second frame', 'Third frame'], `round ${round}: ${JSON.stringify(framed.map((e) => e.text))}`);
+      const ranges = framed.map((e) => Math.floor(e.id / FRAME_ID_SPAN));
+      assert.deepEqual(ranges, [...ranges].sort((a, b) => a - b), 'id ranges in frame order');
+    }
+  });
+
   test('a cross-origin frame inside a same-origin frame is collected and acted on; a frame that keeps navigating never fails the snapshot', async () => {
     await page.goto(`${fx.url}/nested-frames.html`);
     const pay = () => page.frames().find((f) => f.url() === `${fx.otherOrigin}/frame-form.html`);

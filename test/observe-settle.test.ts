@@ -58,6 +58,14 @@ const PAGES: Record<string, string> = {
   // ...by a poll (every 40 ms, changing nothing) that renders once a flag set by a 250 ms timer is up;
   '/spa-poll-timer': page(`<div id="root"></div><script>setTimeout(() => { window.flag = 1; }, 250);
     (function check() { if (window.flag) document.getElementById('root').innerHTML = '<button>Polled offer</button>'; else setTimeout(check, 40); })();</script>`),
+  // ...by the same poll when a long task (60 ms of script) lets its step and the flag's timer expire
+  // together: the step looks first (no flag) and re-arms, the flag is set a few microseconds later.
+  '/spa-poll-burst': page(`<div id="root"></div><script>setTimeout(() => { window.flag = 1; }, 130);
+    let n = 0; (function check() {
+      if (window.flag) { document.getElementById('root').innerHTML = '<button>Burst offer</button>'; return; }
+      setTimeout(check, 40);
+      if (++n === 3) { const end = performance.now() + 60; while (performance.now() < end); }
+    })();</script>`),
   // ...by the same poll, once a script the server holds for 300 ms has run.
   '/spa-poll-script': page(`<div id="root"></div><script async src="/slow-lib.js"></script><script>
     (function check() { if (window.lib) document.getElementById('root').innerHTML = '<button>' + window.lib + '</button>'; else setTimeout(check, 40); })();</script>`),
@@ -129,6 +137,7 @@ test('adaptive settle: single-page apps that render after a fetch, a frame chain
       ['/spa-frames', ['Framed offer']],
       ['/spa-steps', ['Row 1', 'Row 8']],
       ['/spa-poll-timer', ['Polled offer']],
+      ['/spa-poll-burst', ['Burst offer']],
       ['/spa-poll-script', ['Scripted offer']],
     ];
     for (let round = 0; round < 3; round++) {

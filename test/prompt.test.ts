@@ -69,7 +69,10 @@ function assertLinesMatch(lines: Line[], elements: SnapshotElement[], maxText = 
     const l = lines[i];
     const where = `line ${i} (${e.role} ${JSON.stringify(e.text)})`;
     assert.deepEqual([l.id, l.role], [ids[i], e.role], where);
-    const full = /[\p{L}\p{N}]/u.test(e.text) ? collapse(e.text) : collapse(e.name) || collapse(e.text);
+    // The accessible name where it differs from the text and the text does not hold it; else the text.
+    const wordy = (x: string) => /[\p{L}\p{N}]/u.test(x);
+    const [t, n] = [collapse(e.text), collapse(e.name)];
+    const full = !wordy(t) ? n || t : !wordy(n) || t.toLowerCase().includes(n.toLowerCase()) ? t : n;
     if (full.length <= maxText) assert.equal(l.text, full, where);
     else {
       assert.ok(l.text.endsWith('…') && l.text.length <= maxText, `${where}: cut to ${maxText}`);
@@ -137,6 +140,27 @@ describe('toPrompt on fixture pages collected in real Chromium', () => {
     assert.ok(diffed.lines[subscribe].flags.includes('gone'), 'the modal\'s button is gone');
     assert.ok(!diffed.lines[after.elements.findIndex((e) => e.text === 'Add to cart')].flags.includes('covered'));
     assert.ok(diffed.lines.some((l) => l.text === 'NC700 hea…'), 'text cut at maxText 10');
+  });
+
+  test('a control whose accessible name differs from its text shows the name Chromium\'s accessibility tree gives it', async () => {
+    await page.setContent(`<h1>Security</h1><nav>
+      <a href="/a" aria-label="Navigate to Home Security Page"><span>Home Security</span></a>
+      <a href="/b" aria-label="Learn more about how we earn money">Learn More</a>
+      <button aria-label="Open Compare">Compare</button>
+      <span id="lbl">Previous slide</span><button aria-labelledby="lbl"><i aria-hidden="true">‹</i> Prev</button>
+      <a href="/cart" title="Cart">Cart (2)</a>
+      <button aria-label="Close">×</button>
+      <a href="/plain">Plain link</a></nav>`);
+    const r = await snapshot(page, { limit: 50 });
+    const { lines } = parse(toPrompt(r));
+    assertLinesMatch(lines, r.elements);
+    const cdp = await page.context().newCDPSession(page);
+    const { nodes } = await cdp.send('Accessibility.getFullAXTree') as { nodes: { ignored: boolean; role?: { value: string }; name?: { value: string } }[] };
+    await cdp.detach();
+    const names = nodes.filter((n) => !n.ignored && ['link', 'button'].includes(n.role?.value ?? '')).map((n) => String(n.name?.value));
+    assert.equal(names.length, 7, JSON.stringify(names));
+    for (const name of names) assert.ok(lines.some((l) => l.text === name), `"${name}" is a line's text: ${JSON.stringify(lines.map((l) => l.text))}`);
+    assert.ok(!lines.some((l) => l.text === 'Home Security' || l.text === 'Cart'), 'the text where the name adds to it, the text where it holds the name');
   });
 
   test('long page scrolled: the scroll position, and elements above and below the viewport', async () => {

@@ -67,6 +67,25 @@ test('primary actions below the fold: ranked high, but under the visible fields 
   for (const f of newsletter) assert.ok(k(f) > lastVisible, `newsletter field at ${k(f) + 1}, last visible control at ${lastVisible + 1}`);
 });
 
+test('a crowded first screen: off-screen primary actions in the top 10, after the first three visible controls', async () => {
+  const r = await rank('crowded-header-actions.html');
+  const k = (e: El) => r.elements.indexOf(e);
+  const cart = r.elements.find((e) => label(e) === 'Add to cart')!;
+  const login = r.elements.find((e) => label(e) === 'Log in')!;
+  assert.ok(cart && !cart.in_viewport && login && !login.in_viewport, 'the add to cart and the sign in are off screen');
+  const visible = r.elements.filter((e) => e.in_viewport && interactive(e));
+  assert.ok(visible.filter((e) => ['button', 'textbox'].includes(e.role)).length >= 12, `visible fields and buttons: ${visible.length}`);
+  // The screen keeps the first four places; the words lift the actions above the rest of the crowd.
+  // The screen keeps the first three places (the visible fields first, as below-fold-actions.html has it): the
+  // sign in, a link, comes after them but before the rest of the crowd of visible buttons.
+  for (const e of visible.slice(0, 3)) assert.ok(k(e) < k(login), `visible ${e.role} "${label(e)}" at ${k(e) + 1} above the sign in at ${k(login) + 1}`);
+  for (const f of visible.filter((e) => e.role === 'textbox')) assert.ok(k(f) < k(cart), `visible field "${label(f)}" at ${k(f) + 1} above the add to cart at ${k(cart) + 1}`);
+  assert.ok(k(cart) < 10 && k(login) < 10, `in the top 10: add to cart ${k(cart) + 1}, log in ${k(login) + 1}`);
+  // An off-screen field that names no action still waits under every visible control.
+  const email = r.elements.find((e) => e.name === 'Your email' || e.text === 'Your email');
+  if (email) assert.ok(k(email) > Math.max(...visible.map(k)), `the newsletter field at ${k(email) + 1}`);
+});
+
 test('a span repeating its control\'s text is not listed; other text comes after the controls', async () => {
   const r = await rank('inner-span.html');
   const controls = r.elements.filter(interactive);

@@ -360,7 +360,11 @@ function visit(w: Walk, frame: Frame, tree: Node, root: ParentNode, parent: Pare
       const visible = clipped !== 'clipped';
       const fillsParent = visible && parent !== null && area >= FILLS_PARENT * parent.area && intersects(rect!, parent.rect);
       if (visible && !fillsParent) {
-        w.out.push(describe(w, frame, tree, el, rect!, clipped === 'scrolled'));
+        const described = describe(w, frame, tree, el, rect!, clipped === 'scrolled');
+        // An <a> without an href listed as a control (a click handler, a tabindex) is a link to Chromium's
+        // accessibility tree; without the hint the ranker reads a role-less anchor as text (issue 38).
+        if (kind === Kind.Interactive && el.tagName === 'A' && !described.attributes.href && !described.attributes.role) described.attributes.inferred_role = 'link';
+        w.out.push(described);
         if (kind === Kind.Interactive) next = { rect: rect!, area };
       }
     }

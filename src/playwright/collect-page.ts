@@ -79,9 +79,13 @@ export async function collectPage(page: Page, options: CollectOptions = {}): Pro
     // of windows by a mark (a frame inside a same-origin frame sits in a document `frame`'s walk entered).
     const mark = `f${depth}-${queue.length}-${Math.random()}`;
     if (!(await frame.evaluate((m) => { (window as unknown as Record<string, string>).__sightlineWalker = m; return true; }, mark).catch(() => false))) continue;
-    for (const child of descendants(frame)) {
+    // The children are collected at once (each is a few round trips; one after another they cost a page
+    // with ten ad frames ~200 ms), and added in frame order, so ids and order do not depend on timing.
+    // A frame showing Chromium's error page (its document was refused or failed) holds nothing of the page.
+    const children = descendants(frame).filter((child) => !child.url().startsWith('chrome-error:'));
+    const found = await Promise.all(children.map(async (child) => {
       const element = await child.frameElement().catch(() => null);
-      if (!element) continue;
+      if (!element) return null;
       const id = await element.evaluate((el, m) => {
         for (let w: Window = window; ; w = w.parent) {
           try { if ((w as unknown as Record<string, string>).__sightlineWalker === m) return w.__sightline?.idOf(el as Element); } catch { return undefined; }
@@ -89,15 +93,22 @@ export async function collectPage(page: Page, options: CollectOptions = {}): Pro
         }
       }, mark).catch(() => undefined);
       const opaque = result.frames.find((f) => f.id % FRAME_ID_SPAN === id);
-      if (!opaque) continue;
+      return opaque ? { child, opaque } : null;
+    }));
+    // Ordinals (the id ranges) in frame order, before any collection ends.
+    const listed = found.filter((f) => f !== null).map((f) => ({ ...f, ordinal: ordinalOf(page, f.child) }));
+    const collected = await Promise.all(listed.map(async ({ child, opaque, ordinal }) => {
       // A frame that navigates or goes away while collected (an ad rotating) is left out, not the snapshot.
       try {
         await inject(child);
-        const inner = await collectIn(child, { ...options, idBase: ordinalOf(page, child) * FRAME_ID_SPAN, offset: opaque.offset, topViewport });
-        top.raw_elements.push(...inner.raw_elements);
-        top.truncated += inner.truncated;
-        queue.push({ frame: child, result: inner, depth: depth + 1 });
-      } catch { /* the frame changed under us: the next snapshot sees it */ }
+        return { child, inner: await collectIn(child, { ...options, idBase: ordinal * FRAME_ID_SPAN, offset: opaque.offset, topViewport }) };
+      } catch { return null; /* the frame changed under us: the next snapshot sees it */ }
+    }));
+    for (const c of collected) {
+      if (!c) continue;
+      top.raw_elements.push(...c.inner.raw_elements);
+      top.truncated += c.inner.truncated;
+      queue.push({ frame: c.child, result: c.inner, depth: depth + 1 });
     }
   }
   return top;

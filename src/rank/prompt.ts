@@ -8,8 +8,8 @@
 //
 // A line's head is the id, the role (one word) and the flags (known words, or value= with a JSON
 // string); the text runs from the first ": " after the head to the end of the line. Text is one line
-// (whitespace collapsed) and trimmed to maxText characters, ending in "…" when cut; an element whose
-// text has no letter or digit (an icon such as "×") shows its accessible name instead.
+// (whitespace collapsed) and trimmed to maxText characters, ending in "…" when cut; an element shows its
+// accessible name where the name differs from its visible text and the text does not hold it (labelOf).
 import type { RankResult, SnapshotElement } from '../schema/snapshot.ts';
 
 /** Default characters of text per element: past it a link's words rarely change what an agent does. */
@@ -64,11 +64,20 @@ function flagsOf(e: SnapshotElement, viewportHeight: number | undefined): string
 }
 
 const WORDY = /[\p{L}\p{N}]/u;
+const fold = (s: string) => s.replace(/\s+/g, ' ').toLowerCase();
 
-/** What a model reads for the element: its text, or its accessible name when the text is an icon ("×"). */
-function labelOf(e: SnapshotElement): string {
-  const text = e.text?.trim() ?? '';
-  return WORDY.test(text) ? text : e.name?.trim() || text;
+/**
+ * What a model reads for the element: its accessible name where it differs from the visible text (an
+ * aria-label "Navigate to Pricing page" on a link drawn "Pricing", "Close" on "×", "Next slide" on
+ * "Next"), as the accessibility tree and the peers name it; its text when the text already holds the
+ * name (a title "Cart" on "Cart (2)") or there is no name. One label per line, never both: the name
+ * costs about a token more per page element that has one (docs/prompt-format.md).
+ */
+function labelOf(e: Pick<SnapshotElement, 'text' | 'name'>): string {
+  const text = e.text?.trim() ?? '', name = e.name?.trim() ?? '';
+  if (!WORDY.test(text)) return name || text;
+  if (!WORDY.test(name)) return text;
+  return fold(text).includes(fold(name)) ? text : name;
 }
 
 /** One element's line, without the newline. */

@@ -48,10 +48,19 @@ const WATCHER = `(() => {
   const set = window.setTimeout, clear = window.clearTimeout, clearInt = window.clearInterval;
   const raf = window.requestAnimationFrame, caf = window.cancelAnimationFrame;
   const due = new Map(), frames = new Map();
-  let last = performance.now(), ran = 0;
+  // epoch counts what a poll may be waiting for: a DOM change, a timer or frame waited for having run, a
+  // resource or script having loaded. A poll timer armed before the latest event is waited for once more.
+  // A count, not a time: performance.now() is coarsened to 100 us, and a poll step and the timer that
+  // sets its flag can run back to back inside one tick (after a long task), which a time cannot order.
+  let last = performance.now(), epoch = 0;
   // The callback running now (a timer's or a frame's): what it sets belongs to its chain.
   let running = null;
-  const changed = () => { last = performance.now(); if (running) running.changed = true; };
+  const changed = () => { last = performance.now(); epoch++; if (running) running.changed = true; };
+  const loaded = () => { epoch++; };
+  // A script runs before its load event; a fetched resource's entry is delivered after its response.
+  document.addEventListener('load', loaded, true);
+  document.addEventListener('error', loaded, true);
+  try { new PerformanceObserver(loaded).observe({ type: 'resource' }); } catch {}
   const observer = new MutationObserver(changed);
   observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   try {
@@ -59,7 +68,7 @@ const WATCHER = `(() => {
   } catch {}
   // A callback's own DOM changes are read when it returns (takeRecords), so its chain knows whether it rendered.
   const run = (step, fn, self, args) => {
-    if (observer.takeRecords().length) last = performance.now();
+    if (observer.takeRecords().length) { last = performance.now(); epoch++; }
     const outer = running;
     running = step;
     try { return fn.apply(self, args); } finally {
@@ -75,8 +84,8 @@ const WATCHER = `(() => {
     const parent = running, depth = parent && parent.kind === 'timer' ? parent.depth + 1 : 1;
     const step = { kind: 'timer', depth, changed: false };
     // Whether it is a poll is read when it matters: the step that set it may render after setting it.
-    const now = performance.now(), timer = { at: now + ms, set: now, poll: () => !counts(parent, depth, POLL_DEPTH) };
-    const id = set.call(window, () => { due.delete(id); if (!timer.poll()) ran = performance.now(); run(step, handler, window, args); }, ms);
+    const now = performance.now(), timer = { at: now + ms, set: now, epoch, poll: () => !counts(parent, depth, POLL_DEPTH) };
+    const id = set.call(window, () => { due.delete(id); if (!timer.poll()) epoch++; run(step, handler, window, args); }, ms);
     due.set(id, timer);
     return id;
   };
@@ -87,8 +96,9 @@ const WATCHER = `(() => {
       if (typeof callback !== 'function') return raf.call(window, callback);
       const parent = running, depth = parent && parent.kind === 'frame' ? parent.depth + 1 : 1;
       const step = { kind: 'frame', depth, changed: false };
-      const id = raf.call(window, (t) => { frames.delete(id); run(step, callback, window, [t]); });
-      frames.set(id, () => depth <= RAF_DEPTH || parent.changed);
+      const waited = () => depth <= RAF_DEPTH || parent.changed;
+      const id = raf.call(window, (t) => { frames.delete(id); if (waited()) epoch++; run(step, callback, window, [t]); });
+      frames.set(id, waited);
       return id;
     };
     window.cancelAnimationFrame = function cancelAnimationFrame(id) { frames.delete(id); return caf.call(window, id); };
@@ -105,10 +115,10 @@ const WATCHER = `(() => {
         if (why) held[why] += now - prev;
         prev = now;
         let timers = 0;
-        // A poll is waited for once more when something happened since it last looked (a response came,
-        // the DOM moved, a timer waited for ran): its next look may be the one that renders.
-        const since = Math.max(last, net, ran);
-        for (const t of due.values()) if (t.at <= windowEnd && (t.set < since || !t.poll())) timers++;
+        // A poll is waited for once more when something happened since it last looked (the DOM moved, a
+        // timer or frame waited for ran, a resource loaded; or Node saw a request end after it was armed):
+        // its next look may be the one that renders.
+        for (const t of due.values()) if (t.at <= windowEnd && (t.epoch < epoch || t.set < net || !t.poll())) timers++;
         let pending = 0;
         for (const waited of frames.values()) if (waited()) pending++;
         const quiet = now - last;

@@ -19,7 +19,9 @@
 // CSP that keeps every request on that origin.
 // Python peers run from a pinned venv the script makes (bench/peers/venv.ts); a peer that cannot be
 // installed or run is reported as such, with the reason.
-// Run: npm run bench:peers. Env: BENCH_PEERS_READ_PER_TYPE (read pages per page type and part, default 15), BENCH_PEERS_OBSERVE
+// Run: npm run bench:peers. Env: BENCH_PEERS_READ_PER_TYPE (read pages per page type and part, default 15),
+// BENCH_PEERS_READ_BASE=<commit> (our read at that commit too, one more reader in the same interleaved loop: before/after
+// of a change with the peers in one run; the commit's src/ is unpacked by bench/read/old-reader.ts), BENCH_PEERS_OBSERVE
 // (pages per part, default 15), BENCH_PEERS_SKIP_VENV=1 (no Python peers).
 // Writes bench/results/peers.{json,md,svg} and the section between the peers markers in bench/README.md.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
@@ -29,7 +31,7 @@ import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { encode as o200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -40,6 +42,7 @@ import { collectPage, waitForStable } from '../src/playwright/collect-page.ts';
 import { launch, CHROMIUM } from '../test/helpers/browser.ts';
 import { hash } from '../src/rank/words.ts';
 import { readabilityMarkdown } from './read/readability.ts';
+import { unpackOldReader } from './read/old-reader.ts';
 import { markdownText, wordF1 } from './read/metrics.ts';
 import { SPLIT, WCXB_DIR, wcxbAvailable, wcxbPage } from './read/wcxb-eval.ts';
 import { typeOf } from './read/pages.ts';
@@ -100,9 +103,13 @@ class LineWorker {
 }
 
 // ---- Read ----
-const READERS = ['ours', 'rs-trafilatura', 'trafilatura', 'readability-lxml', 'readability', 'crawl4ai', 'crawl4ai-fit'];
+const READ_BASE = process.env.BENCH_PEERS_READ_BASE;
+const baseReader = READ_BASE ? unpackOldReader(READ_BASE) : null;
+if (READ_BASE && !baseReader) throw new Error(`BENCH_PEERS_READ_BASE: commit ${READ_BASE} is not in this clone`);
+const readBase = baseReader ? (await import(pathToFileURL(join(baseReader.dir, 'src/observe/read/read.ts')).href) as { readPage: typeof readPage }).readPage : null;
+const READERS = ['ours', ...(readBase ? ['ours-base'] : []), 'rs-trafilatura', 'trafilatura', 'readability-lxml', 'readability', 'crawl4ai', 'crawl4ai-fit'];
 const LABEL: Record<string, string> = {
-  ours: 'Sightline read (this checkout)', 'rs-trafilatura': 'rs-trafilatura 0.1.1', trafilatura: 'Trafilatura 2.3.1',
+  ours: 'Sightline read (this checkout)', 'ours-base': `Sightline read at ${READ_BASE?.slice(0, 7)} (before)`, 'rs-trafilatura': 'rs-trafilatura 0.1.1', trafilatura: 'Trafilatura 2.3.1',
   'readability-lxml': 'readability-lxml 0.9', readability: 'Mozilla Readability 0.6 (jsdom + turndown)',
   crawl4ai: 'Crawl4AI 0.9.5, raw Markdown (default)', 'crawl4ai-fit': 'Crawl4AI 0.9.5, fit Markdown (pruning filter)',
   'sightline-map': 'Sightline map, top 50 (collect + rank + text form)', 'sightline-map-all': 'Sightline map, every element (no limit)', 'browser-use': 'browser-use 0.13.14 DOM state', 'playwright-mcp': 'Playwright MCP snapshot',
@@ -123,9 +130,10 @@ for (const [k, { part, id }] of readPages.entries()) {
     if (unavailable[reader]) continue;
     let text = '', ms = 0, failed = false;
     try {
-      if (reader === 'ours' || reader === 'readability') {
+      if (reader === 'ours' || reader === 'ours-base' || reader === 'readability') {
         const c0 = cpuMs();
-        text = reader === 'ours' ? readPage(p.html, p.url, { format: 'markdown', contentLimit: 500_000 }).content : readabilityMarkdown(p.html, p.url);
+        text = reader === 'ours' ? readPage(p.html, p.url, { format: 'markdown', contentLimit: 500_000 }).content
+          : reader === 'ours-base' ? readBase!(p.html, p.url, { format: 'markdown', contentLimit: 500_000 }).content : readabilityMarkdown(p.html, p.url);
         ms = cpuMs() - c0;
       } else {
         const r = await py!.call<{ text: string; cpu_ms: number; error: string | null }>({ peer: reader, path: htmlPath(id), url: p.url }, 120_000);
@@ -139,6 +147,7 @@ for (const [k, { part, id }] of readPages.entries()) {
 }
 process.stderr.write('\n');
 py?.close();
+baseReader?.remove();
 const readMinutes = (performance.now() - tRead) / 60_000;
 
 // ---- Observation ----

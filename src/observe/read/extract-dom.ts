@@ -13,6 +13,32 @@ export function parsePage(html: string): Document {
   return parseHTML(`<!doctype html><html>${html.replace(/^\s*<!doctype[^>]*>/i, '')}</html>`).document;
 }
 
+/**
+ * The elements under `root` that pass `test`, in document order (template contents skipped, as
+ * querySelectorAll does). linkedom compiles a selector on every call and tries a list of alternatives
+ * one by one on each element: a scan of every element with a plain test costs a third of a 16-tag
+ * selector list, so the hot scans over a whole page use this.
+ */
+export function elementsWhere(root: ParentNode, test: (el: El) => boolean): El[] {
+  const out: El[] = [];
+  for (const el of root.querySelectorAll('*')) if (test(el)) out.push(el);
+  return out;
+}
+
+/** Whether an element under `el` passes `test` (querySelector's answer, template contents skipped), stopping at the first. */
+export function hasDescendant(el: El, test: (el: El) => boolean): boolean {
+  for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
+    if (test(c) || (c.localName !== 'template' && hasDescendant(c, test))) return true;
+  }
+  return false;
+}
+
+/** A test for elements by tag name: `tags('p, div')`. */
+export function tags(list: string): (el: El) => boolean {
+  const names = new Set(list.split(',').map((t) => t.trim().toLowerCase()));
+  return (el) => names.has(el.localName);
+}
+
 export const textOf = (el: El) => (el.textContent ?? '').replace(/\s+/g, ' ').trim();
 
 /** Characters of text inside links. */

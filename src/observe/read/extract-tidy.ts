@@ -1,6 +1,6 @@
 // Clean-up of the chosen content: link lists, ad labels, captions, repeated blocks, redundant alt
 // text; links and lazy images made absolute.
-import { type El, textOf, linkDensity, BLOCK_TAGS } from './extract-dom.ts';
+import { type El, textOf, linkDensity, BLOCK_TAGS, elementsWhere, hasDescendant, tags } from './extract-dom.ts';
 
 /** A block saying only "Advertisement" marks an ad slot in the story (common languages). */
 const AD_LABEL = /^(?:advertisement|advertising|advert|ad|sponsored|anzeige|werbung|publicidad|publicité|pubblicità|iklan|реклама)$/i;
@@ -8,20 +8,22 @@ const AD_LABEL = /^(?:advertisement|advertising|advert|ad|sponsored|anzeige|werb
 /** Link density up to which a paragraph ending like a sentence stays. */
 const LINKED_SENTENCE = 0.8;
 
+const TIDIED = tags('ul, ol, div, section, table, p');
+const IMG_PRE_CODE_TABLE = tags('img, pre, code, table');
+const PRE_CODE = tags('pre, code');
 /** Drops blocks inside the content that are link lists or empty shells. */
 export function tidy(root: El): void {
-  for (const el of [...root.querySelectorAll('ul, ol, div, section, table, p')]) {
+  for (const el of elementsWhere(root, TIDIED)) {
     if (!el.isConnected) continue;
     const text = textOf(el);
-    const images = el.querySelectorAll('img').length;
-    if (!text.length && !images && !el.querySelector('pre, code, table')) { el.remove(); continue; }
+    if (!text.length && !hasDescendant(el, IMG_PRE_CODE_TABLE)) { el.remove(); continue; }
     if (AD_LABEL.test(text)) { el.remove(); continue; }
     const density = linkDensity(el, text.length);
     // Link lists, and short paragraphs that are mostly a link ("Related: …", "Read more …"); a
     // sentence with a link in it (it ends like one) is prose.
     const limit = el.tagName === 'P' ? 200 : 1000;
     const sentence = el.tagName === 'P' && /[.!?]["”’)]?$/.test(text) && density < LINKED_SENTENCE;
-    if (density > 0.5 && text.length < limit && !sentence && !el.querySelector('pre, code')) el.remove();
+    if (density > 0.5 && text.length < limit && !sentence && !hasDescendant(el, PRE_CODE)) el.remove();
   }
 }
 
@@ -61,9 +63,10 @@ const ALT_CONTEXT_LEVELS = 5;
  * copies of a responsive page, a post quoted in full by the replies. Short ones (a spec line on each
  * card, a notice under each offer) repeat legitimately and stay.
  */
+const REPEATABLE = tags('p, li, h1, h2, h3, h4, h5, h6, dd, blockquote, div, section');
 export function dropRepeatedBlocks(root: El): void {
   const seen = new Map<string, El>();
-  for (const el of [...root.querySelectorAll('p, li, h1, h2, h3, h4, h5, h6, dd, blockquote, div, section')]) {
+  for (const el of elementsWhere(root, REPEATABLE)) {
     if (!el.isConnected || ((el.tagName === 'DIV' || el.tagName === 'SECTION') && [...el.children].some((c) => BLOCK_TAGS.has(c.tagName)))) continue;
     const text = textOf(el);
     if (text.length < REPEAT_MIN) continue;

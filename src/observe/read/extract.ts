@@ -5,7 +5,7 @@
 // discussion. General by design: no site rules. Also the title, description, absolute links and lazy
 // images. Clean-up of the chosen content lives in extract-tidy.ts.
 import { parseHTML } from 'linkedom';
-import { type El, parsePage, textOf, linkedText, linkDensity, BLOCK_TAGS } from './extract-dom.ts';
+import { type El, parsePage, textOf, linkedText, linkDensity, BLOCK_TAGS, elementsWhere, hasDescendant, tags } from './extract-dom.ts';
 import { tidy, dropCaptions, dropRepeatedBlocks, dropRedundantAlt, absolutize, spaceWords } from './extract-tidy.ts';
 import { isProductPage, tidyProduct, dropSmallPrint, mayHoldSmallPrint, revealPanels, dropScriptText } from './extract-product.ts';
 import { isForumThread, threadOf } from './extract-forum.ts';
@@ -14,8 +14,10 @@ import { pruneBlocks } from './extract-blocks.ts';
 import { detectPageType, pageMeta, type PageMeta, type PageTypeResult } from './page-type.ts';
 import { findItems, listingContent, listingLead, mainRegion, dropLinkLists, mainRegionContent, holdsItems, dropItemChrome, repeatedItemText, dropThumbnailAlt, dropLayoutCopies, arePosts, type ItemGroup } from './extract-items.ts';
 
-const DROP = 'script, style, noscript, template, svg, canvas, iframe, object, embed, link, meta, input, button, select, textarea, dialog';
-const HIDDEN = '[hidden], [aria-hidden="true"], [style*="display:none"], [style*="display: none"], [style*="visibility:hidden"], [style*="visibility: hidden"]';
+const DROP = tags('script, style, noscript, template, svg, canvas, iframe, object, embed, link, meta, input, button, select, textarea, dialog');
+/** `[hidden], [aria-hidden="true"], [style*="display:none"]` and the like, as a test (elementsWhere). */
+const HIDDEN_STYLE = /display: ?none|visibility: ?hidden/;
+const isHidden = (el: El) => el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true' || HIDDEN_STYLE.test(el.getAttribute('style') ?? '');
 /** Elements whose class or id says "not the content" (unless they also say "content"). */
 const UNLIKELY = /-ad-|reviews|recommend|upsell|cross-?sell|recently-?viewed|also-?(?:bought|viewed|like)|ai2html|banner|breadcrumbs?|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|\bpager\b|popup|yom-remote|cookie|consent|modal|newsletter|subscribe|share|promo|outbrain|taboola|masthead|toolbar|skip-?link|navbar|signup|login|search|gallery|slideshow|carousel|lightbox/i;
 const COMMENTS = /comment|replies|respond/i;
@@ -25,7 +27,10 @@ const NEGATIVE = /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|
 /** Class names or itemprops that name an article's body: a strong hint, worth several paragraphs. */
 const BODY_HINT = /(?:^|[\s_-])(?:article|entry|post|story|main)[-_]?(?:body|content|text)(?:$|[\s_-])|articleBody/i;
 const BLOCKS = new Set(['P', 'PRE', 'TD', 'BLOCKQUOTE', 'LI', 'DD', 'H2', 'H3', 'H4', 'DIV', 'SECTION', 'ARTICLE', 'FIGCAPTION']);
-const BOILERPLATE_TAGS = 'nav, footer, aside, [role=navigation], [role=contentinfo], [role=complementary], [role=banner], [role=search], form[role=search]';
+/** `nav, footer, aside` and their roles (navigation, contentinfo, complementary, banner, search). */
+const BOILERPLATE_TAG = tags('nav, footer, aside');
+const BOILERPLATE_ROLES = new Set(['navigation', 'contentinfo', 'complementary', 'banner', 'search']);
+const isBoilerplate = (el: El) => BOILERPLATE_TAG(el) || BOILERPLATE_ROLES.has(el.getAttribute('role') ?? '');
 
 export interface Extracted {
   title: string;
@@ -87,7 +92,7 @@ const SOME_PROSE = 400;
 const SCREEN_READER_ONLY = /(?:^|\s)(?:sr-only|sr-only-focusable|visually-?hidden|screen-?reader-(?:text|only)|a11y-(?:hidden|only))(?:$|\s)/i;
 /** Consent walls and overlays: never content, whatever the attempt. */
 const CONSENT = /cookie|consent|gdpr|onetrust|cookiebot|didomi|truste|usercentrics|privacy-?banner/i;
-const OVERLAYS = '[role=dialog], [role=alertdialog], [aria-modal="true"]';
+const isOverlay = (el: El) => { const role = el.getAttribute('role'); return role === 'dialog' || role === 'alertdialog' || el.getAttribute('aria-modal') === 'true'; };
 
 /** A <noscript> holding this much text is the page's server-rendered content (forums, apps): keep it. */
 const NOSCRIPT_CONTENT = 500;
@@ -103,24 +108,24 @@ function strip(doc: Document, mainOnly: boolean): void {
   for (const el of [...doc.querySelectorAll('noscript')]) {
     if (textOf(el).length >= NOSCRIPT_CONTENT && el.childElementCount > 0) el.replaceWith(...el.childNodes);
   }
-  for (const el of [...doc.querySelectorAll(DROP)]) el.remove();
+  for (const el of elementsWhere(doc, DROP)) el.remove();
   const pageText = textOf(doc.documentElement as El).length;
-  for (const el of [...doc.querySelectorAll(HIDDEN)]) {
+  for (const el of elementsWhere(doc, isHidden)) {
     // A hidden block holding much of the page is the content waiting for a script to reveal it
     // (streamed server rendering, anti-flicker wrappers): keep it. So are the other panels of a
     // set of tabs (the same example in other languages, a product's specifications).
     if (textOf(el).length < HIDDEN_CONTENT * pageText && !TAB_PANEL.test(`${el.getAttribute('role') ?? ''} ${el.getAttribute('class') ?? ''}`)) el.remove();
   }
   if (!mainOnly) return;
-  for (const el of [...doc.querySelectorAll(OVERLAYS)]) el.remove();
+  for (const el of elementsWhere(doc, isOverlay)) el.remove();
   // Text for screen readers only repeats what the page shows ("Price: $5" beside "$5") or
   // describes controls ("opens in a new window"): the page as seen leaves it out.
-  for (const el of [...doc.querySelectorAll('[class], [id]')]) {
+  for (const el of elementsWhere(doc, (e) => e.hasAttribute('class') || e.hasAttribute('id'))) {
     if (!el.isConnected || el.tagName === 'BODY' || el.tagName === 'HTML') continue;
     const cls = el.getAttribute('class') ?? '';
     if (SCREEN_READER_ONLY.test(cls) || CONSENT.test(`${cls} ${el.getAttribute('id') ?? ''}`)) el.remove();
   }
-  for (const el of [...doc.querySelectorAll(BOILERPLATE_TAGS)]) {
+  for (const el of elementsWhere(doc, isBoilerplate)) {
     // Keep a nav or aside that holds most of the page's prose (some docs sites wrap content oddly).
     if (textOf(el).length < 2000 || linkDensity(el, textOf(el).length) > 0.3) el.remove();
   }
@@ -138,7 +143,7 @@ function stripUnlikely(root: El, keepComments: boolean): number {
     const comment = COMMENTS.test(hint);
     if (keepComments && comment) hint = hint.replace(COMMENT_WORDS, '');
     // "comment-content" is still a comment: the content hint does not rescue comment threads.
-    if (hint.trim() && UNLIKELY.test(hint) && (!MAYBE.test(hint) || (!keepComments && comment)) && !el.querySelector('article, main')) {
+    if (hint.trim() && UNLIKELY.test(hint) && (!MAYBE.test(hint) || (!keepComments && comment)) && !hasDescendant(el, ARTICLE_OR_MAIN)) {
       if (comment) commentText += textOf(el).length;
       el.remove();
     }
@@ -146,6 +151,7 @@ function stripUnlikely(root: El, keepComments: boolean): number {
   return commentText;
 }
 const COMMENT_WORDS = /comment|replies|respond/gi;
+const ARTICLE_OR_MAIN = tags('article, main');
 
 /**
  * The element holding the page's content. Broken markup (elements before <body>, a second <body>)
@@ -166,8 +172,9 @@ function pageRoot(doc: Document): El {
  * <br>s in a div that also holds a title <p>) is a paragraph the scoring would not see: wrap each
  * such run of text and inline elements in a <p>.
  */
+const LOOSE_TEXT_HOLDERS = tags('div, section, article, main, td');
 function wrapLooseText(root: El): void {
-  for (const div of [...root.querySelectorAll('div, section, article, main, td')]) {
+  for (const div of elementsWhere(root, LOOSE_TEXT_HOLDERS)) {
     if (![...div.children].some((c) => BLOCK_TAGS.has(c.tagName))) continue;
     let run: Node[] = [];
     const flush = () => {
@@ -186,16 +193,18 @@ function wrapLooseText(root: El): void {
   }
 }
 
+const SCORED = tags('p, pre, td, blockquote, li, dd, h2, h3, div, section');
+const HOLDS_BLOCKS = tags('p, div, section, pre, table, ul, ol, blockquote');
 /** Readability-style scoring: prose paragraphs lend their score to their parent and grandparents. */
 function bestContainer(body: El, attempt: Attempt): El {
   const scores = new Map<El, number>();
   const init = (el: El) => {
     if (!scores.has(el)) scores.set(el, tagWeight(el) + (attempt.weights ? classWeight(el) : 0));
   };
-  for (const block of body.querySelectorAll('p, pre, td, blockquote, li, dd, h2, h3, div, section')) {
+  for (const block of elementsWhere(body, SCORED)) {
     if (!BLOCKS.has(block.tagName)) continue;
     // A div counts as a paragraph only when it holds text directly (no block children).
-    if ((block.tagName === 'DIV' || block.tagName === 'SECTION') && block.querySelector('p, div, section, pre, table, ul, ol, blockquote')) continue;
+    if ((block.tagName === 'DIV' || block.tagName === 'SECTION') && hasDescendant(block, HOLDS_BLOCKS)) continue;
     const text = textOf(block);
     if (text.length < 25) continue;
     const score = 1 + (text.match(/[,，、]/g)?.length ?? 0) + Math.min(Math.floor(text.length / 100), 3);

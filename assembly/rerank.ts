@@ -9,6 +9,7 @@ import { sortByKey, tableSize, hash3 } from "./sort";
 import { byDocY } from "./group";
 import { passes } from "./select";
 import { sigmoid } from "./mathdet";
+import { embedCosines } from "./embed";
 
 /** An open-addressing set of i32 hashes (0 is stored out of band). */
 class HashSet {
@@ -217,6 +218,8 @@ export function computeRerank(): void {
   sections(secStart, secLen, secId);
   const secPosition = new Int32Array(count), secSize = new Int32Array(count);
   if (ordinal != 0) sectionPositions(secId, secPosition, secSize);
+  const embOwn = new Float64Array(count), embLink = new Float64Array(count), embSec = new Float64Array(count);
+  embedCosines(embOwn, embLink, embSec, secId);
   // When the goal names the list its position is in ("in the Sport menu") and a section of that name
   // has a control at that position, positions in other lists do not count.
   const inList = new Int32Array(count);
@@ -276,6 +279,9 @@ export function computeRerank(): void {
       const want = ordinal > 0 ? ordinal - 1 : unchecked(secSize[i]) - 1;
       if (unchecked(secPosition[i]) == want) unchecked(f[Feature.SECTION_ORDINAL] = 1);
     }
+    unchecked(f[Feature.EMB_OWN] = unchecked(embOwn[i]));
+    unchecked(f[Feature.EMB_LINK] = unchecked(embLink[i]));
+    unchecked(f[Feature.EMB_SECTION] = unchecked(embSec[i]));
 
     let score: f64 = 0;
     for (let k = 0; k < Feature.COUNT; k++) score += unchecked(f[k]) * unchecked(weights[k]);

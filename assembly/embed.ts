@@ -13,6 +13,8 @@ class Spans {
   /** Cosine of the span starting at an EMB_IDS offset (elements with one text share its span). */
   memo: Float64Array;
   done: Uint8Array;
+  /** The request's rows as values (int8 × scale), each computed once: a span's sum is then adds only. */
+  values: Float64Array;
 
   constructor(dim: i32) {
     this.dim = dim;
@@ -20,7 +22,13 @@ class Spans {
     this.acc = new Float64Array(dim);
     this.memo = new Float64Array(embIds.length);
     this.done = new Uint8Array(embIds.length);
-    sum(0, i32(param(Param.EMB_GOAL_LEN)), this.goal, dim);
+    const rows = embRows, scales = embScales, nRows = scales.length;
+    const values = this.values = new Float64Array(nRows * dim);
+    for (let r = 0; r < nRows; r++) {
+      const s = unchecked(scales[r]), base = r * dim;
+      for (let d = 0; d < dim; d++) unchecked(values[base + d] = s * f64(unchecked(rows[base + d])));
+    }
+    sum(0, i32(param(Param.EMB_GOAL_LEN)), this.goal, dim, values);
     let n: f64 = 0;
     for (let d = 0; d < dim; d++) n += unchecked(this.goal[d]) * unchecked(this.goal[d]);
     this.goalNorm = Math.sqrt(n);
@@ -30,7 +38,7 @@ class Spans {
     if (len <= 0 || this.goalNorm == 0) return 0;
     if (unchecked(this.done[start]) != 0) return unchecked(this.memo[start]);
     const acc = this.acc, goal = this.goal, dim = this.dim;
-    sum(start, len, acc, dim);
+    sum(start, len, acc, dim, this.values);
     let dot: f64 = 0, n: f64 = 0;
     for (let d = 0; d < dim; d++) {
       const a = unchecked(acc[d]);
@@ -45,14 +53,12 @@ class Spans {
 }
 
 /** acc = the sum of the rows of EMB_IDS[start, start + len). */
-function sum(start: i32, len: i32, acc: Float64Array, dim: i32): void {
-  const ids = embIds, rows = embRows, scales = embScales; // locals: the loop must not reload globals
+function sum(start: i32, len: i32, acc: Float64Array, dim: i32, values: Float64Array): void {
+  const ids = embIds; // a local: the loop must not reload the global
   acc.fill(0);
   for (let k = start; k < start + len; k++) {
-    const r = unchecked(ids[k]);
-    const s = unchecked(scales[r]);
-    const base = r * dim;
-    for (let d = 0; d < dim; d++) unchecked(acc[d] += s * f64(unchecked(rows[base + d])));
+    const base = unchecked(ids[k]) * dim;
+    for (let d = 0; d < dim; d++) unchecked(acc[d] += unchecked(values[base + d]));
   }
 }
 

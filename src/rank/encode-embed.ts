@@ -8,7 +8,7 @@ import type { EmbedTable } from './embed-table.ts';
 import type { CoreBackend } from './backend.ts';
 
 /** Tokens read per text: a label's first words say what it is (and bound the core's work). */
-const GOAL_TOKENS = 48, OWN_TOKENS = 24, LINK_TOKENS = 16, SECTION_TOKENS = 16;
+const GOAL_TOKENS = 48, OWN_TOKENS = 16, LINK_TOKENS = 16, SECTION_TOKENS = 16;
 
 export interface EmbedSpans {
   table: EmbedTable;
@@ -77,14 +77,18 @@ export function writeEmbed(core: CoreBackend, n: number, t: EmbedSpans): void {
   core.prepareEmbed(t.ids.length, t.rows.length, dim);
   core.i32(Buf.EMB_IDS).set(t.ids);
   const rows = core.i8(Buf.EMB_ROWS), scales = core.f64(Buf.EMB_SCALES);
+  const from = t.table.rows, fromScales = t.table.scales;
   for (let r = 0; r < t.rows.length; r++) {
-    const id = t.rows[r];
-    rows.set(t.table.rows.subarray(id * dim, (id + 1) * dim), r * dim);
-    scales[r] = t.table.scales[id];
+    const id = t.rows[r], src = id * dim, dst = r * dim;
+    for (let d = 0; d < dim; d++) rows[dst + d] = from[src + d];
+    scales[r] = fromScales[id];
   }
   const c = core.i32(Buf.IN_I32);
   const columns = [I32In.EMB_OWN_START, I32In.EMB_OWN_LEN, I32In.EMB_LINK_START, I32In.EMB_LINK_LEN, I32In.EMB_SEC_START, I32In.EMB_SEC_LEN];
-  for (let i = 0; i < n; i++) for (let k = 0; k < 6; k++) c[columns[k] * n + i] = t.spans[6 * i + k];
+  for (let k = 0; k < 6; k++) {
+    const at = columns[k] * n;
+    for (let i = 0; i < n; i++) c[at + i] = t.spans[6 * i + k];
+  }
   const params = core.f64(Buf.PARAMS);
   params[Param.EMB_DIM] = dim;
   params[Param.EMB_GOAL_LEN] = t.goalLen;

@@ -74,6 +74,8 @@ export function embedCosines(own: Float64Array, link: Float64Array, sec: Float64
   for (let i = 0; i < count; i++) {
     unchecked(own[i] = spans.cosine(i32In(I32In.EMB_OWN_START, i), i32In(I32In.EMB_OWN_LEN, i)));
     unchecked(link[i] = spans.cosine(i32In(I32In.EMB_LINK_START, i), i32In(I32In.EMB_LINK_LEN, i)));
+    // An element with no words (an icon link) is known by where it points.
+    if (i32In(I32In.EMB_OWN_LEN, i) <= 0) unchecked(own[i] = unchecked(link[i]));
   }
   for (let i = 0; i < count; i++) {
     const id = unchecked(secId[i]);

@@ -108,6 +108,8 @@ export enum Param {
   EMIT_FEATURES,// 1 = write FEATURES (training)
   EMB_DIM,      // values per row of EMB_ROWS; 0 = no embedding table (the EMB_* features stay 0)
   EMB_GOAL_LEN, // the goal's tokens at the start of EMB_IDS
+  KEEP_BELOW,   // below this top probability the goal's order keeps the no-goal top KEEP_COUNT visible controls within LIMIT
+  KEEP_COUNT,
   // outputs
   OUT_VIEWPORT_W,
   OUT_VIEWPORT_H,

@@ -319,6 +319,40 @@ export function computeRerank(): void {
   for (let k = 0; k < m; k++) { const i = unchecked(idx[k]); unchecked(key[i] = -f64Out(F64Out.FUSED, i)); }
   sortByKey(idx, m, key, tmp);
   for (let k = 0; k < m; k++) setI32Out(I32Out.FUSED_INDEX, unchecked(idx[k]), k);
+  if (top < param(Param.KEEP_BELOW)) keepPlainTop(idx, m);
   setParam(Param.OUT_TOP_PROB, top);
   setParam(Param.OUT_RERANK_APPLIED, m > 0 && top >= param(Param.MIN_CONFIDENCE) ? 1 : 0);
+}
+
+/**
+ * A goal never hides what no goal would show: when the rerank is not confident, the first KEEP_COUNT
+ * visible controls of the no-goal order (in the viewport, not covered, not static text; at most half
+ * the limit) that the goal's order leaves beyond LIMIT take the last places within it, in no-goal order,
+ * and the rest move down. `idx` holds the m candidates in the goal's order (FUSED_INDEX).
+ */
+function keepPlainTop(idx: Int32Array, m: i32): void {
+  const limit = min(i32(param(Param.LIMIT)), m);
+  const want = min(i32(param(Param.KEEP_COUNT)), limit / 2);
+  if (want <= 0 || limit >= m) return;
+  const byPlain = new Int32Array(m);
+  for (let k = 0; k < m; k++) { const i = unchecked(idx[k]); unchecked(byPlain[i32Out(I32Out.HEURISTIC_INDEX, i)] = i); }
+  const missing = new Int32Array(want);
+  let kept = 0, nMissing = 0;
+  for (let k = 0; k < m && kept < want; k++) {
+    const i = unchecked(byPlain[k]);
+    const out = i32Out(I32Out.FLAGS, i);
+    if ((out & OutFlag.IN_VIEWPORT) == 0 || (out & OutFlag.OCCLUDED) != 0 || i32In(I32In.KIND, i) == Kind.STATIC) continue;
+    kept++;
+    if (i32Out(I32Out.FUSED_INDEX, i) >= limit) unchecked(missing[nMissing++] = i);
+  }
+  if (nMissing == 0) return;
+  // idx: the goal's order. Places [0, limit - nMissing) stay; the missing follow; then the rest, in order.
+  let at = limit - nMissing;
+  for (let k = 0; k < nMissing; k++) setI32Out(I32Out.FUSED_INDEX, unchecked(missing[k]), at++);
+  for (let k = limit - nMissing; k < m; k++) {
+    const i = unchecked(idx[k]);
+    let isMissing = false;
+    for (let j = 0; j < nMissing; j++) if (unchecked(missing[j]) == i) { isMissing = true; break; }
+    if (!isMissing) setI32Out(I32Out.FUSED_INDEX, i, at++);
+  }
 }

@@ -183,6 +183,10 @@ export function goalTokens(elements: RawElement[], goal: string): GoalTokens {
   return { goal: parts, concepts: goalConcepts, own, ctx, tri, starts, counts, sec, secSpans, total: own.length + ctx.length + tri.length + sec.length, embed };
 }
 
+/** Below this top probability (is_high_confidence's 0.5: the first element is more likely wrong than
+ *  right) the returned list keeps the no-goal order's first KEEP_COUNT visible controls (docs/rerank.md). */
+export const KEEP_BELOW = 0.5, KEEP_COUNT = 5;
+
 /** The model's weights in Feature order (by name, so a reordered enum cannot misalign them). */
 const WEIGHTS = (() => {
   const w = new Float64Array(Feature.COUNT);
@@ -239,5 +243,7 @@ export function writeGoal(core: CoreBackend, n: number, t: GoalTokens): void {
   params[Param.ORDINAL] = t.goal.ordinal;
   params[Param.MIN_CONFIDENCE] = RERANK_MODEL.minConfidence;
   params[Param.FUSION] = RERANK_MODEL.fusion;
+  params[Param.KEEP_BELOW] = KEEP_BELOW;
+  params[Param.KEEP_COUNT] = KEEP_COUNT;
   if (t.embed) writeEmbed(core, n, t.embed);
 }

@@ -79,8 +79,8 @@ export function writeEmbed(core: CoreBackend, n: number, t: EmbedSpans): void {
   const rows = core.i8(Buf.EMB_ROWS), scales = core.f64(Buf.EMB_SCALES);
   const from = t.table.rows, fromScales = t.table.scales;
   for (let r = 0; r < t.rows.length; r++) {
-    const id = t.rows[r], src = id * dim, dst = r * dim;
-    for (let d = 0; d < dim; d++) rows[dst + d] = from[src + d];
+    const id = t.rows[r];
+    rows.set(from.subarray(id * dim, (id + 1) * dim), r * dim);
     scales[r] = fromScales[id];
   }
   const c = core.i32(Buf.IN_I32);

@@ -332,7 +332,7 @@ export function computeRerank(): void {
  */
 function keepPlainTop(idx: Int32Array, m: i32): void {
   const limit = min(i32(param(Param.LIMIT)), m);
-  const want = min(i32(param(Param.KEEP_COUNT)), limit / 2);
+  const want = min(i32(param(Param.KEEP_COUNT)), limit >> 1); // not limit / 2: the JS build divides in floats
   if (want <= 0 || limit >= m) return;
   const byPlain = new Int32Array(m);
   for (let k = 0; k < m; k++) { const i = unchecked(idx[k]); unchecked(byPlain[i32Out(I32Out.HEURISTIC_INDEX, i)] = i); }

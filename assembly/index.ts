@@ -1,7 +1,7 @@
 // Wasm entry. Memory is request-scoped: `prepare` resets the stub runtime's heap, so nothing is ever
 // freed piecemeal and a call never leaks. The JS build (assembly/portable.ts) has the same surface.
 import { prepareBuffers } from "./core";
-import { buffer } from "./state";
+import { allocateEmbed, buffer } from "./state";
 
 export { run, colorName, colorCount } from "./core";
 
@@ -15,3 +15,8 @@ export function bufferPtr(b: i32): usize { return buffer(b).dataStart; }
 
 /** Size of a buffer in bytes. */
 export function bufferBytes(b: i32): i32 { return buffer(b).byteLength; }
+
+/** After `prepare`: room for a request's goal-embedding tokens and rows (assembly/embed.ts). */
+export function prepareEmbed(ids: i32, rows: i32, dim: i32): void {
+  allocateEmbed(ids, rows, dim);
+}

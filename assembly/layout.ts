@@ -20,6 +20,9 @@ export enum Buf {
   GOAL,        // i32 goal word hashes, then goal trigram hashes (Param.GOAL_WORDS, GOAL_TRIGRAMS)
   WEIGHTS,     // f64 rerank model weights, one per Feature
   FEATURES,    // f64 n x Feature.COUNT rerank features, written only when Param.EMIT_FEATURES = 1
+  EMB_IDS,     // i32 rows (into EMB_ROWS) of the goal's tokens (Param.EMB_GOAL_LEN) then the elements' spans (I32In.EMB_*)
+  EMB_ROWS,    // i8 the goal-embedding table's rows this request uses, Param.EMB_DIM values each
+  EMB_SCALES,  // f64 one scale per row of EMB_ROWS
   COUNT,
 }
 
@@ -53,6 +56,9 @@ export enum I32In {
   SEC_START, SEC_LEN,   // word hashes of the section it sits in (attributes.section) the goal holds; 0 length: none
   SEC_ID,               // 1 + interned section label, 0 when not sent (the core then infers one from headings)
   TEXT_KEY,   // 1 + interned label (text or accessible name, as sent), 0 without one: a span repeating its control's words (select.ts)
+  EMB_OWN_START, EMB_OWN_LEN,   // the embedding tokens of its own text in EMB_IDS (elements with one text share one span)
+  EMB_LINK_START, EMB_LINK_LEN, // of its link's path and query
+  EMB_SEC_START, EMB_SEC_LEN,   // of the section label the client sent (an inferred section uses its heading's own span)
   COUNT,
 }
 
@@ -100,6 +106,10 @@ export enum Param {
   MIN_CONFIDENCE, // the top probability must reach this for the rerank to reorder
   FUSION,       // weight of heuristic importance (0..1000 scaled to 0..1) added to the model's logit
   EMIT_FEATURES,// 1 = write FEATURES (training)
+  EMB_DIM,      // values per row of EMB_ROWS; 0 = no embedding table (the EMB_* features stay 0)
+  EMB_GOAL_LEN, // the goal's tokens at the start of EMB_IDS
+  KEEP_BELOW,   // below this top probability the goal's order keeps the no-goal top KEEP_COUNT visible controls within LIMIT
+  KEEP_COUNT,
   // outputs
   OUT_VIEWPORT_W,
   OUT_VIEWPORT_H,
@@ -139,6 +149,9 @@ export enum Feature {
   CONCEPT_LINK,     // share its link names: the site, a share intent, mailto/tel, its path words
   SECTION_RECALL,   // share of the goal's words in the label of the section it sits in (sent or inferred)
   SECTION_ORDINAL,  // the goal names a position in a list ("the third link in the Sport menu"), this element's section is that list, and it is at that position among the section's controls of its kind
+  EMB_OWN,          // cosine of the goal's and its own text's mean token vectors (goal-embedding table)
+  EMB_LINK,         // the same with its link's path and query
+  EMB_SECTION,      // the same with the label of the section it sits in
   COUNT,
 }
 

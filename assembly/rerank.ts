@@ -9,6 +9,7 @@ import { sortByKey, tableSize, hash3 } from "./sort";
 import { byDocY } from "./group";
 import { passes } from "./select";
 import { sigmoid } from "./mathdet";
+import { embedCosines } from "./embed";
 
 /** An open-addressing set of i32 hashes (0 is stored out of band). */
 class HashSet {
@@ -217,6 +218,8 @@ export function computeRerank(): void {
   sections(secStart, secLen, secId);
   const secPosition = new Int32Array(count), secSize = new Int32Array(count);
   if (ordinal != 0) sectionPositions(secId, secPosition, secSize);
+  const embOwn = new Float64Array(count), embLink = new Float64Array(count), embSec = new Float64Array(count);
+  embedCosines(embOwn, embLink, embSec, secId);
   // When the goal names the list its position is in ("in the Sport menu") and a section of that name
   // has a control at that position, positions in other lists do not count.
   const inList = new Int32Array(count);
@@ -276,6 +279,9 @@ export function computeRerank(): void {
       const want = ordinal > 0 ? ordinal - 1 : unchecked(secSize[i]) - 1;
       if (unchecked(secPosition[i]) == want) unchecked(f[Feature.SECTION_ORDINAL] = 1);
     }
+    unchecked(f[Feature.EMB_OWN] = unchecked(embOwn[i]));
+    unchecked(f[Feature.EMB_LINK] = unchecked(embLink[i]));
+    unchecked(f[Feature.EMB_SECTION] = unchecked(embSec[i]));
 
     let score: f64 = 0;
     for (let k = 0; k < Feature.COUNT; k++) score += unchecked(f[k]) * unchecked(weights[k]);
@@ -313,6 +319,40 @@ export function computeRerank(): void {
   for (let k = 0; k < m; k++) { const i = unchecked(idx[k]); unchecked(key[i] = -f64Out(F64Out.FUSED, i)); }
   sortByKey(idx, m, key, tmp);
   for (let k = 0; k < m; k++) setI32Out(I32Out.FUSED_INDEX, unchecked(idx[k]), k);
+  if (top < param(Param.KEEP_BELOW)) keepPlainTop(idx, m);
   setParam(Param.OUT_TOP_PROB, top);
   setParam(Param.OUT_RERANK_APPLIED, m > 0 && top >= param(Param.MIN_CONFIDENCE) ? 1 : 0);
+}
+
+/**
+ * A goal never hides what no goal would show: when the rerank is not confident, the first KEEP_COUNT
+ * visible controls of the no-goal order (in the viewport, not covered, not static text; at most half
+ * the limit) that the goal's order leaves beyond LIMIT take the last places within it, in no-goal order,
+ * and the rest move down. `idx` holds the m candidates in the goal's order (FUSED_INDEX).
+ */
+function keepPlainTop(idx: Int32Array, m: i32): void {
+  const limit = min(i32(param(Param.LIMIT)), m);
+  const want = min(i32(param(Param.KEEP_COUNT)), limit >> 1); // not limit / 2: the JS build divides in floats
+  if (want <= 0 || limit >= m) return;
+  const byPlain = new Int32Array(m);
+  for (let k = 0; k < m; k++) { const i = unchecked(idx[k]); unchecked(byPlain[i32Out(I32Out.HEURISTIC_INDEX, i)] = i); }
+  const missing = new Int32Array(want);
+  let kept = 0, nMissing = 0;
+  for (let k = 0; k < m && kept < want; k++) {
+    const i = unchecked(byPlain[k]);
+    const out = i32Out(I32Out.FLAGS, i);
+    if ((out & OutFlag.IN_VIEWPORT) == 0 || (out & OutFlag.OCCLUDED) != 0 || i32In(I32In.KIND, i) == Kind.STATIC) continue;
+    kept++;
+    if (i32Out(I32Out.FUSED_INDEX, i) >= limit) unchecked(missing[nMissing++] = i);
+  }
+  if (nMissing == 0) return;
+  // idx: the goal's order. Places [0, limit - nMissing) stay; the missing follow; then the rest, in order.
+  let at = limit - nMissing;
+  for (let k = 0; k < nMissing; k++) setI32Out(I32Out.FUSED_INDEX, unchecked(missing[k]), at++);
+  for (let k = limit - nMissing; k < m; k++) {
+    const i = unchecked(idx[k]);
+    let isMissing = false;
+    for (let j = 0; j < nMissing; j++) if (unchecked(missing[j]) == i) { isMissing = true; break; }
+    if (!isMissing) setI32Out(I32Out.FUSED_INDEX, i, at++);
+  }
 }

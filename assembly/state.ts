@@ -21,6 +21,9 @@ export let tokens = new Int32Array(0);
 export let goal = new Int32Array(0);
 export let weights = new Float64Array(0);
 export let features = new Float64Array(0);
+export let embIds = new Int32Array(0);
+export let embRows = new Int8Array(0);
+export let embScales = new Float64Array(0);
 
 /** `tokenCount` hashes of element text and `goalCount` of the goal (both 0 without a goal);
  *  `emitFeatures` 1 makes room for the rerank features (training). */
@@ -43,6 +46,14 @@ export function allocate(n: i32, nPrev: i32, roleCount: i32, tagCount: i32, toke
   goal = new Int32Array(goalCount);
   weights = new Float64Array(Feature.COUNT);
   features = new Float64Array(emitFeatures != 0 ? n * Feature.COUNT : 0);
+  allocateEmbed(0, 0, 0);
+}
+
+/** The goal-embedding buffers, after `allocate`: `ids` token rows, `rows` distinct rows of `dim` values. */
+export function allocateEmbed(ids: i32, rows: i32, dim: i32): void {
+  embIds = new Int32Array(ids);
+  embRows = new Int8Array(rows * dim);
+  embScales = new Float64Array(rows);
 }
 
 /** The buffer behind a Buf id: the one table the Wasm and JS entries both hand out from. */
@@ -62,6 +73,9 @@ export function buffer(b: i32): ArrayBufferView {
   if (b == Buf.GOAL) return goal;
   if (b == Buf.WEIGHTS) return weights;
   if (b == Buf.FEATURES) return features;
+  if (b == Buf.EMB_IDS) return embIds;
+  if (b == Buf.EMB_ROWS) return embRows;
+  if (b == Buf.EMB_SCALES) return embScales;
   return modals;
 }
 

@@ -2,7 +2,7 @@
 // cross-origin frames the way the client library does, and ranks with the Wasm core, all locally.
 // MV3 rules: no top-level await, no dynamic import; the Wasm comes from chrome.runtime.getURL.
 import { Ranker } from '../src/rank/ranker.ts';
-import { loadWasmCoreFrom } from '../src/rank/load-browser.ts';
+import { loadWasmCoreFrom, loadEmbedTableFrom } from '../src/rank/load-browser.ts';
 import { FRAME_ID_SPAN, type CollectOptions, type CollectResult } from '../src/collect/types.ts';
 import type { SightlineGlobal } from '../src/collect/index.ts';
 import { boxesOf, type Box } from '../src/collect/highlight.ts';
@@ -11,7 +11,9 @@ import type { Reply, Request } from './messages.ts';
 
 
 let ranker: Promise<Ranker> | undefined;
-const getRanker = () => (ranker ??= loadWasmCoreFrom(chrome.runtime.getURL('rank.wasm')).then((core) => new Ranker(core, { limitCap: 500 })));
+// The goal-embedding table rides along (4.3 MB), so a goal ranks here as in the library.
+const getRanker = () => (ranker ??= Promise.all([loadWasmCoreFrom(chrome.runtime.getURL('rank.wasm')), loadEmbedTableFrom(chrome.runtime.getURL('goal-embed.bin'))])
+  .then(([core]) => new Ranker(core, { limitCap: 500 })));
 
 type Win = Window & { __sightline?: SightlineGlobal };
 

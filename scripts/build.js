@@ -40,6 +40,7 @@ await step('in-page rank core -> build/rank-page.js', () => build({
 await step('Python package assets -> clients/python/src/sightline/_assets/', () => {
   mkdirSync('clients/python/src/sightline/_assets', { recursive: true });
   for (const file of ['collector.js', 'rank-page.js']) copyFileSync(`build/${file}`, `clients/python/src/sightline/_assets/${file}`);
+  copyFileSync('src/rank/goal-embed.bin', 'clients/python/src/sightline/_assets/goal-embed.bin'); // passed to rank-page.js with a goal
 });
 
 // The Python package's TypedDicts, from the same typebox schemas that validate requests.
@@ -77,6 +78,7 @@ await step('extension -> build/extension/', async () => {
   for (const file of ['manifest.json', 'popup.html']) copyFileSync(`extension/${file}`, `build/extension/${file}`);
   copyFileSync('build/collector.js', 'build/extension/collector.js');
   copyFileSync('build/rank.wasm', 'build/extension/rank.wasm');
+  copyFileSync('src/rank/goal-embed.bin', 'build/extension/goal-embed.bin'); // the goal rerank's meaning (docs/rerank.md)
 });
 
 await step('command line -> build/cli.js', async () => {

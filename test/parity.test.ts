@@ -6,6 +6,10 @@ import fc from 'fast-check';
 import { wasm, js, stable } from './helpers/elements.ts';
 import { loadSplit, SPLITS } from '../train/a11y/evaluate.ts';
 import type { RawElement, SnapshotRequest } from '../src/schema/snapshot.ts';
+import { Buf, Feature } from '../assembly/layout.ts';
+import { encode } from '../src/rank/encode.ts';
+import { embedTable } from '../src/rank/embed-table.ts';
+import { loadGoals } from '../train/real/evaluate.ts';
 
 const TAGS = ['a', 'button', 'input', 'div', 'span', 'select', 'textarea', 'img', 'h2', 'li', 'summary'];
 const coord = fc.oneof(fc.double({ min: -3000, max: 6000, noNaN: true }), fc.integer({ min: -50, max: 2000 }));
@@ -99,4 +103,37 @@ test('Wasm and JS builds agree on every page of the goal-less importance evaluat
       assert.deepEqual(stable(wasm.rank(req)), stable(js.rank(req)), p.id);
     }
   }
+});
+
+/** Every rerank feature of every element (the goal-embedding cosines among them), from one build. */
+function goalFeatures(ranker: typeof wasm, req: SnapshotRequest): number[] {
+  encode(req, ranker.core, { emitFeatures: true });
+  ranker.core.run();
+  return Array.from(ranker.core.f64(Buf.FEATURES));
+}
+
+const GOALS = ['sign in', 'purchase admission to the show', 'open the third story under Most read', 'Войти', 'ログイン', 'read the privacy terms', ''];
+
+test('with a goal, Wasm and JS builds agree on every element: results and every rerank feature (embedding cosines included)', () => {
+  assert.ok(embedTable(), 'the goal-embedding table is loaded');
+  const withGoal = fc.tuple(snapshot, fc.oneof(fc.constantFrom(...GOALS), fc.string({ maxLength: 30 }))).map(([req, goal]) => ({ ...req, goal }));
+  fc.assert(fc.property(withGoal, (req) => {
+    assert.deepEqual(stable(wasm.rank(req)), stable(js.rank(req)));
+    if (req.goal.trim()) assert.deepEqual(goalFeatures(wasm, req), goalFeatures(js, req));
+  }), { numRuns: 300, seed: 20261127 });
+});
+
+test('with a goal, Wasm and JS builds agree on every element of every train and dev page of the real goal set', () => {
+  let elements = 0, embedded = 0;
+  const seen = new Set<string>();
+  for (const g of loadGoals().filter((x) => x.page.split !== 'test')) {
+    if (seen.has(g.page.id)) continue; // one goal per page: the pages are what varies
+    seen.add(g.page.id);
+    const req = { ...g.page.request, goal: g.goal, options: { limit: 100_000 } };
+    const a = goalFeatures(wasm, req), b = goalFeatures(js, req);
+    assert.deepEqual(a, b, `${g.page.id}: ${g.goal}`);
+    for (let i = Feature.EMB_OWN; i < a.length; i += Feature.COUNT) if (a[i] !== 0) embedded++;
+    elements += a.length / Feature.COUNT;
+  }
+  assert.ok(seen.size >= 150 && embedded > elements / 2, `${seen.size} pages, ${embedded} of ${elements} elements with an own-text cosine`);
 });

@@ -14,6 +14,9 @@ import type { CollectResult } from '../src/collect/types.ts';
 import type { RankResult } from '../src/schema/snapshot.ts';
 
 const BUNDLE = readFileSync(new URL('../build/rank-page.js', import.meta.url), 'utf8');
+/** The goal-embedding table, as the Python helpers pass it (base64, once per window). */
+const TABLE = readFileSync(new URL('../src/rank/goal-embed.bin', import.meta.url)).toString('base64');
+type Host = { __sightlineRank: RankPageGlobal };
 
 let fx: FixtureServer;
 let browser: Browser;
@@ -22,6 +25,9 @@ after(async () => { await browser.close(); await fx.close(); });
 
 async function rankInPage(page: Page, collected: CollectResult, options: object): Promise<RankResult> {
   await page.evaluate(BUNDLE);
+  if (!await page.evaluate(() => (window as unknown as Host).__sightlineRank.hasTable())) {
+    await page.evaluate((b64) => (window as unknown as Host).__sightlineRank.useTable(b64), TABLE);
+  }
   const text = await page.evaluate(([u, c, o]) => (window as unknown as { __sightlineRank: RankPageGlobal }).__sightlineRank.rank(u, c, o),
     [page.url(), JSON.stringify(collected), JSON.stringify(options)] as const);
   return JSON.parse(text) as RankResult;

@@ -6,9 +6,12 @@ import { instantiate } from '../../build/rank.js';
 export interface CoreBackend {
   readonly kind: 'wasm' | 'js';
   prepare(n: number, nPrev: number, roleCount: number, tagCount: number, tokenCount: number, goalCount: number, emitFeatures: number): void;
+  /** After `prepare`, with a goal and an embedding table: room for its tokens and rows. */
+  prepareEmbed(ids: number, rows: number, dim: number): void;
   run(): number;
   f64(buf: Buf): Float64Array;
   i32(buf: Buf): Int32Array;
+  i8(buf: Buf): Int8Array;
   /** Palette names, index = the core's colour code. */
   readonly colorNames: readonly string[];
 }
@@ -24,9 +27,11 @@ export function wasmBackend(exports: WasmExports): CoreBackend {
   return {
     kind: 'wasm',
     prepare: (n, nPrev, roleCount, tagCount, tokenCount, goalCount, emitFeatures) => exports.prepare(n, nPrev, roleCount, tagCount, tokenCount, goalCount, emitFeatures),
+    prepareEmbed: (ids, rows, dim) => exports.prepareEmbed(ids, rows, dim),
     run: () => exports.run(),
     f64: (buf) => new Float64Array(memory.buffer, exports.bufferPtr(buf), exports.bufferBytes(buf) >> 3),
     i32: (buf) => new Int32Array(memory.buffer, exports.bufferPtr(buf), exports.bufferBytes(buf) >> 2),
+    i8: (buf) => new Int8Array(memory.buffer, exports.bufferPtr(buf), exports.bufferBytes(buf)),
     colorNames: paletteOf(exports.colorCount, exports.colorName),
   };
 }

@@ -5,14 +5,18 @@ import 'assemblyscript/std/portable/index.js';
 import type { Buf } from '../../assembly/layout.ts';
 import * as core from '../../assembly/portable.ts';
 import type { CoreBackend } from './backend.ts';
+import { loadEmbedTable } from './embed-node.ts';
 
 export function jsBackend(): CoreBackend {
+  loadEmbedTable();
   return {
     kind: 'js',
     prepare: (n, nPrev, roleCount, tagCount, tokenCount, goalCount, emitFeatures) => core.prepare(n, nPrev, roleCount, tagCount, tokenCount, goalCount, emitFeatures),
+    prepareEmbed: (ids, rows, dim) => core.prepareEmbed(ids, rows, dim),
     run: () => core.run(),
     f64: (buf: Buf) => core.buffer(buf) as Float64Array,
     i32: (buf: Buf) => core.buffer(buf) as Int32Array,
+    i8: (buf: Buf) => core.buffer(buf) as Int8Array,
     colorNames: Array.from({ length: core.colorCount() }, (_, i) => core.colorName(i)),
   };
 }

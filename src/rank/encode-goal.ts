@@ -8,6 +8,8 @@ import { parseGoal, scanText, startText, counted, trigramCount, HashFilter, TEXT
 import { linkConcepts, tablesFor, PHRASES, PHRASE_ENDS } from './concepts.ts';
 import { RERANK_MODEL } from './rerank-model.ts';
 import type { CoreBackend } from './backend.ts';
+import { embedTable } from './embed-table.ts';
+import { embedSpans, writeEmbed, type EmbedSpans } from './encode-embed.ts';
 
 /** A growable i32 buffer reused across requests (encoding is synchronous): no array per element. */
 class Hashes implements HashSink {
@@ -34,7 +36,7 @@ class Hashes implements HashSink {
  * totals, so the rest need not cross into it. Section labels: each distinct label read once; per
  * element its span in `sec` and the label's id (0: none sent).
  */
-export interface GoalTokens { goal: GoalParts; concepts: number[]; own: Hashes; ctx: Hashes; tri: Hashes; starts: Int32Array; counts: Int32Array; sec: Hashes; secSpans: Int32Array; total: number }
+export interface GoalTokens { goal: GoalParts; concepts: number[]; own: Hashes; ctx: Hashes; tri: Hashes; starts: Int32Array; counts: Int32Array; sec: Hashes; secSpans: Int32Array; total: number; embed: EmbedSpans | null }
 
 const own = new Hashes(), ctx = new Hashes(), tri = new Hashes(), sec = new Hashes();
 /** Label -> [start, length, id] in `sec` for this request: a menu's fifty links share one label. */
@@ -122,6 +124,8 @@ export function goalTokens(elements: RawElement[], goal: string): GoalTokens {
   // nearby text; a link seen with other nearby texts gets a map of them.
   const ctxSeen = new Map<string, number>();
   const ctxMore = new Map<string, Map<string, number>>();
+  const table = embedTable();
+  const texts: string[] = table ? new Array(n) : [];
   for (let i = 0; i < n; i++) {
     const e = elements[i];
     starts[3 * i] = own.length; starts[3 * i + 1] = ctx.length; starts[3 * i + 2] = tri.length;
@@ -138,6 +142,7 @@ export function goalTokens(elements: RawElement[], goal: string): GoalTokens {
       secSpans[3 * i] = span[0]; secSpans[3 * i + 1] = span[1]; secSpans[3 * i + 2] = span[2];
     }
     const text = ownText(e);
+    if (table) texts[i] = text;
     const same = text ? ownSeen.get(text) : undefined;
     if (same !== undefined) {
       own.copy(starts[3 * same], starts[3 * same + 3]);
@@ -173,8 +178,14 @@ export function goalTokens(elements: RawElement[], goal: string): GoalTokens {
     if (href && tables?.links) linkConcepts(String(href), linkSink, seenConcepts);
   }
   starts[3 * n] = own.length; starts[3 * n + 1] = ctx.length; starts[3 * n + 2] = tri.length;
-  return { goal: parts, concepts: goalConcepts, own, ctx, tri, starts, counts, sec, secSpans, total: own.length + ctx.length + tri.length + sec.length };
+  // Meaning: the goal-embedding table's tokens, when a table is loaded.
+  const embed = table ? embedSpans(table, elements, goal, texts, hrefWords) : null;
+  return { goal: parts, concepts: goalConcepts, own, ctx, tri, starts, counts, sec, secSpans, total: own.length + ctx.length + tri.length + sec.length, embed };
 }
+
+/** Below this top probability (is_high_confidence's 0.5: the first element is more likely wrong than
+ *  right) the returned list keeps the no-goal order's first KEEP_COUNT visible controls (docs/rerank.md). */
+export const KEEP_BELOW = 0.5, KEEP_COUNT = 5;
 
 /** The model's weights in Feature order (by name, so a reordered enum cannot misalign them). */
 const WEIGHTS = (() => {
@@ -232,4 +243,7 @@ export function writeGoal(core: CoreBackend, n: number, t: GoalTokens): void {
   params[Param.ORDINAL] = t.goal.ordinal;
   params[Param.MIN_CONFIDENCE] = RERANK_MODEL.minConfidence;
   params[Param.FUSION] = RERANK_MODEL.fusion;
+  params[Param.KEEP_BELOW] = KEEP_BELOW;
+  params[Param.KEEP_COUNT] = KEEP_COUNT;
+  if (t.embed) writeEmbed(core, n, t.embed);
 }

@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { packageAsset } from './package-asset.ts';
 import { instantiateCore, type CoreBackend } from './backend.ts';
+import { loadEmbedTable } from './embed-node.ts';
 
 export const WASM_PATH = packageAsset('rank.wasm');
 
@@ -10,5 +11,6 @@ let compiled: Promise<WebAssembly.Module> | undefined;
 
 export async function loadWasmCore(): Promise<CoreBackend> {
   compiled ??= readFile(WASM_PATH).then((bytes) => WebAssembly.compile(bytes));
+  loadEmbedTable();
   return instantiateCore(await compiled);
 }

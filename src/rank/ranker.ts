@@ -7,6 +7,7 @@ import { diagnose } from './diagnostics.ts';
 import type { CoreBackend } from './backend.ts';
 import type { Decoded } from './decode.ts';
 import { RERANK_MODEL } from './rerank-model.ts';
+import { KEEP_BELOW } from './encode-goal.ts';
 
 export type RankerOptions = EncodeOptions;
 
@@ -14,8 +15,9 @@ export type RankerOptions = EncodeOptions;
 export const MIN_RERANK_CONFIDENCE = RERANK_MODEL.minConfidence;
 
 /** `is_high_confidence`: the calibrated probability says the first element is more likely the goal's
- *  target than not. Independent of MIN_RERANK_CONFIDENCE, which training may set to 0 (rerank always). */
-export const HIGH_CONFIDENCE = 0.5;
+ *  target than not. Independent of MIN_RERANK_CONFIDENCE, which training may set to 0 (rerank always).
+ *  Below it the list keeps the no-goal order's first visible controls (KEEP_BELOW, one value). */
+export const HIGH_CONFIDENCE = KEEP_BELOW;
 
 function rerankInfo(enc: Encoded, dec: Decoded): MlRerank {
   const base = { min_confidence: MIN_RERANK_CONFIDENCE, error: null, tags: [] as string[] };

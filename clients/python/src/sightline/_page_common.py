@@ -2,6 +2,7 @@
 id bookkeeping per tab, and the one-line explanations of failed actions (as src/client/page.ts)."""
 from __future__ import annotations
 
+import base64
 import json
 import re
 from importlib import resources
@@ -32,8 +33,23 @@ def asset(name: str) -> str:
     return _sources[name]
 
 
+def table_base64() -> str:
+    """goal-embed.bin (the goal rerank's embedding table, 4.3 MB; docs/rerank.md), base64: too big to inline
+    in rank-page.js, it is passed once per window, only when a goal is given."""
+    if "goal-embed.bin" not in _sources:
+        try:
+            raw = resources.files("sightline").joinpath("_assets").joinpath("goal-embed.bin").read_bytes()
+        except FileNotFoundError as err:
+            raise RuntimeError("sightline: goal-embed.bin is missing from the package; build it with `node scripts/build.js` "
+                               "in the Sightline repository before building the wheel") from err
+        _sources["goal-embed.bin"] = base64.b64encode(raw).decode("ascii")
+    return _sources["goal-embed.bin"]
+
+
 HAS_COLLECTOR = "() => !!window.__sightline"
 HAS_RANKER = "() => !!window.__sightlineRank"
+HAS_TABLE = "() => window.__sightlineRank.hasTable()"
+USE_TABLE = "(b64) => window.__sightlineRank.useTable(b64)"
 # Each document gets a token with its first collection: ranking checks that the page still shows that
 # document, so a navigation between collecting and ranking is an error, not a result for the wrong page.
 COLLECT = """(o) => {

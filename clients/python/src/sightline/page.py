@@ -43,6 +43,13 @@ def _inject(frame: Frame, check: str = c.HAS_COLLECTOR, source: str = "collector
         frame.evaluate(c.asset(source))
 
 
+def _inject_ranker(frame: Frame, goal: Optional[str]) -> None:
+    """The rank core, and with a goal its embedding table (once per window), so a goal ranks as in Node."""
+    _inject(frame, c.HAS_RANKER, "rank-page.js")
+    if goal and goal.strip() and not frame.evaluate(c.HAS_TABLE):
+        frame.evaluate(c.USE_TABLE, c.table_base64())
+
+
 def _collect_in(frame: Frame, options: Dict[str, Any]) -> Dict[str, Any]:
     return cast(Dict[str, Any], json.loads(frame.evaluate(c.COLLECT, c.collect_options(options))))
 
@@ -129,13 +136,13 @@ def rank_collected(page: Page, collected: Dict[str, Any], *, goal: Optional[str]
         if "document" in collected and not page.evaluate(c.SAME_DOCUMENT, collected["document"]):
             raise PageError(f"cannot rank the page: {c.NAVIGATED}")
         try:
-            _inject(page.main_frame, c.HAS_RANKER, "rank-page.js")
+            _inject_ranker(page.main_frame, goal)
             text = page.evaluate(c.RANK, args)
         except PlaywrightError as err:
             if not c.is_csp_refusal(err):
                 raise
             spare = _rank_page(page)
-            _inject(spare.main_frame, c.HAS_RANKER, "rank-page.js")
+            _inject_ranker(spare.main_frame, goal)
             text = spare.evaluate(c.RANK, args)
     except PlaywrightError as err:
         raise c.page_error(err, "rank the page") from None

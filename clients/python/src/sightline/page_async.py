@@ -42,6 +42,13 @@ async def _inject(frame: Frame, check: str = c.HAS_COLLECTOR, source: str = "col
         await frame.evaluate(c.asset(source))
 
 
+async def _inject_ranker(frame: Frame, goal: Optional[str]) -> None:
+    """The rank core, and with a goal its embedding table (once per window), so a goal ranks as in Node."""
+    await _inject(frame, c.HAS_RANKER, "rank-page.js")
+    if goal and goal.strip() and not await frame.evaluate(c.HAS_TABLE):
+        await frame.evaluate(c.USE_TABLE, c.table_base64())
+
+
 async def _collect_in(frame: Frame, options: Dict[str, Any]) -> Dict[str, Any]:
     return cast(Dict[str, Any], json.loads(await frame.evaluate(c.COLLECT, c.collect_options(options))))
 
@@ -128,13 +135,13 @@ async def rank_collected(page: Page, collected: Dict[str, Any], *, goal: Optiona
         if "document" in collected and not await page.evaluate(c.SAME_DOCUMENT, collected["document"]):
             raise PageError(f"cannot rank the page: {c.NAVIGATED}")
         try:
-            await _inject(page.main_frame, c.HAS_RANKER, "rank-page.js")
+            await _inject_ranker(page.main_frame, goal)
             text = await page.evaluate(c.RANK, args)
         except PlaywrightError as err:
             if not c.is_csp_refusal(err):
                 raise
             spare = await _rank_page(page)
-            await _inject(spare.main_frame, c.HAS_RANKER, "rank-page.js")
+            await _inject_ranker(spare.main_frame, goal)
             text = await spare.evaluate(c.RANK, args)
     except PlaywrightError as err:
         raise c.page_error(err, "rank the page") from None

@@ -1,0 +1,83 @@
+// The goal-embedding table in the rank core: the shipped file is the one recorded (checksum, size
+// budgets), its tokeniser spells texts as the teacher's own tokenizer does, and its cosines reach the
+// rerank through the real core (Wasm), meaning what they should and nothing without a table.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import { Buf, Feature } from '../assembly/layout.ts';
+import { EMBED_PATH } from '../src/rank/embed-node.ts';
+import { embedTable, parseEmbedTable, useEmbedTable } from '../src/rank/embed-table.ts';
+import { encode } from '../src/rank/encode.ts';
+import { loadWasmCore } from '../src/rank/load-node.ts';
+import { Ranker } from '../src/rank/ranker.ts';
+import { el, request } from './helpers/elements.ts';
+
+const record = JSON.parse(readFileSync(new URL('../src/rank/goal-embed.json', import.meta.url), 'utf8'));
+const core = await loadWasmCore();
+
+test('the shipped goal-embedding table is the recorded one, within the package and extension budgets', () => {
+  const bytes = readFileSync(EMBED_PATH);
+  assert.equal(createHash('sha256').update(bytes).digest('hex'), record.sha256, 'src/rank/goal-embed.bin differs from goal-embed.json: rebuild both with npm run train:table');
+  assert.equal(bytes.byteLength, record.bytes);
+  assert.ok(statSync(EMBED_PATH).size <= 8_000_000, 'the extension carries it: at most 8 MB (the npm package allows 16)');
+  const table = parseEmbedTable(bytes);
+  assert.equal(table.size, record.vocab);
+  assert.equal(table.dim, record.dim);
+  assert.match(record.teacher.licence, /Apache-2\.0/);
+  assert.throws(() => parseEmbedTable(bytes.subarray(0, bytes.byteLength - 1)), /truncated/);
+  assert.throws(() => parseEmbedTable(new Uint8Array(64)), /not an SLGE v1 table/);
+});
+
+test('the tokeniser gives the teacher tokenizer\'s ids (scripts, accents, CJK, punctuation, controls, long words)', () => {
+  const fixture = JSON.parse(readFileSync(new URL('./fixtures/wordpiece-ids.json', import.meta.url), 'utf8')) as { cases: { text: string; ids: number[] }[] };
+  const { tokenizer } = embedTable()!;
+  assert.ok(fixture.cases.length >= 40);
+  for (const c of fixture.cases) {
+    const ids: number[] = [];
+    tokenizer.tokenize(c.text, 1000, ids);
+    assert.deepEqual(ids, c.ids, JSON.stringify(c.text));
+    const first: number[] = [];
+    assert.equal(tokenizer.tokenize(c.text, 3, first), Math.min(3, c.ids.length));
+    assert.deepEqual(first, c.ids.slice(0, 3), 'the first tokens only');
+  }
+});
+
+/** EMB_* features of each element for `goal`, from the Wasm core. */
+function features(raw: ReturnType<typeof el>[], goal: string) {
+  const enc = encode(request(raw, { goal }), core, { emitFeatures: true });
+  core.run();
+  const f = core.f64(Buf.FEATURES), K = Feature.COUNT;
+  return enc.elements.map((e, i) => ({ text: e.text, own: f[i * K + Feature.EMB_OWN], link: f[i * K + Feature.EMB_LINK], section: f[i * K + Feature.EMB_SECTION] }));
+}
+
+test('goal-element, goal-link and goal-section cosines come from the core and follow meaning, not shared words', () => {
+  const page = [
+    el({ tag: 'a', text: 'Buy tickets', attributes: { href: '/box-office', section: 'Concerts' }, rect: [0, 0, 120, 30] }),
+    el({ tag: 'a', text: 'Privacy policy', attributes: { href: '/legal/privacy', section: 'Footer' }, rect: [0, 40, 120, 30] }),
+    el({ tag: 'a', text: 'Weather forecast', attributes: { href: '/weather', section: 'Footer' }, rect: [0, 80, 120, 30] }),
+    el({ tag: 'h2', text: 'Concerts', rect: [0, 120, 300, 30] }),
+  ];
+  const f = features(page, 'purchase admission to the show');
+  const [tickets, privacy, weather] = f;
+  assert.ok(tickets.own > privacy.own && tickets.own > weather.own, JSON.stringify(f));
+  for (const x of f) for (const v of [x.own, x.link, x.section]) assert.ok(v >= -1 && v <= 1);
+  assert.ok(tickets.link !== 0 && tickets.section !== 0, 'the link path and the sent section are compared too');
+  assert.ok(tickets.section > privacy.section, 'a concert section is nearer the show than a footer');
+  // One text, one value (elements share a span); the same text in another element gets the same cosine.
+  const twice = features([...page, el({ tag: 'button', text: 'Buy tickets', rect: [200, 0, 100, 30] })], 'purchase admission to the show');
+  assert.equal(twice[4].own, twice[0].own);
+});
+
+test('without a table the embedding features are 0 and the goal still ranks', () => {
+  const table = embedTable();
+  try {
+    useEmbedTable(null);
+    const page = [el({ tag: 'button', text: 'Sign in', rect: [0, 0, 80, 30] }), el({ tag: 'a', text: 'News', attributes: { href: '/news' }, rect: [0, 40, 80, 30] })];
+    assert.ok(features(page, 'sign in').every((x) => x.own === 0 && x.link === 0 && x.section === 0));
+    const r = new Ranker(core).rank(request(page, { goal: 'sign in' }));
+    assert.equal(r.elements[0].text, 'Sign in');
+  } finally {
+    useEmbedTable(table);
+  }
+});

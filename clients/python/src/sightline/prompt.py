@@ -89,12 +89,20 @@ def _wordy(s: str) -> bool:
     return any(unicodedata.category(ch)[0] in "LN" for ch in s)
 
 
+def _fold(s: str) -> str:
+    return _SPACES.sub(" ", s).lower()
+
+
 def _label(e: Mapping[str, Any]) -> str:
-    """The element's text, or its accessible name when the text is an icon (an "×")."""
+    """The element's accessible name where it differs from its visible text and the text does not hold
+    it (an aria-label "Close" on "×", "Next slide" on "Next"); else its text (labelOf in prompt.ts)."""
     text = _trim(e.get("text") or "")
-    if _wordy(text):
+    name = _trim(e.get("name") or "")
+    if not _wordy(text):
+        return name or text
+    if not _wordy(name):
         return text
-    return _trim(e.get("name") or "") or text
+    return text if _fold(name) in _fold(text) else name
 
 
 def prompt_line(e: Mapping[str, Any], max_text: float = PROMPT_MAX_TEXT, viewport_height: Optional[float] = None) -> str:

@@ -68,6 +68,7 @@ await step('client package -> packages/client/dist/', async () => {
   rmSync(dist, { recursive: true, force: true });
   await build({ ...bundle, entryPoints: { index: 'src/index.ts', client: 'src/client/index.ts' }, outdir: dist, define: { __SIGHTLINE_PACKAGE__: '"@sightline/client"' } });
   for (const file of ['rank.wasm', 'collector.js', 'rank-page.js']) copyFileSync(`build/${file}`, `${dist}/${file}`);
+  copyFileSync('src/rank/goal-embed.bin', `${dist}/goal-embed.bin`); // the goal rerank's meaning (docs/rerank.md)
   cpSync('build/types', `${dist}/types`, { recursive: true });
 });
 

@@ -23,7 +23,7 @@ const versionOf = (name: string) => JSON.parse(readFileSync(join(ROOT, 'node_mod
 
 test('@sightline/client from its tarball: at most 15 packages and 25 MB, no server dependency; it ranks a real page and a strict consumer compiles', async () => {
   const { file: tarball, files } = packTarball(ROOT, './packages/client', dir);
-  for (const f of ['dist/client.js', 'dist/index.js', 'dist/rank.wasm', 'dist/collector.js', 'dist/types/src/client/index.d.ts', 'dist/types/src/index.d.ts']) {
+  for (const f of ['dist/client.js', 'dist/index.js', 'dist/rank.wasm', 'dist/collector.js', 'dist/goal-embed.bin', 'dist/types/src/client/index.d.ts', 'dist/types/src/index.d.ts']) {
     assert.ok(files.includes(f), `${f} is in the tarball`);
   }
 
@@ -51,7 +51,8 @@ try {
   let budget = 'no error';
   try { await snapshot(page, { maxTokens: 40 }); } catch (err) { budget = err.message; }
   const empty = await rank({ url: 'https://example.test/', raw_elements: [] });
-  console.log(JSON.stringify({ count: result.elements.length, cart: cart?.id ?? null, prompt: toPrompt(result), budget, empty: empty.elements.length }));
+  const goal = await snapshot(page, { goal: 'buy this mug' });   // the goal rerank reads the package's embedding table
+  console.log(JSON.stringify({ count: result.elements.length, cart: cart?.id ?? null, prompt: toPrompt(result), budget, empty: empty.elements.length, goalFirst: goal.elements[0]?.text ?? null, reranked: goal.ml_rerank?.applied ?? false }));
 } finally { await browser.close(); }
 `);
   const run = () => JSON.parse(execFileSync(process.execPath, ['use.mjs'], { cwd: project, encoding: 'utf8', env: { ...process.env, CHROMIUM, CHROMIUM_ARGS: JSON.stringify(CHROMIUM_ARGS) }, timeout: 60_000 }));
@@ -61,6 +62,8 @@ try {
   assert.match(used.prompt, /Add to cart/);
   assert.match(used.budget, /optional peer dependency.*npm install gpt-tokenizer@4\.0\.0/, 'max_tokens without gpt-tokenizer says how to get it');
   assert.equal(used.empty, 0);
+  assert.equal(used.reranked, true, 'a goal is reranked with the table the package carries');
+  assert.equal(used.goalFirst, 'Add to cart');
 
   const tsc = strictCompile(project, `
 import { SightlineApi, snapshot, toPrompt, type ObserveRequest, type RankResult } from '@sightline/client';

@@ -21,6 +21,10 @@ const bundle = {
   logLevel: 'warning',
 };
 
+// The goal rerank's embedding table beside the core (package export `./goal-embed.bin`): the package's
+// runtime files all live in build/, so an install that has only build/ ranks goals too.
+copyFileSync('src/rank/goal-embed.bin', 'build/goal-embed.bin');
+
 await step('library -> build/index.js', () => build({ ...bundle, entryPoints: { index: 'src/index.ts' }, outdir: 'build' }));
 
 await step('in-page collector -> build/collector.js', () => build({
@@ -68,7 +72,7 @@ await step('client package -> packages/client/dist/', async () => {
   rmSync(dist, { recursive: true, force: true });
   await build({ ...bundle, entryPoints: { index: 'src/index.ts', client: 'src/client/index.ts' }, outdir: dist, define: { __SIGHTLINE_PACKAGE__: '"@sightline/client"' } });
   for (const file of ['rank.wasm', 'collector.js', 'rank-page.js']) copyFileSync(`build/${file}`, `${dist}/${file}`);
-  copyFileSync('src/rank/goal-embed.bin', `${dist}/goal-embed.bin`); // the goal rerank's meaning (docs/rerank.md)
+  copyFileSync('build/goal-embed.bin', `${dist}/goal-embed.bin`); // the goal rerank's meaning (docs/rerank.md)
   cpSync('build/types', `${dist}/types`, { recursive: true });
 });
 

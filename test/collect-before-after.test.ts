@@ -63,6 +63,10 @@ function textWithPartsLeftOut(old: string, now: string): boolean {
   return true;
 }
 
+/** Tags and roles named from their content (src/collect/text.ts). */
+const CONTENT_NAMED = /^(a|button|summary|option|h[1-6]|td|th)$/;
+const CONTENT_ROLE = /^(button|link|menuitem|menuitemcheckbox|menuitemradio|tab|option|checkbox|radio|switch|treeitem|heading|cell|gridcell|columnheader|rowheader|tooltip)\b/i;
+
 /** A style rule, a tag or script syntax: what a sheet, a <noscript> or a script put into a text. */
 const HELD_CODE = /\{[^}]*\}|<[a-z!/]|\bfunction\b|=>|\/\//i;
 
@@ -88,6 +92,14 @@ function sameElement(o: CollectedElement, n: CollectedElement, where: string): v
   // Since stop 17 names and nearby text leave out what is never drawn (style sheets, scripts, noscript
   // markup; test/collect-drawn-text.test.ts): a differing one must be the old with parts left out, or the
   // old must have held code (the nearby text then comes from the next drawn sibling or the parent).
+  // Since issue 43 an element named by its content (a link, a button, a heading...) is named as Chromium's
+  // accessibility tree names it: by its content before a title, with its images' alts and its children's
+  // labels, less its CSS-hidden parts; absent where that is its text. test/collect-content-names.test.ts
+  // checks those names against Chromium's own; here they are left out of the comparison.
+  if (CONTENT_NAMED.test(n.tag) || CONTENT_ROLE.test(String(attributes.role ?? ''))) {
+    if ((o.attributes.name ?? '') !== (attributes.name ?? '') && !n.text) { delete attributes.nearby_text; delete o.attributes.nearby_text; } // found from the name
+    delete attributes.name; delete o.attributes.name;
+  }
   for (const k of ['name', 'nearby_text'] as const) {
     const was = o.attributes[k] ?? '', is = attributes[k] ?? '';
     if (was === is) continue;

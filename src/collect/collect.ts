@@ -248,7 +248,7 @@ function describe(w: Walk, frame: Frame, tree: Node, el: Element, rect: Rect, sc
   const attributes: Record<string, string> = {};
   const role = el.getAttribute('role');
   if (role) attributes.role = role;
-  const name = accessibleName(el, w.labels);
+  const name = accessibleName(el, w.labels, text);
   if (name) attributes.name = name;
   const aria = el.getAttribute('aria-label');
   if (aria) attributes.aria_label = clean(aria);

@@ -119,8 +119,58 @@ function labelsOf(index: LabelIndex, el: Element): Element[] {
   return byControl.get(el) ?? [];
 }
 
-/** Accessible name: aria-labelledby, aria-label, label elements, placeholder, title, image alt. */
-export function accessibleName(el: Element, labelIndex: LabelIndex): string {
+/** Roles (first token of `role`) and tags whose accessible name comes from their content when nothing
+ *  names them explicitly (WAI-ARIA "name from content"; HTML-AAM for the tags). */
+const CONTENT_ROLES = new Set(['button', 'link', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'option', 'checkbox',
+  'radio', 'switch', 'treeitem', 'heading', 'cell', 'gridcell', 'columnheader', 'rowheader', 'tooltip']);
+const CONTENT_TAGS = new Set(['A', 'BUTTON', 'SUMMARY', 'OPTION', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'TD', 'TH']);
+function namedFromContent(el: Element): boolean {
+  const role = el.getAttribute('role')?.trim().split(/\s+/)[0]?.toLowerCase();
+  return role ? CONTENT_ROLES.has(role) : CONTENT_TAGS.has(el.tagName);
+}
+/**
+ * The name from content as the accessibility tree computes it (accname 1.2, step 2F), for an element with
+ * element children: a descendant with `aria-labelledby` or `aria-label` gives that label instead of its
+ * text, an image its alt; what is hidden (CSS or `aria-hidden`) or never drawn gives nothing; a block-level
+ * child is set apart by spaces ("Returns" over "& Orders" reads "Returns & Orders", not "Returns& Orders").
+ * Embedded fields give nothing (their value is not a name here). Read up to WALK_MAX characters.
+ */
+function contentName(el: Element): string {
+  const parts: string[] = [];
+  let length = 0;
+  const push = (t: string) => { parts.push(t); length += t.length; };
+  const walk = (node: Node): void => {
+    for (let c = node.firstChild; c && length < WALK_MAX; c = c.nextSibling) {
+      if (c.nodeType === Node.TEXT_NODE || c.nodeType === Node.CDATA_SECTION_NODE) { push((c as CharacterData).data); continue; }
+      if (c.nodeType !== Node.ELEMENT_NODE) continue;
+      const e = c as Element;
+      if (unnamed(e) || isTag(e, 'INPUT') || isTag(e, 'SELECT') || isTag(e, 'TEXTAREA')) continue;
+      const style = (e.ownerDocument.defaultView ?? window).getComputedStyle(e); // the element's own window (a same-origin frame's)
+      if (style.display === 'none' || style.visibility === 'hidden' || style.visibility === 'collapse') continue;
+      const block = !style.display.startsWith('inline') && style.display !== 'contents';
+      if (block) push(' ');
+      const labelledby = e.getAttribute('aria-labelledby');
+      const byLabel = labelledby ? clean(byIds(e, labelledby)) : '';
+      const label = byLabel || e.getAttribute('aria-label')?.trim();
+      if (label) push(` ${label} `);
+      else if (e.localName === 'img') { const alt = e.getAttribute('alt')?.trim(); if (alt) push(` ${alt} `); }
+      else walk(e);
+      if (block) push(' ');
+    }
+  };
+  walk(el);
+  return clean(parts.join(''));
+}
+
+/**
+ * Accessible name, as Chromium's accessibility tree gives it, when it is not simply the element's text:
+ * aria-labelledby, aria-label, label elements; then, for a role named from its content (links, buttons,
+ * headings, tabs, options…), the content: an empty string when the content name is the visible text
+ * (`text` already says it), the content name when it differs (an image's alt, a child's aria-label,
+ * blocks set apart); a `title` names an element only when its content names nothing (it is a tooltip
+ * otherwise), as do a field's placeholder and an image's alt.
+ */
+export function accessibleName(el: Element, labelIndex: LabelIndex, text = ''): string {
   const labelledby = el.getAttribute('aria-labelledby');
   if (labelledby) {
     const name = clean(byIds(el, labelledby));
@@ -135,6 +185,10 @@ export function accessibleName(el: Element, labelIndex: LabelIndex): string {
     // a textarea's text), as Chromium's accessible name does.
     const name = clean([...labels].map((l) => l.contains(el) && el.firstChild ? textWithout(l, (e) => e === el || notDrawn(e)) : drawnText(l)).join(' '));
     if (name) return name;
+  }
+  if (namedFromContent(el)) {
+    const name = el.firstElementChild ? contentName(el) : text;
+    if (name) return name === text ? '' : name;
   }
   const placeholder = el.getAttribute('placeholder');
   if (placeholder?.trim()) return clean(placeholder);

@@ -1,0 +1,72 @@
+// Coverage of the text form (collect + Wasm rank + toPrompt, as bench:peers's "Sightline map" row) against
+// Chromium's accessibility tree, on more WCXB development pages of the tune part than bench:peers samples:
+// the share of the visible named controls (a control role with a name, its box in the 1280x800 viewport at
+// scroll 0) whose name, lower-cased with spaces collapsed, first 40 characters, is in the text; top 50 and
+// every element. Lists each control missed by the whole list, with its markup, for error analysis. Tune part
+// only (bench/read/wcxb-split.json): the frozen part is measured by bench:peers alone.
+// Run: node --import tsx bench/name-coverage.ts [pages, default 60]   (WCXB_DIR; never its test/ folder)
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createRanker, toPrompt } from '../src/index.ts';
+import type { SnapshotRequest } from '../src/schema/snapshot.ts';
+import { collectPage, waitForStable } from '../src/playwright/collect-page.ts';
+import { launch } from '../test/helpers/browser.ts';
+import { hash } from '../src/rank/words.ts';
+import { SPLIT, wcxbAvailable, wcxbPage, WCXB_DIR } from './read/wcxb-eval.ts';
+
+if (!wcxbAvailable()) { console.log(`no WCXB checkout at ${WCXB_DIR}: nothing measured`); process.exit(0); }
+const N = Number(process.argv[2] ?? 60);
+const ids = [...SPLIT.tune].sort((a, b) => (hash(`name-coverage:${a}`) >>> 0) - (hash(`name-coverage:${b}`) >>> 0)).slice(0, N);
+const CSP = "default-src 'self' 'unsafe-inline' 'unsafe-eval' data: blob:";
+const site = createServer((req, res) => {
+  const m = /^\/wcxb\/(.+)\.html$/.exec(req.url ?? '');
+  if (!m) { res.writeHead(404).end(); return; }
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': CSP }).end(wcxbPage(m[1]).html);
+});
+await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
+const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+const ranker = await createRanker({ limitCap: 100_000 });
+const browser = await launch();
+const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+await ctx.route((url) => !url.href.startsWith(origin), (route) => route.abort());
+const page = await ctx.newPage();
+const CONTROL_ROLES = new Set(['button', 'link', 'textbox', 'searchbox', 'combobox', 'listbox', 'checkbox', 'radio', 'switch',
+  'slider', 'spinbutton', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem']);
+const norm = (s: string) => s.toLowerCase().replace(/\s+/g, ' ').trim();
+type AXNode = { ignored: boolean; role?: { value: string }; name?: { value: string }; backendDOMNodeId?: number };
+
+let controls = 0, top50 = 0, all = 0, failed = 0;
+for (const id of ids) {
+  try {
+    await page.goto(`${origin}/wcxb/${id}.html`, { waitUntil: 'load', timeout: 30_000 });
+    await waitForStable(page, { quietMs: 100, timeoutMs: 3000 });
+    const cdp = await ctx.newCDPSession(page);
+    await cdp.send('DOM.getDocument', { depth: 0 });
+    const { nodes } = await cdp.send('Accessibility.getFullAXTree') as { nodes: AXNode[] };
+    const named = nodes.filter((n) => !n.ignored && CONTROL_ROLES.has(n.role?.value ?? '') && norm(String(n.name?.value ?? '')) && n.backendDOMNodeId !== undefined);
+    const wanted: { name: string; role: string; node: number }[] = [];
+    for (const n of named) {
+      const q = (await cdp.send('DOM.getBoxModel', { backendNodeId: n.backendDOMNodeId }).catch(() => null))?.model.border;
+      if (!q) continue;
+      const xs = [q[0], q[2], q[4], q[6]], ys = [q[1], q[3], q[5], q[7]];
+      const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+      if (x1 - x0 > 1 && y1 - y0 > 1 && x0 < 1280 && x1 > 0 && y0 < 800 && y1 > 0) wanted.push({ name: norm(String(n.name!.value)).slice(0, 40), role: n.role!.value, node: n.backendDOMNodeId! });
+    }
+    const [c, title] = await Promise.all([collectPage(page), page.title()]);
+    const request: SnapshotRequest = { url: page.url(), viewport: c.viewport, raw_elements: c.raw_elements as unknown as SnapshotRequest['raw_elements'], options: { limit: 50 } };
+    const text50 = norm(toPrompt(ranker.rank(request), { title }));
+    const textAll = norm(toPrompt(ranker.rank({ ...request, options: { limit: 100_000 } }), { title }));
+    for (const w of wanted) {
+      controls++;
+      if (text50.includes(w.name)) top50++;
+      if (textAll.includes(w.name)) { all++; continue; }
+      const html = await cdp.send('DOM.getOuterHTML', { backendNodeId: w.node }).then((r) => r.outerHTML).catch(() => '?');
+      console.log(`missed ${id} [${w.role}] "${w.name}" ${html.replace(/\s+/g, ' ').slice(0, 200)}`);
+    }
+    await cdp.detach();
+  } catch (err) { failed++; console.log(`failed ${id}: ${(err as Error).message.split('\n')[0].slice(0, 100)}`); }
+}
+const pct = (k: number) => `${(100 * k / Math.max(1, controls)).toFixed(1)}%`;
+console.log(`${ids.length} tune pages (${failed} failed), ${controls} visible named controls: top 50 ${pct(top50)}, every element ${pct(all)}`);
+await browser.close();
+site.close();

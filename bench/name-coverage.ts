@@ -2,7 +2,8 @@
 // Chromium's accessibility tree, on more WCXB development pages of the tune part than bench:peers samples:
 // the share of the visible named controls (a control role with a name, its box in the 1280x800 viewport at
 // scroll 0) whose name, lower-cased with spaces collapsed, first 40 characters, is in the text; top 50 and
-// every element. Lists each control missed by the whole list, with its markup, for error analysis. Tune part
+// every element. Also the same over the controls Chromium also draws (`checkVisibility` with opacity and
+// visibility: the tree keeps a hover menu at opacity 0, which nobody sees and the collector leaves out). Lists each control missed by the whole list, with its markup, for error analysis. Tune part
 // only (bench/read/wcxb-split.json): the frozen part is measured by bench:peers alone.
 // Run: node --import tsx bench/name-coverage.ts [pages, default 60]   (WCXB_DIR; never its test/ folder)
 import { createServer } from 'node:http';
@@ -36,6 +37,7 @@ const norm = (s: string) => s.toLowerCase().replace(/\s+/g, ' ').trim();
 type AXNode = { ignored: boolean; role?: { value: string }; name?: { value: string }; backendDOMNodeId?: number };
 
 let controls = 0, top50 = 0, all = 0, failed = 0;
+let drawnControls = 0, drawnTop50 = 0, drawnAll = 0;
 for (const id of ids) {
   try {
     await page.goto(`${origin}/wcxb/${id}.html`, { waitUntil: 'load', timeout: 30_000 });
@@ -44,29 +46,36 @@ for (const id of ids) {
     await cdp.send('DOM.getDocument', { depth: 0 });
     const { nodes } = await cdp.send('Accessibility.getFullAXTree') as { nodes: AXNode[] };
     const named = nodes.filter((n) => !n.ignored && CONTROL_ROLES.has(n.role?.value ?? '') && norm(String(n.name?.value ?? '')) && n.backendDOMNodeId !== undefined);
-    const wanted: { name: string; role: string; node: number }[] = [];
+    const wanted: { name: string; role: string; node: number; drawn: boolean }[] = [];
     for (const n of named) {
       const q = (await cdp.send('DOM.getBoxModel', { backendNodeId: n.backendDOMNodeId }).catch(() => null))?.model.border;
       if (!q) continue;
       const xs = [q[0], q[2], q[4], q[6]], ys = [q[1], q[3], q[5], q[7]];
       const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
-      if (x1 - x0 > 1 && y1 - y0 > 1 && x0 < 1280 && x1 > 0 && y0 < 800 && y1 > 0) wanted.push({ name: norm(String(n.name!.value)).slice(0, 40), role: n.role!.value, node: n.backendDOMNodeId! });
+      if (x1 - x0 > 1 && y1 - y0 > 1 && x0 < 1280 && x1 > 0 && y0 < 800 && y1 > 0) {
+        const object = (await cdp.send('DOM.resolveNode', { backendNodeId: n.backendDOMNodeId }).catch(() => null))?.object;
+        const drawn = object?.objectId ? (await cdp.send('Runtime.callFunctionOn', { objectId: object.objectId, returnByValue: true,
+          functionDeclaration: 'function () { return this.checkVisibility ? this.checkVisibility({ opacityProperty: true, visibilityProperty: true }) : true; }' })
+          .catch(() => null))?.result.value !== false : true;
+        wanted.push({ name: norm(String(n.name!.value)).slice(0, 40), role: n.role!.value, node: n.backendDOMNodeId!, drawn });
+      }
     }
     const [c, title] = await Promise.all([collectPage(page), page.title()]);
     const request: SnapshotRequest = { url: page.url(), viewport: c.viewport, raw_elements: c.raw_elements as unknown as SnapshotRequest['raw_elements'], options: { limit: 50 } };
     const text50 = norm(toPrompt(ranker.rank(request), { title }));
     const textAll = norm(toPrompt(ranker.rank({ ...request, options: { limit: 100_000 } }), { title }));
     for (const w of wanted) {
-      controls++;
-      if (text50.includes(w.name)) top50++;
-      if (textAll.includes(w.name)) { all++; continue; }
+      controls++; if (w.drawn) drawnControls++;
+      if (text50.includes(w.name)) { top50++; if (w.drawn) drawnTop50++; }
+      if (textAll.includes(w.name)) { all++; if (w.drawn) drawnAll++; continue; }
       const html = await cdp.send('DOM.getOuterHTML', { backendNodeId: w.node }).then((r) => r.outerHTML).catch(() => '?');
-      console.log(`missed ${id} [${w.role}] "${w.name}" ${html.replace(/\s+/g, ' ').slice(0, 200)}`);
+      console.log(`missed ${id}${w.drawn ? '' : ' (not drawn)'} [${w.role}] "${w.name}" ${html.replace(/\s+/g, ' ').slice(0, 200)}`);
     }
     await cdp.detach();
   } catch (err) { failed++; console.log(`failed ${id}: ${(err as Error).message.split('\n')[0].slice(0, 100)}`); }
 }
-const pct = (k: number) => `${(100 * k / Math.max(1, controls)).toFixed(1)}%`;
-console.log(`${ids.length} tune pages (${failed} failed), ${controls} visible named controls: top 50 ${pct(top50)}, every element ${pct(all)}`);
+const pct = (k: number, n: number) => `${(100 * k / Math.max(1, n)).toFixed(1)}%`;
+console.log(`${ids.length} tune pages (${failed} failed), ${controls} visible named controls: top 50 ${pct(top50, controls)}, every element ${pct(all, controls)}; ` +
+  `${drawnControls} of them also drawn: top 50 ${pct(drawnTop50, drawnControls)}, every element ${pct(drawnAll, drawnControls)}`);
 await browser.close();
 site.close();

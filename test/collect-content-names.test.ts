@@ -32,7 +32,7 @@ test('a control is named by its content before its title, with alts, child label
   const buttons = c.raw_elements.filter((r) => r.tag === 'button');
   const el = (id: string) => {
     const e = id in paths ? c.raw_elements.find((r) => r.tag === 'a' && new URL(String(r.attributes.href)).pathname === paths[id])
-      : id === 'q' ? c.raw_elements.find((r) => r.tag === 'input') : buttons[id === 'cart' ? 0 : 1];
+      : id === 'q' ? c.raw_elements.find((r) => r.tag === 'input') : buttons[['cart', 'colours', 'photos'].indexOf(id)];
     assert.ok(e, `#${id} collected`);
     return e;
   };
@@ -47,6 +47,7 @@ test('a control is named by its content before its title, with alts, child label
     card: 'Rose Climbing rose',
     q: 'Search the shop', // no content: the title names it
     plain: 'Plain link',
+    photos: 'See all 11', // a line break parts the words
   };
   assert.ok(Object.keys(expected).every((id) => ids.includes(id)));
   for (const [id, name] of Object.entries(expected)) {

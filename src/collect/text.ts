@@ -145,6 +145,7 @@ function contentName(el: Element): string {
       if (c.nodeType !== Node.ELEMENT_NODE) continue;
       const e = c as Element;
       if (unnamed(e) || isTag(e, 'INPUT') || isTag(e, 'SELECT') || isTag(e, 'TEXTAREA')) continue;
+      if (e.localName === 'br') { push(' '); continue; } // a line break parts words as a block does
       const style = (e.ownerDocument.defaultView ?? window).getComputedStyle(e); // the element's own window (a same-origin frame's)
       if (style.display === 'none' || style.visibility === 'hidden' || style.visibility === 'collapse') continue;
       const block = !style.display.startsWith('inline') && style.display !== 'contents';

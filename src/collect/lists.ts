@@ -10,7 +10,7 @@ const MIN_ITEMS = 3;
 const MAX_UP = 8;
 /** Text-level and table-cell tags are not items: paragraphs of an article, spans of a line, a row's cells. */
 const NOT_ITEMS = new Set(['P', 'SPAN', 'EM', 'STRONG', 'B', 'I', 'U', 'SMALL', 'BR', 'HR', 'TD', 'TH', 'SCRIPT', 'STYLE', 'TEMPLATE',
-  'OPTION', 'SOURCE', 'PATH', 'svg', 'path', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'LABEL', 'INPUT', 'TEXTAREA', 'SELECT', 'BODY', 'HTML',
+  'OPTION', 'SOURCE', 'svg', 'path', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'LABEL', 'INPUT', 'TEXTAREA', 'SELECT', 'BODY', 'HTML',
   'HEAD', 'MAIN', 'HEADER', 'FOOTER', 'NAV', 'FORM']);
 /** Class tokens that mark one item's state or place, not its kind (an active tab, a numbered post). */
 const STATE_CLASS = /\d|^(?:is|has)-|(?:^|[-_])(?:active|current|selected|first|last|odd|even|open|expanded|disabled|hidden)$/i;
@@ -55,10 +55,12 @@ function itemsOf(cache: ListCache, parent: ParentNode): Map<Element, ListPlace> 
   }
   for (const list of shapes.values()) {
     if (list.length < MIN_ITEMS) continue;
-    // Only what a reader sees is counted: a hidden slide or a collapsed row is no item.
+    // Only what a reader sees is counted: a hidden slide or a collapsed row is no item. checkVisibility
+    // first: a box read inside a display lock (a closed <details>) forces a layout of the locked subtree.
     const shown = list.filter((c) => {
+      if (!c.checkVisibility({ visibilityProperty: true })) return false;
       const r = c.getBoundingClientRect();
-      return r.width > 0 && r.height > 0 && r.height <= cache.maxHeight && c.checkVisibility({ visibilityProperty: true, opacityProperty: true });
+      return r.width > 0 && r.height > 0 && r.height <= cache.maxHeight;
     });
     if (shown.length < MIN_ITEMS) continue;
     const id = cache.idBase + cache.next++;

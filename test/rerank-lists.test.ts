@@ -107,6 +107,19 @@ describe('ordinal goals over repeated items, through the real path', () => {
   });
 });
 
+test('the served OpenAPI documents the three optional fields, and a wrong type is the SPEC error, not a crash', async () => {
+  const doc = JSON.stringify(await (await fetch(`${rig.server.url}/openapi.json`)).json());
+  for (const field of LIST_FIELDS) assert.ok(doc.includes(`"${field}"`), field);
+  const res = await fetch(`${rig.server.url}/v1/snapshot`, {
+    method: 'POST', headers: { authorization: `Bearer ${rig.key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ url: 'http://x.test/', raw_elements: [{ id: 1, rect: { x: 0, y: 0, width: 10, height: 10 }, list_index: 'third' }], goal: 'the third item' }),
+  });
+  const body = await res.json() as { error: string; error_code: string };
+  assert.equal(res.status, 400, JSON.stringify(body));
+  assert.equal(body.error_code, 'bad_request');
+  assert.match(body.error, /^Invalid element format: raw_elements\[0\]\.list_index must be number/);
+});
+
 describe('absence of the field changes nothing', () => {
   test('without a goal or without a position, the fields change no result; absent, null or inconsistent they are the same', async () => {
     for (const name of ['list-shop', 'list-news', 'list-results']) {

@@ -10,6 +10,9 @@ import { collectPage, waitForStable } from '../src/client/page.ts';
 import { createRanker } from '../src/index.ts';
 import { loadGoals } from '../train/real/evaluate.ts';
 import { RERANK_MODEL } from '../src/rank/rerank-model.ts';
+import { Ranker } from '../src/rank/ranker.ts';
+import { loadWasmCore } from '../src/rank/load-node.ts';
+import { jsBackend } from '../src/rank/core-js.ts';
 
 let rig: RankRig;
 useRankRig((r) => { rig = r; }, { credits: 1000 });
@@ -105,6 +108,23 @@ describe('ordinal goals over repeated items, through the real path', () => {
     const article = await collect('article');
     assert.equal(label((await rankJson(article, 'the third link in the Sport menu'))[0]), 'Rugby');
   });
+});
+
+test('the Wasm core and its JS build agree on every element with the fields sent, for ordinal goals', async () => {
+  const wasm = new Ranker(await loadWasmCore(), { limitCap: 1000 }), js = new Ranker(jsBackend(), { limitCap: 1000 });
+  let compared = 0;
+  for (const [name, goals] of [['list-shop', ['open the third product', 'the last product']], ['list-news', ['the second story under Most read']],
+    ['list-results', ['open the third result']], ['search', ['open the second result']]] as const) {
+    const raw = await collect(name);
+    for (const goal of goals) {
+      const request = { url: rig.page.url(), viewport: { width: 1280, height: 800 }, raw_elements: raw, goal, options: { limit: 1000 } } as never;
+      const a = wasm.rank(request), b = js.rank(request);
+      const row = (e: Raw) => [e.id, e.ml_score, e.ml_probability, e.fused_rank_index, e.heuristic_index];
+      assert.deepEqual(a.elements.map(row), b.elements.map(row), `${name}: ${goal}`);
+      compared += a.elements.length;
+    }
+  }
+  assert.ok(compared > 100, `compared ${compared}`);
 });
 
 test('the served OpenAPI documents the three optional fields, and a wrong type is the SPEC error, not a crash', async () => {

@@ -59,6 +59,9 @@ export enum I32In {
   EMB_OWN_START, EMB_OWN_LEN,   // the embedding tokens of its own text in EMB_IDS (elements with one text share one span)
   EMB_LINK_START, EMB_LINK_LEN, // of its link's path and query
   EMB_SEC_START, EMB_SEC_LEN,   // of the section label the client sent (an inferred section uses its heading's own span)
+  LIST_ID,    // 1 + interned list_id the client sent (repeated items: src/collect/lists.ts), 0 when not sent: positions from geometry
+  LIST_INDEX, // with LIST_ID: 1-based place of its item in the list
+  LIST_SIZE,  // with LIST_ID: items in the list
   COUNT,
 }
 

@@ -77,13 +77,18 @@ function intentFor(kind: i32): i32 {
 const ITEM_WIDTH_SHARE: f64 = 0.4;
 /** A list has at least this many items. */
 const MIN_ITEMS = 3;
+/** Rows this tall count as one line (a menu's items share a line): when ordering a section's controls, and
+ *  when telling a list read down the page from one drawn on a line. */
+const LINE_PX: f64 = 8;
 
 /**
- * Lists, for "the second result": elements of one kind in one aligned column (the same group key) that
- * are at least ITEM_WIDTH_SHARE as wide as the widest of them (a logo or a page number in the same
- * column is not an item). Writes each item's 0-based position top to bottom into `position`, -1 for
- * the rest, and the list's size into `size`. Columns are found by a hash table, and walked in the
- * top-to-bottom order the grouping pass already sorted.
+ * Lists, for "the second result". The client's lists first: an element it placed in a list of repeated
+ * items (I32In.LIST_*: cards, result rows, menu items, found in the page's structure) is at its item's
+ * place, every element of the item alike. The rest by geometry: elements of one kind in one aligned
+ * column (the same group key) that are at least ITEM_WIDTH_SHARE as wide as the widest of them (a logo or
+ * a page number in the same column is not an item). Writes each item's 0-based position top to bottom into
+ * `position`, -1 for the rest, and the list's size into `size`. Columns are found by a hash table, and
+ * walked in the top-to-bottom order the grouping pass already sorted.
  */
 function listPositions(position: Int32Array, size: Int32Array): void {
   const slots = tableSize(count), mask = slots - 1;
@@ -103,12 +108,35 @@ function listPositions(position: Int32Array, size: Int32Array): void {
     const i = unchecked(byDocY[k]);
     const c = unchecked(columnOf[i]);
     unchecked(position[i] = -1);
+    if (i32In(I32In.LIST_ID, i) != 0) continue; // in a list the client sent: counted below, not in its column
     if (i32In(I32In.KIND, i) != Kind.STATIC && f64In(F64In.W, i) >= ITEM_WIDTH_SHARE * unchecked(widest[c])) {
       unchecked(position[i] = unchecked(items[c]));
       unchecked(items[c] = unchecked(items[c]) + 1);
     }
   }
-  for (let i = 0; i < count; i++) unchecked(size[i] = unchecked(items[unchecked(columnOf[i])]));
+  // A sent list drawn on one line (a menu bar, a pager, breadcrumbs) is no list here, as no aligned column
+  // is: a position without a named list means a list read down the page ("the second result"), and a
+  // named one ("the third link in the Sport menu") is counted by sectionPositions.
+  const top = new Float64Array(count + 1), bottom = new Float64Array(count + 1);
+  top.fill(Infinity); bottom.fill(-Infinity);
+  for (let i = 0; i < count; i++) {
+    const l = i32In(I32In.LIST_ID, i);
+    if (l == 0) continue;
+    const y = f64Out(F64Out.DOC_Y, i);
+    unchecked(top[l] = min(unchecked(top[l]), y));
+    unchecked(bottom[l] = max(unchecked(bottom[l]), y));
+  }
+  for (let i = 0; i < count; i++) {
+    const l = i32In(I32In.LIST_ID, i);
+    if (l == 0) { unchecked(size[i] = unchecked(items[unchecked(columnOf[i])])); continue; }
+    if (unchecked(bottom[l]) - unchecked(top[l]) > LINE_PX) sentPlace(i, position, size);
+  }
+}
+
+/** The place the client sent for element i (I32In.LIST_*, 1-based) as a 0-based position and a size. */
+function sentPlace(i: i32, position: Int32Array, size: Int32Array): void {
+  unchecked(position[i] = i32In(I32In.LIST_INDEX, i) - 1);
+  unchecked(size[i] = i32In(I32In.LIST_SIZE, i));
 }
 
 /** Scores this close to the best are all turned into probabilities to find the highest one. */
@@ -168,13 +196,11 @@ function sections(secStart: Int32Array, secLen: Int32Array, secId: Int32Array): 
   }
 }
 
-/** Rows this tall count as one line when ordering a section's controls (a menu's items share a line). */
-const LINE_PX: f64 = 8;
 
 /**
  * For "the third link in the Sport menu": each element's 0-based place among the controls of its kind
- * in its section, in reading order (line by line, then left to right); -1 outside a section and for
- * static text. `size` gets the number of such controls.
+ * in its section, in reading order (line by line, then left to right), or its item's place in a list the
+ * client sent; -1 outside a section and for static text. `size` gets the number of such controls (items).
  */
 function sectionPositions(secId: Int32Array, position: Int32Array, size: Int32Array): void {
   const idx = new Int32Array(count), tmp = new Int32Array(count), key = new Float64Array(count);
@@ -197,6 +223,8 @@ function sectionPositions(secId: Int32Array, position: Int32Array, size: Int32Ar
     for (let k = start; k < end; k++) unchecked(size[unchecked(idx[k])] = end - start);
     start = end;
   }
+  // An item of a list the client sent is at its item's place (a story's headline and byline links alike).
+  for (let k = 0; k < m; k++) { const i = unchecked(idx[k]); if (i32In(I32In.LIST_ID, i) != 0) sentPlace(i, position, size); }
 }
 
 export function computeRerank(): void {

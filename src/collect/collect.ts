@@ -8,6 +8,7 @@ import { detectCaptcha } from './captcha.ts';
 import { clientMetrics, watchMutations } from './metrics.ts';
 import { isTag, isShadowRoot } from './dom.ts';
 import { sectionOf, newSectionCache, isHeading, noteHeading, type SectionCache } from './section.ts';
+import { listOf, newListCache, type ListCache } from './lists.ts';
 
 /** A document being walked: where its viewport sits in the top viewport, and the frame that holds it. */
 interface Frame {
@@ -49,6 +50,7 @@ interface Walk {
   zIndex: Map<Element, string>;
   background: Map<Element, string>;
   sections: SectionCache;
+  lists: ListCache;
   labels: LabelIndex;
   /** Each parent's cleaned text (nearby text of its children). */
   parentText: Map<Element, string>;
@@ -279,6 +281,7 @@ function describe(w: Walk, frame: Frame, tree: Node, el: Element, rect: Rect, sc
   if (a11yHidden(w, frame, tree, el)) attributes.a11y_hidden = 'true';
   const centerX = rect.x + rect.width / 2, centerY = rect.y + rect.height / 2;
   const inViewport = !scrolledOut && intersects(rect, { x: 0, y: 0, width: w.top.width, height: w.top.height }) && (!frame.clip || intersects(rect, frame.clip));
+  const list = listOf(w.lists, el);
   return {
     id: w.idBase + idOf(el),
     tag: el.tagName.toLowerCase(),
@@ -295,6 +298,7 @@ function describe(w: Walk, frame: Frame, tree: Node, el: Element, rect: Rect, sc
       display: s.display, visibility: s.visibility, opacity: s.opacity, position: s.position,
     },
     attributes,
+    ...(list ? { list_id: list.id, list_index: list.index, list_length: list.length } : {}),
   };
 }
 
@@ -408,6 +412,7 @@ export function collect(options: CollectOptions = {}): CollectResult {
     idBase: options.idBase ?? 0,
     top: options.topViewport ?? { width, height, scrollY: window.scrollY },
     styles: new Map(), onTheWay: new Map(), scrollers: new Map(), docScrolls: new Map(), zIndex: new Map(), background: new Map(), sections: newSectionCache(),
+    lists: newListCache(options.idBase ?? 0, options.topViewport?.height ?? height),
     labels: new Map(), parentText: new Map(), hidesAny: new Map(), a11yHidden: new Map(), unnamedText: new Map(),
   };
   // A frame collected on its own (cross-origin) is clipped to its box in the top page.

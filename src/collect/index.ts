@@ -7,7 +7,7 @@ import { drawHighlight, clearHighlight } from './highlight.ts';
 import { selectorFor, type ElementSelector } from './selector.ts';
 import { findOverlays } from './overlays.ts';
 
-export const VERSION = 5;
+export const VERSION = 6;
 
 export interface SightlineGlobal {
   version: number;

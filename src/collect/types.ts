@@ -35,6 +35,10 @@ export interface CollectedElement {
   doc_y: number;
   styles: { z_index: string; cursor: string; bg_color: string; display: string; visibility: string; opacity: string; position: string };
   attributes: Record<string, string>;
+  /** In a list of repeated items (cards, rows, menu items: lists.ts): the list, its 1-based item, its length. */
+  list_id?: number;
+  list_index?: number;
+  list_length?: number;
 }
 
 export interface CaptchaReport {

@@ -20,7 +20,8 @@ const FIXED = 16;
 const ABSENT = -1, NULL = -2, FALSE = -3, TRUE = -4, NUMBER = -16;
 /** Scalar fields the encoder carries, by where they sit: on the element, in styles, in attributes. Extra
  *  fields the ranker never reads (label_source, position, font_size...) are left out. */
-const ELEMENT_FIELDS = ['tag', 'text', 'in_viewport', 'is_occluded', 'scroll_y', 'center_x', 'center_y', 'doc_y', 'group_key'] as const;
+const ELEMENT_FIELDS = ['tag', 'text', 'in_viewport', 'is_occluded', 'scroll_y', 'center_x', 'center_y', 'doc_y', 'group_key',
+  'list_id', 'list_index', 'list_length'] as const;
 const STYLE_FIELDS = ['z_index', 'cursor', 'display', 'visibility', 'opacity', 'bg_color', 'background_color'] as const;
 const ATTRIBUTE_FIELDS = ['role', 'type_', 'aria_label', 'href', 'nearby_text', 'name', 'input_type', 'value', 'value_redacted',
   'checked', 'disabled', 'aria_checked', 'aria_disabled', 'aria_expanded', 'class', 'inferred_label', 'inferred_role', 'section',
@@ -30,6 +31,7 @@ const ATTRIBUTE_FIELDS = ['role', 'type_', 'aria_label', 'href', 'nearby_text', 
 const STR = 1, NUM = 2, BOOL = 4, ANY = 7;
 const KINDS: Record<string, number> = {
   tag: STR, text: STR, group_key: STR, in_viewport: BOOL, is_occluded: BOOL, scroll_y: NUM, center_x: NUM, center_y: NUM, doc_y: NUM,
+  list_id: NUM, list_index: NUM, list_length: NUM,
   'styles.z_index': STR | NUM, 'styles.opacity': STR | NUM, 'attributes.value_redacted': STR | BOOL, 'attributes.checked': STR | BOOL,
   'attributes.disabled': STR | BOOL, 'attributes.aria_checked': STR | BOOL, 'attributes.aria_disabled': STR | BOOL,
   'attributes.aria_expanded': STR | BOOL, 'attributes.a11y_hidden': STR | BOOL, 'attributes.placeholder': ANY, // an extra field: any value

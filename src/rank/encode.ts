@@ -21,6 +21,8 @@ export const MAX_FRAME_DEPTH = 8;
 /** Coordinates are clamped to ±COORD_LIMIT px so every later computation stays finite and exact. */
 const COORD_LIMIT = 1e7;
 const Z_LIMIT = 2147483647;
+/** Longest list (list_length) read: more items than any page lists; beyond it the triple is ignored. */
+const LIST_MAX = 1_000_000;
 
 const checkRequest = Compile(SnapshotRequest);
 const checkElement = Compile(RawElement);
@@ -234,6 +236,7 @@ export function encode(body: unknown, core: CoreBackend, options: EncodeOptions 
   const idOf = (id: number) => { let v = ids.get(id); if (v === undefined) { v = ids.size; ids.set(id, v); } return v; };
   const keys = new Interner();
   const groupKeys = new Interner();
+  const listIds = new Interner();
   // Each distinct group key is read once: the first element that holds it, or -1 when it is opaque (a page's
   // elements share few keys: 84 in the bench's 1,000 elements).
   const keyFirst = new Map<string, number>();
@@ -319,6 +322,13 @@ export function encode(body: unknown, core: CoreBackend, options: EncodeOptions 
       if (first < 0) { flags |= Flag.GROUP_OPAQUE; c[I32In.GROUP_A * n + i] = groupKeys.id(key); }
     }
 
+    // Repeated items the client found (list_id, list_index, list_length): only a consistent triple counts.
+    if (finite(e.list_id) && Number.isInteger(e.list_index) && Number.isInteger(e.list_length)
+      && e.list_index! >= 1 && e.list_index! <= e.list_length! && e.list_length! <= LIST_MAX) {
+      c[I32In.LIST_ID * n + i] = listIds.id(String(e.list_id));
+      c[I32In.LIST_INDEX * n + i] = e.list_index!;
+      c[I32In.LIST_SIZE * n + i] = e.list_length!;
+    }
     c[I32In.ROLE * n + i] = role;
     c[I32In.BAND * n + i] = band;
     c[I32In.KIND * n + i] = ROLES[role].kind;

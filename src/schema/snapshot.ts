@@ -69,6 +69,9 @@ export const RawElement = Type.Object({
   center_y: Maybe(Type.Number()),
   doc_y: Maybe(Type.Number()),
   group_key: Maybe(Type.String()),
+  list_id: Maybe(Type.Number({ description: 'Sightline extension: the list of repeated items (cards, result rows, menu items: siblings of one shape, at least 3) the element sits in, as our collector sends it; elements of one item share list_id and list_index. Used by the goal rerank for positions ("the third product"); when absent, the rank core counts positions from geometry.' })),
+  list_index: Maybe(Type.Number({ description: 'Sightline extension, with list_id: the 1-based place of the element\'s item in its list, in document order.' })),
+  list_length: Maybe(Type.Number({ description: 'Sightline extension, with list_id: how many items the list holds. An inconsistent triple (index not within 1..length) is ignored.' })),
 }, { description: 'An element as collected in the browser. Extra fields are accepted.' });
 
 /** An element of an earlier snapshot, for `options.previous`: a raw element or a result element. */

@@ -21,6 +21,7 @@ import { launch } from '../../test/helpers/browser.ts';
 import { collectPage, inject } from '../../src/playwright/collect-page.ts';
 import { hash } from '../../src/rank/goal.ts';
 import type { CollectedElement } from '../../src/collect/types.ts';
+import type { Browser, Page } from 'playwright-core';
 
 const WCXB = process.env.WCXB_DIR ?? '/work/wcxb';
 const READABILITY = process.env.READABILITY_DIR ?? '/work/rdb';
@@ -105,41 +106,55 @@ function listing(elements: CollectedElement[]): string {
   }).join('\n');
 }
 
-const sources = MORE ? wcxbPages() : [...wcxbPages(), ...readabilityPages()];
-const kept = new Map<string, number>(); // --more: pages kept per type
-mkdirSync(SCRATCH, { recursive: true });
-const browser = await launch();
-const pages: RealPage[] = [];
-let done = 0;
-for (const s of sources) {
-  if (MORE && (kept.get(s.type) ?? 0) >= MORE_QUOTA[s.type]) continue;
+/** A page rendered offline in a fresh context (its document served from `html` at its own URL, every
+ *  other request aborted) and collected at 1280x800, `class` attributes left out. Also re-collects the
+ *  set with a newer collector (recollect-dev.ts). */
+export async function renderOffline(browser: Browser, url: string, html: string, keep?: (page: Page, raw: CollectedElement[]) => Promise<void>) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, serviceWorkers: 'block', acceptDownloads: false });
-  const page = await context.newPage();
-  // Offline: the document from its file at its own URL (so links resolve as on the web), nothing else.
-  await page.route('**/*', (route) => route.request().isNavigationRequest() && route.request().url() === new URL(s.url).href
-    ? route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: s.html })
-    : route.abort('blockedbyclient'));
   try {
-    await page.goto(s.url, { waitUntil: 'load', timeout: 20_000 });
+    const page = await context.newPage();
+    // Offline: the document from its file at its own URL (so links resolve as on the web), nothing else.
+    await page.route('**/*', (route) => route.request().isNavigationRequest() && route.request().url() === new URL(url).href
+      ? route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html })
+      : route.abort('blockedbyclient'));
+    await page.goto(url, { waitUntil: 'load', timeout: 20_000 });
     await page.waitForTimeout(300);
     await inject(page.mainFrame());
     const collected = await collectPage(page);
     const raw = collected.raw_elements.map((e) => ({ ...e, attributes: Object.fromEntries(Object.entries(e.attributes).filter(([k]) => k !== 'class')) }));
-    if (MORE && raw.length < MORE_MIN_ELEMENTS) throw new Error(`only ${raw.length} elements, passed over`);
-    if (MORE) kept.set(s.type, (kept.get(s.type) ?? 0) + 1);
-    const site = s.site ?? siteOf(s.url);
-    const lang = s.lang ?? langOf(s.html);
-    pages.push({ id: s.id, source: s.source, site, type: s.type, lang, split: splitOf(site), request: { url: page.url(), viewport: collected.viewport, raw_elements: raw } });
-    writeFileSync(new URL(`${s.id}.txt`, SCRATCH), `${s.id} ${s.type} ${lang} ${s.url}\n${listing(raw)}\n`);
-    await page.screenshot({ path: new URL(`${s.id}.png`, SCRATCH).pathname });
-  } catch (err) {
-    process.stderr.write(`${s.id}: ${(err as Error).message.split('\n')[0]}\n`);
+    await keep?.(page, raw);
+    return { url: page.url(), viewport: collected.viewport, raw_elements: raw };
+  } finally {
+    await context.close();
   }
-  await context.close();
-  if (++done % 20 === 0) process.stderr.write(`${done}/${sources.length} pages\n`);
 }
-await browser.close();
-writeFileSync(OUT, gzipSync(JSON.stringify({ splitSeed: SPLIT_SEED, pages })));
-const count = (split: Split) => pages.filter((p) => p.split === split).length;
-if (MORE) writeFileSync(new URL('DONE', SCRATCH), pages.map((p) => p.id).join('\n') + '\n');
-console.log(`${pages.length} pages (train ${count('train')}, dev ${count('dev')}, test ${count('test')}), ${pages.reduce((n, p) => n + p.request.raw_elements.length, 0)} elements`);
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const sources = MORE ? wcxbPages() : [...wcxbPages(), ...readabilityPages()];
+  const kept = new Map<string, number>(); // --more: pages kept per type
+  mkdirSync(SCRATCH, { recursive: true });
+  const browser = await launch();
+  const pages: RealPage[] = [];
+  let done = 0;
+  for (const s of sources) {
+    if (MORE && (kept.get(s.type) ?? 0) >= MORE_QUOTA[s.type]) continue;
+    try {
+      const request = await renderOffline(browser, s.url, s.html, async (page, raw) => {
+        if (MORE && raw.length < MORE_MIN_ELEMENTS) throw new Error(`only ${raw.length} elements, passed over`);
+        writeFileSync(new URL(`${s.id}.txt`, SCRATCH), `${s.id} ${s.type} ${s.lang ?? langOf(s.html)} ${s.url}\n${listing(raw)}\n`);
+        await page.screenshot({ path: new URL(`${s.id}.png`, SCRATCH).pathname });
+      });
+      if (MORE) kept.set(s.type, (kept.get(s.type) ?? 0) + 1);
+      const site = s.site ?? siteOf(s.url);
+      pages.push({ id: s.id, source: s.source, site, type: s.type, lang: s.lang ?? langOf(s.html), split: splitOf(site), request });
+    } catch (err) {
+      process.stderr.write(`${s.id}: ${(err as Error).message.split('\n')[0]}\n`);
+    }
+    if (++done % 20 === 0) process.stderr.write(`${done}/${sources.length} pages\n`);
+  }
+  await browser.close();
+  writeFileSync(OUT, gzipSync(JSON.stringify({ splitSeed: SPLIT_SEED, pages })));
+  const count = (split: Split) => pages.filter((p) => p.split === split).length;
+  if (MORE) writeFileSync(new URL('DONE', SCRATCH), pages.map((p) => p.id).join('\n') + '\n');
+  console.log(`${pages.length} pages (train ${count('train')}, dev ${count('dev')}, test ${count('test')}), ${pages.reduce((n, p) => n + p.request.raw_elements.length, 0)} elements`);
+}

@@ -32,12 +32,16 @@ const positionOf = (ids: number[], targets: number[]) => {
   return at < 0 ? Infinity : at;
 };
 
-export async function score(): Promise<Scored[]> {
+/** Ranks the goals of the pages `only` keeps (all by default: a split left out is never ranked), each page
+ *  as `requestOf` gives it (as stored by default; recollect-dev.ts passes re-collected pages). */
+export async function score(only: (page: RealPage) => boolean = () => true,
+  requestOf: (page: RealPage) => RealPage['request'] = (page) => page.request): Promise<Scored[]> {
   const ranker = await createRanker({ limitCap: 100_000 });
   const heuristic = new Map<string, number[]>();
   const out: Scored[] = [];
   for (const g of loadGoals()) {
-    const request = { ...g.page.request, options: { limit: 100_000 } };
+    if (!only(g.page)) continue;
+    const request = { ...requestOf(g.page), options: { limit: 100_000 } };
     let plain = heuristic.get(g.page.id);
     if (!plain) heuristic.set(g.page.id, plain = ranker.rank(request).elements.map((e) => e.id));
     const withGoal = ranker.rank({ ...request, goal: g.goal }).elements.map((e) => e.id);
@@ -63,7 +67,7 @@ export function table(rows: Scored[], groupBy: (r: Scored) => string): string {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const only = process.argv.includes('--split') ? process.argv[process.argv.indexOf('--split') + 1] : undefined;
-  const rows = (await score()).filter((r) => !only || r.split === only);
+  const rows = await score((page) => !only || page.split === only);
   const pages = (split: string) => new Set(rows.filter((r) => r.split === split).map((r) => r.page)).size;
   console.log(`${rows.length} goals on ${new Set(rows.map((r) => r.page)).size} pages (train ${pages('train')}, dev ${pages('dev')}, test ${pages('test')} pages)\n`);
   console.log('By split\n\n' + table(rows, (r) => r.split) + '\n');

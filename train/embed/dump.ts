@@ -12,6 +12,8 @@ const SPLITS = new Set(['train', 'dev']);
 const HEADING_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 /** How many headings above an element are tried for one spanning its column (as the core does). */
 const MAX_HEADINGS_BACK = 32;
+/** How many of today's first elements keep their rerank score in the dump (a second stage's candidates). */
+const TOP_SCORED = 100;
 
 type Raw = RealPage['request']['raw_elements'][number];
 
@@ -54,7 +56,7 @@ function headingAbove(els: Raw[]): Map<number, string> {
 }
 
 export interface DumpElement { id: number; role: string; own: string; link: string; context: string; importance: number; heuristic: number }
-export interface DumpGoal { page: string; split: string; lang: string; style: string; goal: string; targets: number[]; today: number[]; confidence: number }
+export interface DumpGoal { page: string; split: string; lang: string; style: string; goal: string; targets: number[]; today: number[]; confidence: number; today_score: number[] }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const started = Date.now();
@@ -87,7 +89,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const today = ranked.elements.map((e) => e.id);
     // the rerank's own calibrated probability for its first element: known at run time, so a fusion may gate on it
     const confidence = ranked.ml_rerank?.top_probability ?? 0;
-    outGoals.push({ page: g.page.id, split: g.page.split, lang: g.page.lang === 'en' ? 'en' : 'non-en', style: g.style, goal: g.goal, targets: g.targets, today, confidence });
+    // the rerank's own score of today's first candidates (a second stage fuses with it: second_stage.py)
+    const today_score = ranked.elements.slice(0, TOP_SCORED).map((e) => e.ml_score ?? 0);
+    outGoals.push({ page: g.page.id, split: g.page.split, lang: g.page.lang === 'en' ? 'en' : 'non-en', style: g.style, goal: g.goal, targets: g.targets, today, confidence, today_score });
   }
   mkdirSync(CACHE, { recursive: true });
   writeFileSync(new URL('dump.json', CACHE), JSON.stringify({ pages, goals: outGoals }));

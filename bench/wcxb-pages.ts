@@ -32,7 +32,9 @@ export function realPageIds(count = REAL_PAGES.length): [id: string, type: strin
   return [...REAL_PAGES, ...more.map((id): [string, string] => [id, wcxbPage(id).type])].slice(0, count);
 }
 
-export async function serveRealPages(count = REAL_PAGES.length): Promise<RealPageServer> {
+/** `missDelayMs`: anything but the documents answers 404 after this long, as a real site's missing
+ *  resource does after a network round trip (default at once; bench/map-navigation.bench.ts). */
+export async function serveRealPages(count = REAL_PAGES.length, { missDelayMs = 0 } = {}): Promise<RealPageServer> {
   const tune = new Set(SPLIT.tune);
   const docs = new Map<string, string>();
   const pages = realPageIds(count);
@@ -42,7 +44,11 @@ export async function serveRealPages(count = REAL_PAGES.length): Promise<RealPag
   }
   const server = createServer((req, res) => {
     const doc = docs.get((req.url ?? '/').split('?')[0]);
-    if (!doc) { res.writeHead(404, { 'content-type': 'text/plain' }); res.end(); return; }
+    if (!doc) {
+      const miss = () => { res.writeHead(404, { 'content-type': 'text/plain' }); res.end(); };
+      if (missDelayMs) setTimeout(miss, missDelayMs); else miss();
+      return;
+    }
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': CSP });
     res.end(doc);
   });

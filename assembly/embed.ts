@@ -1,9 +1,9 @@
 // Meaning for the goal rerank: cosines between the goal's and an element's texts in the distilled
-// embedding table (src/rank/goal-embed.bin; the door hands over only the rows a request uses). A
-// text's vector is the mean of its tokens' rows (row = int8 × scale); the mean's length cancels in
-// the cosine, so the sum is used. Only + - * / and sqrt: identical in Wasm and JS.
+// embedding table (src/rank/goal-embed.bin, held by the core across requests: the door hands over only
+// each request's token ids). A text's vector is the mean of its tokens' rows (row = int8 × scale); the
+// mean's length cancels in the cosine, so the sum is used. Only + - * / and sqrt: identical in Wasm and JS.
 import { I32In, Param } from "./layout";
-import { count, i32In, param, embIds, embRows, embScales } from "./state";
+import { count, i32In, param, embIds, embTable, embTableScales } from "./state";
 
 class Spans {
   dim: i32;
@@ -13,8 +13,6 @@ class Spans {
   /** Cosine of the span starting at an EMB_IDS offset (elements with one text share its span). */
   memo: Float64Array;
   done: Uint8Array;
-  /** The request's rows as values (int8 × scale), each computed once: a span's sum is then adds only. */
-  values: Float64Array;
 
   constructor(dim: i32) {
     this.dim = dim;
@@ -22,13 +20,7 @@ class Spans {
     this.acc = new Float64Array(dim);
     this.memo = new Float64Array(embIds.length);
     this.done = new Uint8Array(embIds.length);
-    const rows = embRows, scales = embScales, nRows = scales.length;
-    const values = this.values = new Float64Array(nRows * dim);
-    for (let r = 0; r < nRows; r++) {
-      const s = unchecked(scales[r]), base = r * dim;
-      for (let d = 0; d < dim; d++) unchecked(values[base + d] = s * f64(unchecked(rows[base + d])));
-    }
-    sum(0, i32(param(Param.EMB_GOAL_LEN)), this.goal, dim, values);
+    sum(0, i32(param(Param.EMB_GOAL_LEN)), this.goal, dim);
     let n: f64 = 0;
     for (let d = 0; d < dim; d++) n += unchecked(this.goal[d]) * unchecked(this.goal[d]);
     this.goalNorm = Math.sqrt(n);
@@ -38,7 +30,7 @@ class Spans {
     if (len <= 0 || this.goalNorm == 0) return 0;
     if (unchecked(this.done[start]) != 0) return unchecked(this.memo[start]);
     const acc = this.acc, goal = this.goal, dim = this.dim;
-    sum(start, len, acc, dim, this.values);
+    sum(start, len, acc, dim);
     let dot: f64 = 0, n: f64 = 0;
     for (let d = 0; d < dim; d++) {
       const a = unchecked(acc[d]);
@@ -52,21 +44,23 @@ class Spans {
   }
 }
 
-/** acc = the sum of the rows of EMB_IDS[start, start + len). */
-function sum(start: i32, len: i32, acc: Float64Array, dim: i32, values: Float64Array): void {
-  const ids = embIds; // a local: the loop must not reload the global
+/** acc = the sum of the rows of EMB_IDS[start, start + len), each value int8 × its row's scale (an
+ *  int8 times an f32 is exact in f64, so the order of operations is the only thing to keep). */
+function sum(start: i32, len: i32, acc: Float64Array, dim: i32): void {
+  const ids = embIds, rows = embTable, scales = embTableScales; // locals: the loop must not reload globals
   acc.fill(0);
   for (let k = start; k < start + len; k++) {
-    const base = unchecked(ids[k]) * dim;
+    const id = unchecked(ids[k]);
+    const s = unchecked(scales[id]), base = id * dim;
     let d = 0;
     // Four lanes a step (each lane adds in the same order: the sums are exact as one at a time).
     for (; d + 4 <= dim; d += 4) {
-      unchecked(acc[d] += unchecked(values[base + d]));
-      unchecked(acc[d + 1] += unchecked(values[base + d + 1]));
-      unchecked(acc[d + 2] += unchecked(values[base + d + 2]));
-      unchecked(acc[d + 3] += unchecked(values[base + d + 3]));
+      unchecked(acc[d] += s * f64(unchecked(rows[base + d])));
+      unchecked(acc[d + 1] += s * f64(unchecked(rows[base + d + 1])));
+      unchecked(acc[d + 2] += s * f64(unchecked(rows[base + d + 2])));
+      unchecked(acc[d + 3] += s * f64(unchecked(rows[base + d + 3])));
     }
-    for (; d < dim; d++) unchecked(acc[d] += unchecked(values[base + d]));
+    for (; d < dim; d++) unchecked(acc[d] += s * f64(unchecked(rows[base + d])));
   }
 }
 

@@ -1,7 +1,8 @@
 // The goal-embedding part of encoding (only with a goal and a table): WordPiece tokens of the goal
 // and, per element, of its own text, its link's path and its section label, as rows of the table.
-// Each distinct text is tokenised once and its elements share one span; each distinct token's row
-// crosses into the core once (EMB_ROWS), so a request moves a few hundred KB, not the table.
+// The core holds the table (loaded into it once per process, per core instance), so a request hands
+// over token ids only. Each distinct text of a request is one span its elements share; a text's ids are
+// kept across requests (an agent observes a page again and again, and a site's pages share menus).
 import { Buf, I32In, Param } from '../../assembly/layout.ts';
 import type { RawElement } from '../schema/snapshot.ts';
 import type { EmbedTable } from './embed-table.ts';
@@ -9,56 +10,72 @@ import type { CoreBackend } from './backend.ts';
 
 /** Tokens read per text: a label's first words say what it is (and bound the core's work). */
 const GOAL_TOKENS = 48, OWN_TOKENS = 16, LINK_TOKENS = 16, SECTION_TOKENS = 16;
+/** Texts (per kind) whose token ids are kept across requests; the cache starts over when full. */
+const CACHE_TEXTS = 16384;
 
 export interface EmbedSpans {
   table: EmbedTable;
-  /** Local row of each token: the goal's first, then every distinct text's. */
+  /** Table row of each token: the goal's first, then every distinct text's. */
   ids: Int32Array;
   goalLen: number;
-  /** Table row of each local row. */
-  rows: Int32Array;
   /** Per element: own start, own length, link start, link length, section start, section length. */
   spans: Int32Array;
 }
 
-/** Token rows of a request, each table row numbered by first use (a stamp per table row, so nothing is
- *  cleared between requests). */
-class Tokens {
+/** A growable i32 buffer reused across requests (encoding is synchronous). */
+class Ids {
   data = new Int32Array(8192);
   length = 0;
-  rows: number[] = [];
-  constructor(private readonly local: Int32Array, private readonly stamp: Int32Array, private readonly request: number) {}
   push(id: number): void {
-    let r: number;
-    if (this.stamp[id] === this.request) r = this.local[id];
-    else { r = this.rows.length; this.stamp[id] = this.request; this.local[id] = r; this.rows.push(id); }
-    if (this.length === this.data.length) { const grown = new Int32Array(this.data.length * 2); grown.set(this.data); this.data = grown; }
-    this.data[this.length++] = r;
+    if (this.length === this.data.length) this.grow(1);
+    this.data[this.length++] = id;
+  }
+  append(ids: Int32Array): void {
+    if (this.length + ids.length > this.data.length) this.grow(ids.length);
+    this.data.set(ids, this.length);
+    this.length += ids.length;
+  }
+  private grow(more: number): void {
+    const grown = new Int32Array(Math.max(this.data.length * 2, this.length + more));
+    grown.set(this.data);
+    this.data = grown;
   }
 }
 
-const scratch = new WeakMap<EmbedTable, { local: Int32Array; stamp: Int32Array; request: number }>();
+const out = new Ids();
+/** One text's ids while it is tokenised. */
+const spelled: number[] = [];
+/** Per table: own text, link (by href) and section label -> token ids, across requests. */
+const cached = new WeakMap<EmbedTable, Map<string, Int32Array>[]>();
 
 /** `ownTexts`: each element's own text, as the hashing pass read it. */
 export function embedSpans(table: EmbedTable, elements: RawElement[], goal: string, ownTexts: string[], hrefWords: (href: string) => string): EmbedSpans {
   const n = elements.length, tok = table.tokenizer;
-  let mine = scratch.get(table);
-  if (!mine) scratch.set(table, mine = { local: new Int32Array(table.size), stamp: new Int32Array(table.size), request: 0 });
-  if (mine.request >= 0x3fffffff) { mine.stamp.fill(0); mine.request = 0; }
-  const out = new Tokens(mine.local, mine.stamp, ++mine.request);
+  let known = cached.get(table);
+  if (!known) cached.set(table, known = [new Map(), new Map(), new Map()]);
+  out.length = 0;
   const goalLen = tok.tokenize(goal, GOAL_TOKENS, out);
   const spans = new Int32Array(6 * n);
-  // text -> [start, length]: a page repeats its labels, links and section names
+  // text -> start * 256 + length in this request: a page repeats its labels, links and section names
   const seen = [new Map<string, number>(), new Map<string, number>(), new Map<string, number>()];
   const limits = [OWN_TOKENS, LINK_TOKENS, SECTION_TOKENS];
-  // key: the text, or for a link its href (its words are read only the first time)
+  // key: the text, or for a link its href (its words are read only when its ids are not known)
   const span = (i: number, k: number, key: string) => {
     if (!key) return;
-    const start = seen[k].get(key);
-    if (start !== undefined) { spans[6 * i + 2 * k] = start >>> 8; spans[6 * i + 2 * k + 1] = start & 0xff; return; }
-    const at = out.length, len = tok.tokenize(k === 1 ? hrefWords(key) : key, limits[k], out);
-    seen[k].set(key, at * 256 + len);
-    spans[6 * i + 2 * k] = at; spans[6 * i + 2 * k + 1] = len;
+    const packed = seen[k].get(key);
+    if (packed !== undefined) { spans[6 * i + 2 * k] = packed >>> 8; spans[6 * i + 2 * k + 1] = packed & 0xff; return; }
+    let ids = known[k].get(key);
+    if (!ids) {
+      spelled.length = 0;
+      tok.tokenize(k === 1 ? hrefWords(key) : key, limits[k], spelled);
+      ids = Int32Array.from(spelled);
+      if (known[k].size >= CACHE_TEXTS) known[k].clear();
+      known[k].set(key, ids);
+    }
+    const at = out.length;
+    out.append(ids);
+    seen[k].set(key, at * 256 + ids.length);
+    spans[6 * i + 2 * k] = at; spans[6 * i + 2 * k + 1] = ids.length;
   };
   for (let i = 0; i < n; i++) {
     const e = elements[i];
@@ -68,21 +85,33 @@ export function embedSpans(table: EmbedTable, elements: RawElement[], goal: stri
     const section = e.attributes?.section;
     if (section) span(i, 2, section);
   }
-  return { table, ids: out.data.subarray(0, out.length), goalLen, rows: Int32Array.from(out.rows), spans };
+  return { table, ids: out.data.subarray(0, out.length), goalLen, spans };
 }
 
-/** Allocates and fills the core's embedding buffers (after `prepare`; views are taken afresh). */
+/** Tags of the tables loaded into cores (a core holds one; tableTag() says which). */
+const tags = new WeakMap<EmbedTable, number>();
+let lastTag = 0;
+
+/** Loads `table` into the core unless it holds it already (once per process and core instance): the
+ *  rows and scales are copied in, and every later request hands over token ids only. */
+function ensureTable(core: CoreBackend, table: EmbedTable): void {
+  let tag = tags.get(table);
+  if (tag === undefined) tags.set(table, tag = ++lastTag);
+  if (core.tableTag() === tag) return;
+  core.loadTable(table.size, table.dim, tag);
+  core.i8(Buf.EMB_TABLE).set(table.rows);
+  core.f64(Buf.EMB_TABLE_SCALES).set(table.scales);
+}
+
+/** Makes sure the core holds the request's table; call before `prepare` (loading a table ends a request). */
+export function readyEmbed(core: CoreBackend, t: EmbedSpans): void {
+  ensureTable(core, t.table);
+}
+
+/** Allocates and fills the core's embedding inputs (after `prepare`; views are taken afresh). */
 export function writeEmbed(core: CoreBackend, n: number, t: EmbedSpans): void {
-  const { dim } = t.table;
-  core.prepareEmbed(t.ids.length, t.rows.length, dim);
+  core.prepareEmbed(t.ids.length);
   core.i32(Buf.EMB_IDS).set(t.ids);
-  const rows = core.i8(Buf.EMB_ROWS), scales = core.f64(Buf.EMB_SCALES);
-  const from = t.table.rows, fromScales = t.table.scales;
-  for (let r = 0; r < t.rows.length; r++) {
-    const id = t.rows[r];
-    rows.set(from.subarray(id * dim, (id + 1) * dim), r * dim);
-    scales[r] = fromScales[id];
-  }
   const c = core.i32(Buf.IN_I32);
   const columns = [I32In.EMB_OWN_START, I32In.EMB_OWN_LEN, I32In.EMB_LINK_START, I32In.EMB_LINK_LEN, I32In.EMB_SEC_START, I32In.EMB_SEC_LEN];
   for (let k = 0; k < 6; k++) {
@@ -90,6 +119,6 @@ export function writeEmbed(core: CoreBackend, n: number, t: EmbedSpans): void {
     for (let i = 0; i < n; i++) c[at + i] = t.spans[6 * i + k];
   }
   const params = core.f64(Buf.PARAMS);
-  params[Param.EMB_DIM] = dim;
+  params[Param.EMB_DIM] = t.table.dim;
   params[Param.EMB_GOAL_LEN] = t.goalLen;
 }

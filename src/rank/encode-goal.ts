@@ -9,7 +9,7 @@ import { linkConcepts, tablesFor, PHRASES, PHRASE_ENDS } from './concepts.ts';
 import { RERANK_MODEL } from './rerank-model.ts';
 import type { CoreBackend } from './backend.ts';
 import { embedTable } from './embed-table.ts';
-import { embedSpans, writeEmbed, type EmbedSpans } from './encode-embed.ts';
+import { embedSpans, readyEmbed, writeEmbed, type EmbedSpans } from './encode-embed.ts';
 
 /** A growable i32 buffer reused across requests (encoding is synchronous): no array per element. */
 class Hashes implements HashSink {
@@ -200,6 +200,11 @@ const WEIGHTS = (() => {
 
 export function goalCount(t: GoalTokens): number {
   return t.goal.words.length + t.goal.trigrams.length + t.concepts.length + t.goal.listWords.length;
+}
+
+/** Before `prepare`: the core holds the goal-embedding table the request uses (loaded once). */
+export function readyGoal(core: CoreBackend, t: GoalTokens): void {
+  if (t.embed) readyEmbed(core, t.embed);
 }
 
 /** Writes the goal, the tokens and the model into the prepared core. */

@@ -9,58 +9,71 @@ class Spans {
   dim: i32;
   goal: Float64Array;
   goalNorm: f64 = 0;
-  acc: Float64Array;
   /** Cosine of the span starting at an EMB_IDS offset (elements with one text share its span). */
   memo: Float64Array;
   done: Uint8Array;
+  /** Offsets in the table of the tokens of the span being summed, and their rows' scales. */
+  base: Int32Array = new Int32Array(64);
+  scale: Float64Array = new Float64Array(64);
 
   constructor(dim: i32) {
     this.dim = dim;
     this.goal = new Float64Array(dim);
-    this.acc = new Float64Array(dim);
     this.memo = new Float64Array(embIds.length);
     this.done = new Uint8Array(embIds.length);
-    sum(0, i32(param(Param.EMB_GOAL_LEN)), this.goal, dim);
-    let n: f64 = 0;
-    for (let d = 0; d < dim; d++) n += unchecked(this.goal[d]) * unchecked(this.goal[d]);
-    this.goalNorm = Math.sqrt(n);
+    this.sumDot(0, i32(param(Param.EMB_GOAL_LEN)), this.goal);
+    let g: f64 = 0;
+    for (let d = 0; d < dim; d++) g += unchecked(this.goal[d]) * unchecked(this.goal[d]);
+    this.goalNorm = Math.sqrt(g);
   }
 
   cosine(start: i32, len: i32): f64 {
     if (len <= 0 || this.goalNorm == 0) return 0;
     if (unchecked(this.done[start]) != 0) return unchecked(this.memo[start]);
-    const acc = this.acc, goal = this.goal, dim = this.dim;
-    sum(start, len, acc, dim);
-    let dot: f64 = 0, n: f64 = 0;
-    for (let d = 0; d < dim; d++) {
-      const a = unchecked(acc[d]);
-      dot += a * unchecked(goal[d]);
-      n += a * a;
-    }
-    const c = n > 0 ? dot / (Math.sqrt(n) * this.goalNorm) : 0;
+    const c = this.sumDot(start, len, null);
     unchecked(this.memo[start] = c);
     unchecked(this.done[start] = 1);
     return c;
   }
-}
 
-/** acc = the sum of the rows of EMB_IDS[start, start + len), each value int8 × its row's scale (an
- *  int8 times an f32 is exact in f64, so the order of operations is the only thing to keep). */
-function sum(start: i32, len: i32, acc: Float64Array, dim: i32): void {
-  const ids = embIds, rows = embTable, scales = embTableScales; // locals: the loop must not reload globals
-  acc.fill(0);
-  for (let k = start; k < start + len; k++) {
-    const id = unchecked(ids[k]);
-    const s = unchecked(scales[id]), base = id * dim;
-    let d = 0;
-    // Four lanes a step (each lane adds in the same order: the sums are exact as one at a time).
-    for (; d + 4 <= dim; d += 4) {
-      unchecked(acc[d] += s * f64(unchecked(rows[base + d])));
-      unchecked(acc[d + 1] += s * f64(unchecked(rows[base + d + 1])));
-      unchecked(acc[d + 2] += s * f64(unchecked(rows[base + d + 2])));
-      unchecked(acc[d + 3] += s * f64(unchecked(rows[base + d + 3])));
+  /**
+   * The span's sum, four dimensions at a time in registers with every token added in span order (each
+   * dimension's sum is the same as one token at a time), and in the same pass the dot product with the
+   * goal and the squared norm, dimension by dimension in order: the cosine, or with `out` the sum
+   * itself (the goal's vector).
+   */
+  sumDot(start: i32, len: i32, out: Float64Array | null): f64 {
+    const dim = this.dim, table = embTable, ids = embIds, scales = embTableScales, goal = this.goal;
+    if (len > this.base.length) { this.base = new Int32Array(len); this.scale = new Float64Array(len); }
+    const base = this.base, scale = this.scale;
+    for (let k = 0; k < len; k++) {
+      const id = unchecked(ids[start + k]);
+      unchecked(base[k] = id * dim);
+      unchecked(scale[k] = unchecked(scales[id]));
     }
-    for (; d < dim; d++) unchecked(acc[d] += s * f64(unchecked(rows[base + d])));
+    let dot: f64 = 0, n: f64 = 0, d = 0;
+    for (; d + 4 <= dim; d += 4) {
+      let a0: f64 = 0, a1: f64 = 0, a2: f64 = 0, a3: f64 = 0;
+      for (let k = 0; k < len; k++) {
+        const b = unchecked(base[k]) + d, s = unchecked(scale[k]);
+        a0 += s * f64(unchecked(table[b]));
+        a1 += s * f64(unchecked(table[b + 1]));
+        a2 += s * f64(unchecked(table[b + 2]));
+        a3 += s * f64(unchecked(table[b + 3]));
+      }
+      if (out !== null) { unchecked(out[d] = a0); unchecked(out[d + 1] = a1); unchecked(out[d + 2] = a2); unchecked(out[d + 3] = a3); continue; }
+      dot += a0 * unchecked(goal[d]); n += a0 * a0;
+      dot += a1 * unchecked(goal[d + 1]); n += a1 * a1;
+      dot += a2 * unchecked(goal[d + 2]); n += a2 * a2;
+      dot += a3 * unchecked(goal[d + 3]); n += a3 * a3;
+    }
+    for (; d < dim; d++) {
+      let a: f64 = 0;
+      for (let k = 0; k < len; k++) a += unchecked(scale[k]) * f64(unchecked(table[unchecked(base[k]) + d]));
+      if (out !== null) { unchecked(out[d] = a); continue; }
+      dot += a * unchecked(goal[d]); n += a * a;
+    }
+    return n > 0 ? dot / (Math.sqrt(n) * this.goalNorm) : 0;
   }
 }
 

@@ -3,7 +3,7 @@
 // each request's token ids). A text's vector is the mean of its tokens' rows (row = int8 × scale); the
 // mean's length cancels in the cosine, so the sum is used. Only + - * / and sqrt: identical in Wasm and JS.
 import { I32In, Param } from "./layout";
-import { count, i32In, param, embIds, embTable, embTableScales } from "./state";
+import { count, i32In, param, embIds, embTable, embTableScales, embSlots, embKept, embKeptEpoch } from "./state";
 
 class Spans {
   dim: i32;
@@ -16,8 +16,12 @@ class Spans {
   base: Int32Array = new Int32Array(64);
   scale: Float64Array = new Float64Array(64);
 
+  /** Param.EMB_EPOCH: kept cosines of this epoch are this goal's. */
+  epoch: i32;
+
   constructor(dim: i32) {
     this.dim = dim;
+    this.epoch = i32(param(Param.EMB_EPOCH));
     this.goal = new Float64Array(dim);
     this.memo = new Float64Array(embIds.length);
     this.done = new Uint8Array(embIds.length);
@@ -30,7 +34,14 @@ class Spans {
   cosine(start: i32, len: i32): f64 {
     if (len <= 0 || this.goalNorm == 0) return 0;
     if (unchecked(this.done[start]) != 0) return unchecked(this.memo[start]);
-    const c = this.sumDot(start, len, null);
+    // A text the door numbered: its cosine with this goal may be kept from an earlier request.
+    const slot = unchecked(embSlots[start]) - 1;
+    let c: f64;
+    if (slot >= 0 && unchecked(embKeptEpoch[slot]) == this.epoch) c = unchecked(embKept[slot]);
+    else {
+      c = this.sumDot(start, len, null);
+      if (slot >= 0) { unchecked(embKept[slot] = c); unchecked(embKeptEpoch[slot] = this.epoch); }
+    }
     unchecked(this.memo[start] = c);
     unchecked(this.done[start] = 1);
     return c;

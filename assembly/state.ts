@@ -23,10 +23,14 @@ export let goal = new Int32Array(0);
 export let weights = new Float64Array(0);
 export let features = new Float64Array(0);
 export let embIds = new Int32Array(0);
+export let embSlots = new Int32Array(0);
 /** The goal-embedding table (allocateTable): `tableTag` names it for the door (0: none loaded). */
 export let embTable = new Int8Array(0);
 export let embTableScales = new Float64Array(0);
 export let tableTag: i32 = 0;
+/** Per slot of the door's texts: the cosine kept across requests and the epoch it was computed in. */
+export let embKept = new Float64Array(0);
+export let embKeptEpoch = new Int32Array(0);
 
 /** `tokenCount` hashes of element text and `goalCount` of the goal (both 0 without a goal);
  *  `emitFeatures` 1 makes room for the rerank features (training). */
@@ -55,12 +59,16 @@ export function allocate(n: i32, nPrev: i32, roleCount: i32, tagCount: i32, toke
 /** The request's goal-embedding tokens, after `allocate`: `ids` table rows. */
 export function allocateEmbed(ids: i32): void {
   embIds = new Int32Array(ids);
+  embSlots = new Int32Array(ids);
 }
 
-/** Room for a goal-embedding table of `size` rows of `dim` values, named `tag` (the door fills it). */
-export function allocateTable(size: i32, dim: i32, tag: i32): void {
+/** Room for a goal-embedding table of `size` rows of `dim` values, named `tag` (the door fills it), and
+ *  for `slots` kept cosines. */
+export function allocateTable(size: i32, dim: i32, tag: i32, slots: i32): void {
   embTable = new Int8Array(size * dim);
   embTableScales = new Float64Array(size);
+  embKept = new Float64Array(slots);
+  embKeptEpoch = new Int32Array(slots);
   tableTag = tag;
 }
 
@@ -84,6 +92,7 @@ export function buffer(b: i32): ArrayBufferView {
   if (b == Buf.EMB_IDS) return embIds;
   if (b == Buf.EMB_TABLE) return embTable;
   if (b == Buf.EMB_TABLE_SCALES) return embTableScales;
+  if (b == Buf.EMB_SLOTS) return embSlots;
   return modals;
 }
 

@@ -14,6 +14,8 @@ const GOAL_TOKENS = 48, OWN_TOKENS = 16, LINK_TOKENS = 16, SECTION_TOKENS = 16;
 /** Texts (own texts, links and section labels) whose token ids are kept across requests, each in a
  *  slot of its own for which the core keeps a cosine; they start over when a request could run out. */
 const SLOTS = 49152;
+/** Longer texts (a paragraph, not a label) are read each time, not kept: the memory stays small. */
+export const KEEP_CHARS = 256;
 
 export interface EmbedSpans {
   table: EmbedTable;
@@ -92,8 +94,9 @@ export function embedSpans(table: EmbedTable, elements: RawElement[], goal: stri
     if (!text) {
       spelled.length = 0;
       tok.tokenize(k === 1 ? hrefWords(key) : key, limits[k], spelled);
-      // Past the last slot (a request of more than SLOTS / 3 elements) a text is neither kept nor numbered.
-      text = { ids: Int32Array.from(spelled), slot: kept.slots < SLOTS ? kept.slots++ : -1 };
+      // A long text, or one past the last slot (a request of more than SLOTS / 3 elements), is neither
+      // kept nor numbered.
+      text = { ids: Int32Array.from(spelled), slot: key.length <= KEEP_CHARS && kept.slots < SLOTS ? kept.slots++ : -1 };
       if (text.slot >= 0) known[k].set(key, text);
     }
     const at = out.length, len = text.ids.length;

@@ -9,7 +9,7 @@ import { linkConcepts, tablesFor, PHRASES, PHRASE_ENDS } from './concepts.ts';
 import { RERANK_MODEL } from './rerank-model.ts';
 import type { CoreBackend } from './backend.ts';
 import { embedTable } from './embed-table.ts';
-import { embedSpans, readyEmbed, writeEmbed, type EmbedSpans } from './encode-embed.ts';
+import { embedSpans, readyEmbed, writeEmbed, KEEP_CHARS, type EmbedSpans } from './encode-embed.ts';
 
 /** A growable i32 buffer reused across requests (encoding is synchronous): no array per element. */
 class Hashes implements HashSink {
@@ -155,8 +155,7 @@ export function goalTokens(elements: RawElement[], goal: string): GoalTokens {
         startText();
         scanText(text, ownScan);
         known = { words: own.data.slice(starts[3 * i], own.length), trigrams: tri.data.slice(starts[3 * i + 2], tri.length), wordCount: counted.words, trigramCount: trigramCount() };
-        read.own.set(text, known);
-        read.size++;
+        if (text.length <= KEEP_CHARS) { read.own.set(text, known); read.size++; }
       } else {
         own.append(known.words);
         tri.append(known.trigrams);
@@ -167,9 +166,9 @@ export function goalTokens(elements: RawElement[], goal: string): GoalTokens {
     const nearby = e.attributes?.nearby_text;
     if (!href && !nearby) continue;
     const link = href || '', near = nearby || '';
-    let byNearby = read.ctx.get(link);
-    if (!byNearby) read.ctx.set(link, byNearby = new Map());
-    const knownCtx = byNearby.get(near);
+    const keep = link.length + near.length <= KEEP_CHARS;
+    let byNearby = keep ? read.ctx.get(link) : undefined;
+    const knownCtx = byNearby?.get(near);
     if (knownCtx) { ctx.append(knownCtx); continue; }
     seenConcepts.clear();
     startText();
@@ -178,8 +177,11 @@ export function goalTokens(elements: RawElement[], goal: string): GoalTokens {
     if (href) scanText(hrefWords(href), ctxScan);
     if (nearby) scanText(nearby, ctxScan);
     if (href && tables?.links) linkConcepts(String(href), linkSink, seenConcepts);
-    byNearby.set(near, ctx.data.slice(starts[3 * i + 1], ctx.length));
-    read.size++;
+    if (keep) {
+      if (!byNearby) read.ctx.set(link, byNearby = new Map());
+      byNearby.set(near, ctx.data.slice(starts[3 * i + 1], ctx.length));
+      read.size++;
+    }
   }
   starts[3 * n] = own.length; starts[3 * n + 1] = ctx.length; starts[3 * n + 2] = tri.length;
   // Meaning: the goal-embedding table's tokens, when a table is loaded.

@@ -1,72 +1,90 @@
 // Meaning for the goal rerank: cosines between the goal's and an element's texts in the distilled
-// embedding table (src/rank/goal-embed.bin; the door hands over only the rows a request uses). A
-// text's vector is the mean of its tokens' rows (row = int8 × scale); the mean's length cancels in
-// the cosine, so the sum is used. Only + - * / and sqrt: identical in Wasm and JS.
+// embedding table (src/rank/goal-embed.bin, held by the core across requests: the door hands over only
+// each request's token ids). A text's vector is the mean of its tokens' rows (row = int8 × scale); the
+// mean's length cancels in the cosine, so the sum is used. Only + - * / and sqrt: identical in Wasm and JS.
 import { I32In, Param } from "./layout";
-import { count, i32In, param, embIds, embRows, embScales } from "./state";
+import { count, i32In, param, embIds, embTable, embTableScales, embSlots, embKept, embKeptEpoch } from "./state";
 
 class Spans {
   dim: i32;
   goal: Float64Array;
   goalNorm: f64 = 0;
-  acc: Float64Array;
   /** Cosine of the span starting at an EMB_IDS offset (elements with one text share its span). */
   memo: Float64Array;
   done: Uint8Array;
-  /** The request's rows as values (int8 × scale), each computed once: a span's sum is then adds only. */
-  values: Float64Array;
+  /** Offsets in the table of the tokens of the span being summed, and their rows' scales. */
+  base: Int32Array = new Int32Array(64);
+  scale: Float64Array = new Float64Array(64);
+
+  /** Param.EMB_EPOCH: kept cosines of this epoch are this goal's. */
+  epoch: i32;
 
   constructor(dim: i32) {
     this.dim = dim;
+    this.epoch = i32(param(Param.EMB_EPOCH));
     this.goal = new Float64Array(dim);
-    this.acc = new Float64Array(dim);
     this.memo = new Float64Array(embIds.length);
     this.done = new Uint8Array(embIds.length);
-    const rows = embRows, scales = embScales, nRows = scales.length;
-    const values = this.values = new Float64Array(nRows * dim);
-    for (let r = 0; r < nRows; r++) {
-      const s = unchecked(scales[r]), base = r * dim;
-      for (let d = 0; d < dim; d++) unchecked(values[base + d] = s * f64(unchecked(rows[base + d])));
-    }
-    sum(0, i32(param(Param.EMB_GOAL_LEN)), this.goal, dim, values);
-    let n: f64 = 0;
-    for (let d = 0; d < dim; d++) n += unchecked(this.goal[d]) * unchecked(this.goal[d]);
-    this.goalNorm = Math.sqrt(n);
+    this.sumDot(0, i32(param(Param.EMB_GOAL_LEN)), this.goal);
+    let g: f64 = 0;
+    for (let d = 0; d < dim; d++) g += unchecked(this.goal[d]) * unchecked(this.goal[d]);
+    this.goalNorm = Math.sqrt(g);
   }
 
   cosine(start: i32, len: i32): f64 {
     if (len <= 0 || this.goalNorm == 0) return 0;
     if (unchecked(this.done[start]) != 0) return unchecked(this.memo[start]);
-    const acc = this.acc, goal = this.goal, dim = this.dim;
-    sum(start, len, acc, dim, this.values);
-    let dot: f64 = 0, n: f64 = 0;
-    for (let d = 0; d < dim; d++) {
-      const a = unchecked(acc[d]);
-      dot += a * unchecked(goal[d]);
-      n += a * a;
+    // A text the door numbered: its cosine with this goal may be kept from an earlier request.
+    const slot = unchecked(embSlots[start]) - 1;
+    let c: f64;
+    if (slot >= 0 && unchecked(embKeptEpoch[slot]) == this.epoch) c = unchecked(embKept[slot]);
+    else {
+      c = this.sumDot(start, len, null);
+      if (slot >= 0) { unchecked(embKept[slot] = c); unchecked(embKeptEpoch[slot] = this.epoch); }
     }
-    const c = n > 0 ? dot / (Math.sqrt(n) * this.goalNorm) : 0;
     unchecked(this.memo[start] = c);
     unchecked(this.done[start] = 1);
     return c;
   }
-}
 
-/** acc = the sum of the rows of EMB_IDS[start, start + len). */
-function sum(start: i32, len: i32, acc: Float64Array, dim: i32, values: Float64Array): void {
-  const ids = embIds; // a local: the loop must not reload the global
-  acc.fill(0);
-  for (let k = start; k < start + len; k++) {
-    const base = unchecked(ids[k]) * dim;
-    let d = 0;
-    // Four lanes a step (each lane adds in the same order: the sums are exact as one at a time).
-    for (; d + 4 <= dim; d += 4) {
-      unchecked(acc[d] += unchecked(values[base + d]));
-      unchecked(acc[d + 1] += unchecked(values[base + d + 1]));
-      unchecked(acc[d + 2] += unchecked(values[base + d + 2]));
-      unchecked(acc[d + 3] += unchecked(values[base + d + 3]));
+  /**
+   * The span's sum, four dimensions at a time in registers with every token added in span order (each
+   * dimension's sum is the same as one token at a time), and in the same pass the dot product with the
+   * goal and the squared norm, dimension by dimension in order: the cosine, or with `out` the sum
+   * itself (the goal's vector).
+   */
+  sumDot(start: i32, len: i32, out: Float64Array | null): f64 {
+    const dim = this.dim, table = embTable, ids = embIds, scales = embTableScales, goal = this.goal;
+    if (len > this.base.length) { this.base = new Int32Array(len); this.scale = new Float64Array(len); }
+    const base = this.base, scale = this.scale;
+    for (let k = 0; k < len; k++) {
+      const id = unchecked(ids[start + k]);
+      unchecked(base[k] = id * dim);
+      unchecked(scale[k] = unchecked(scales[id]));
     }
-    for (; d < dim; d++) unchecked(acc[d] += unchecked(values[base + d]));
+    let dot: f64 = 0, n: f64 = 0, d = 0;
+    for (; d + 4 <= dim; d += 4) {
+      let a0: f64 = 0, a1: f64 = 0, a2: f64 = 0, a3: f64 = 0;
+      for (let k = 0; k < len; k++) {
+        const b = unchecked(base[k]) + d, s = unchecked(scale[k]);
+        a0 += s * f64(unchecked(table[b]));
+        a1 += s * f64(unchecked(table[b + 1]));
+        a2 += s * f64(unchecked(table[b + 2]));
+        a3 += s * f64(unchecked(table[b + 3]));
+      }
+      if (out !== null) { unchecked(out[d] = a0); unchecked(out[d + 1] = a1); unchecked(out[d + 2] = a2); unchecked(out[d + 3] = a3); continue; }
+      dot += a0 * unchecked(goal[d]); n += a0 * a0;
+      dot += a1 * unchecked(goal[d + 1]); n += a1 * a1;
+      dot += a2 * unchecked(goal[d + 2]); n += a2 * a2;
+      dot += a3 * unchecked(goal[d + 3]); n += a3 * a3;
+    }
+    for (; d < dim; d++) {
+      let a: f64 = 0;
+      for (let k = 0; k < len; k++) a += unchecked(scale[k]) * f64(unchecked(table[unchecked(base[k]) + d]));
+      if (out !== null) { unchecked(out[d] = a); continue; }
+      dot += a * unchecked(goal[d]); n += a * a;
+    }
+    return n > 0 ? dot / (Math.sqrt(n) * this.goalNorm) : 0;
   }
 }
 

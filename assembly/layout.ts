@@ -20,9 +20,10 @@ export enum Buf {
   GOAL,        // i32 goal word hashes, then goal trigram hashes (Param.GOAL_WORDS, GOAL_TRIGRAMS)
   WEIGHTS,     // f64 rerank model weights, one per Feature
   FEATURES,    // f64 n x Feature.COUNT rerank features, written only when Param.EMIT_FEATURES = 1
-  EMB_IDS,     // i32 rows (into EMB_ROWS) of the goal's tokens (Param.EMB_GOAL_LEN) then the elements' spans (I32In.EMB_*)
-  EMB_ROWS,    // i8 the goal-embedding table's rows this request uses, Param.EMB_DIM values each
-  EMB_SCALES,  // f64 one scale per row of EMB_ROWS
+  EMB_IDS,     // i32 table rows of the goal's tokens (Param.EMB_GOAL_LEN) then the elements' spans (I32In.EMB_*)
+  EMB_TABLE,   // i8 the goal-embedding table, row after row (held across requests: loadTable, not prepare)
+  EMB_TABLE_SCALES, // f64 one scale per row of EMB_TABLE (held across requests)
+  EMB_SLOTS,   // i32 beside EMB_IDS: at a span's start, 1 + the door's slot of its text (0: none), whose cosine the core keeps across requests (Param.EMB_EPOCH)
   COUNT,
 }
 
@@ -109,8 +110,9 @@ export enum Param {
   MIN_CONFIDENCE, // the top probability must reach this for the rerank to reorder
   FUSION,       // weight of heuristic importance (0..1000 scaled to 0..1) added to the model's logit
   EMIT_FEATURES,// 1 = write FEATURES (training)
-  EMB_DIM,      // values per row of EMB_ROWS; 0 = no embedding table (the EMB_* features stay 0)
+  EMB_DIM,      // values per row of EMB_TABLE; 0 = no embedding table (the EMB_* features stay 0)
   EMB_GOAL_LEN, // the goal's tokens at the start of EMB_IDS
+  EMB_EPOCH,    // the door's epoch: a kept cosine counts only when computed in the same epoch (same goal, same slots)
   KEEP_BELOW,   // below this top probability the goal's order keeps the no-goal top KEEP_COUNT visible controls within LIMIT
   KEEP_COUNT,
   // outputs

@@ -1,5 +1,6 @@
 // Request-scoped buffers of the core. `prepare` allocates them for one call; the JS door writes the
-// inputs through views, calls `run`, and reads the outputs. Nothing here survives the next `prepare`.
+// inputs through views, calls `run`, and reads the outputs. Nothing here survives the next `prepare`
+// except the goal-embedding table, which `loadTable` places once per process (per core instance).
 import { Buf, F64In, I32In, F64Out, I32Out, F64Prev, I32Prev, Param, ModalField, MAX_MODALS, Feature } from "./layout";
 
 export let count: i32 = 0;
@@ -22,8 +23,14 @@ export let goal = new Int32Array(0);
 export let weights = new Float64Array(0);
 export let features = new Float64Array(0);
 export let embIds = new Int32Array(0);
-export let embRows = new Int8Array(0);
-export let embScales = new Float64Array(0);
+export let embSlots = new Int32Array(0);
+/** The goal-embedding table (allocateTable): `tableTag` names it for the door (0: none loaded). */
+export let embTable = new Int8Array(0);
+export let embTableScales = new Float64Array(0);
+export let tableTag: i32 = 0;
+/** Per slot of the door's texts: the cosine kept across requests and the epoch it was computed in. */
+export let embKept = new Float64Array(0);
+export let embKeptEpoch = new Int32Array(0);
 
 /** `tokenCount` hashes of element text and `goalCount` of the goal (both 0 without a goal);
  *  `emitFeatures` 1 makes room for the rerank features (training). */
@@ -46,14 +53,23 @@ export function allocate(n: i32, nPrev: i32, roleCount: i32, tagCount: i32, toke
   goal = new Int32Array(goalCount);
   weights = new Float64Array(Feature.COUNT);
   features = new Float64Array(emitFeatures != 0 ? n * Feature.COUNT : 0);
-  allocateEmbed(0, 0, 0);
+  allocateEmbed(0);
 }
 
-/** The goal-embedding buffers, after `allocate`: `ids` token rows, `rows` distinct rows of `dim` values. */
-export function allocateEmbed(ids: i32, rows: i32, dim: i32): void {
+/** The request's goal-embedding tokens, after `allocate`: `ids` table rows. */
+export function allocateEmbed(ids: i32): void {
   embIds = new Int32Array(ids);
-  embRows = new Int8Array(rows * dim);
-  embScales = new Float64Array(rows);
+  embSlots = new Int32Array(ids);
+}
+
+/** Room for a goal-embedding table of `size` rows of `dim` values, named `tag` (the door fills it), and
+ *  for `slots` kept cosines. */
+export function allocateTable(size: i32, dim: i32, tag: i32, slots: i32): void {
+  embTable = new Int8Array(size * dim);
+  embTableScales = new Float64Array(size);
+  embKept = new Float64Array(slots);
+  embKeptEpoch = new Int32Array(slots);
+  tableTag = tag;
 }
 
 /** The buffer behind a Buf id: the one table the Wasm and JS entries both hand out from. */
@@ -74,8 +90,9 @@ export function buffer(b: i32): ArrayBufferView {
   if (b == Buf.WEIGHTS) return weights;
   if (b == Buf.FEATURES) return features;
   if (b == Buf.EMB_IDS) return embIds;
-  if (b == Buf.EMB_ROWS) return embRows;
-  if (b == Buf.EMB_SCALES) return embScales;
+  if (b == Buf.EMB_TABLE) return embTable;
+  if (b == Buf.EMB_TABLE_SCALES) return embTableScales;
+  if (b == Buf.EMB_SLOTS) return embSlots;
   return modals;
 }
 

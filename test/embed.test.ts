@@ -81,3 +81,43 @@ test('without a table the embedding features are 0 and the goal still ranks', ()
     useEmbedTable(table);
   }
 });
+
+test('what the core and the door keep across requests (the table, token ids, cosines per goal) changes no result', async () => {
+  // Two pages sharing texts, two goals, two cores: each result must equal a cold one (a new core, a new
+  // copy of the table: nothing kept) computed right after an unrelated goal (the door's per-goal memory
+  // starts over).
+  const pageA = [
+    el({ tag: 'a', text: 'Buy tickets', attributes: { href: '/box-office', section: 'Concerts' }, rect: [0, 0, 120, 30] }),
+    el({ tag: 'a', text: 'Weather forecast', attributes: { href: '/weather', section: 'Footer' }, rect: [0, 40, 120, 30] }),
+    el({ tag: 'button', text: 'Sign in', rect: [0, 80, 120, 30] }),
+  ];
+  const pageB = [
+    el({ tag: 'a', text: 'Buy tickets', attributes: { href: '/box-office?day=2', section: 'Theatre' }, rect: [0, 0, 120, 30] }),
+    el({ tag: 'a', text: 'Privacy policy', attributes: { href: '/legal/privacy', section: 'Footer' }, rect: [0, 40, 120, 30] }),
+    el({ tag: 'a', text: 'Weather forecast', attributes: { href: '/weather', section: 'Footer' }, rect: [0, 80, 120, 30] }),
+  ];
+  const shipped = embedTable()!;
+  const other = await loadWasmCore();
+  const steps: [typeof pageA, string, typeof core][] = [
+    [pageA, 'purchase admission to the show', core], [pageA, 'purchase admission to the show', core], [pageB, 'purchase admission to the show', core],
+    [pageA, 'what will the weather be', core], [pageA, 'purchase admission to the show', other], [pageB, 'purchase admission to the show', core],
+  ];
+  const warm = steps.map(([page, goal, c]) => stableFeatures(c, page, goal));
+  try {
+    steps.forEach(([page, goal], k) => {
+      useEmbedTable(parseEmbedTable(readFileSync(EMBED_PATH)));
+      features([el({ tag: 'button', text: 'x' })], 'an unrelated goal');
+      assert.deepEqual(stableFeatures(core, page, goal), warm[k], `step ${k}`);
+    });
+  } finally {
+    useEmbedTable(shipped);
+  }
+  assert.ok(warm[0].some((f) => f !== 0), 'the embedding features were computed');
+});
+
+/** Every rerank feature of every element for `goal` on `core`. */
+function stableFeatures(c: typeof core, raw: ReturnType<typeof el>[], goal: string): number[] {
+  encode(request(raw, { goal }), c, { emitFeatures: true });
+  c.run();
+  return [...c.f64(Buf.FEATURES)];
+}

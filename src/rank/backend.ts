@@ -6,8 +6,14 @@ import { instantiate } from '../../build/rank.js';
 export interface CoreBackend {
   readonly kind: 'wasm' | 'js';
   prepare(n: number, nPrev: number, roleCount: number, tagCount: number, tokenCount: number, goalCount: number, emitFeatures: number): void;
-  /** After `prepare`, with a goal and an embedding table: room for its tokens and rows. */
-  prepareEmbed(ids: number, rows: number, dim: number): void;
+  /** After `prepare`, with a goal and an embedding table: room for its token ids. */
+  prepareEmbed(ids: number): void;
+  /** Room for a goal-embedding table the core holds across requests (the door then fills EMB_TABLE and
+   *  EMB_TABLE_SCALES) and for `slots` cosines it keeps; ends any request in progress. `tag` names it
+   *  (tableTag()). */
+  loadTable(size: number, dim: number, tag: number, slots: number): void;
+  /** The tag of the table the core holds (0: none). */
+  tableTag(): number;
   run(): number;
   f64(buf: Buf): Float64Array;
   i32(buf: Buf): Int32Array;
@@ -27,7 +33,9 @@ export function wasmBackend(exports: WasmExports): CoreBackend {
   return {
     kind: 'wasm',
     prepare: (n, nPrev, roleCount, tagCount, tokenCount, goalCount, emitFeatures) => exports.prepare(n, nPrev, roleCount, tagCount, tokenCount, goalCount, emitFeatures),
-    prepareEmbed: (ids, rows, dim) => exports.prepareEmbed(ids, rows, dim),
+    prepareEmbed: (ids) => exports.prepareEmbed(ids),
+    loadTable: (size, dim, tag, slots) => exports.loadTable(size, dim, tag, slots),
+    tableTag: () => exports.tableTag(),
     run: () => exports.run(),
     f64: (buf) => new Float64Array(memory.buffer, exports.bufferPtr(buf), exports.bufferBytes(buf) >> 3),
     i32: (buf) => new Int32Array(memory.buffer, exports.bufferPtr(buf), exports.bufferBytes(buf) >> 2),

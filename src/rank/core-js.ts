@@ -12,7 +12,9 @@ export function jsBackend(): CoreBackend {
   return {
     kind: 'js',
     prepare: (n, nPrev, roleCount, tagCount, tokenCount, goalCount, emitFeatures) => core.prepare(n, nPrev, roleCount, tagCount, tokenCount, goalCount, emitFeatures),
-    prepareEmbed: (ids, rows, dim) => core.prepareEmbed(ids, rows, dim),
+    prepareEmbed: (ids) => core.prepareEmbed(ids),
+    loadTable: (size, dim, tag, slots) => core.loadTable(size, dim, tag, slots),
+    tableTag: () => core.tableTag(),
     run: () => core.run(),
     f64: (buf: Buf) => core.buffer(buf) as Float64Array,
     i32: (buf: Buf) => core.buffer(buf) as Int32Array,

@@ -9,7 +9,7 @@ import { linkConcepts, tablesFor, PHRASES, PHRASE_ENDS } from './concepts.ts';
 import { RERANK_MODEL } from './rerank-model.ts';
 import type { CoreBackend } from './backend.ts';
 import { embedTable } from './embed-table.ts';
-import { embedSpans, writeEmbed, type EmbedSpans } from './encode-embed.ts';
+import { embedSpans, readyEmbed, writeEmbed, KEEP_CHARS, type EmbedSpans } from './encode-embed.ts';
 
 /** A growable i32 buffer reused across requests (encoding is synchronous): no array per element. */
 class Hashes implements HashSink {
@@ -20,12 +20,10 @@ class Hashes implements HashSink {
     this.data[this.length++] = h;
   }
   view(): Int32Array { return this.data.subarray(0, this.length); }
-  /** Appends a copy of data[from, to). */
-  copy(from: number, to: number): void {
-    if (from === to) return;
-    while (this.length + to - from > this.data.length) { const grown = new Int32Array(this.data.length * 2); grown.set(this.data); this.data = grown; }
-    this.data.copyWithin(this.length, from, to);
-    this.length += to - from;
+  append(hashes: Int32Array): void {
+    while (this.length + hashes.length > this.data.length) { const grown = new Int32Array(this.data.length * 2); grown.set(this.data); this.data = grown; }
+    this.data.set(hashes, this.length);
+    this.length += hashes.length;
   }
 }
 
@@ -41,6 +39,16 @@ export interface GoalTokens { goal: GoalParts; concepts: number[]; own: Hashes; 
 const own = new Hashes(), ctx = new Hashes(), tri = new Hashes(), sec = new Hashes();
 /** Label -> [start, length, id] in `sec` for this request: a menu's fifty links share one label. */
 const sections = new Map<string, [number, number, number]>();
+/** What a text gave for one goal: its kept own hashes and trigrams and its counts. */
+interface OwnRead { words: Int32Array; trigrams: Int32Array; wordCount: number; trigramCount: number }
+/**
+ * What texts gave for the last goal, across requests (an agent sends one goal with snapshot after
+ * snapshot of pages that share most of their texts): own text -> OwnRead, link -> nearby text -> kept
+ * context hashes. What a text gives depends on the goal only (its words, trigrams and concepts filter
+ * and find), so the memory starts over when the goal changes, and when it holds READ_TEXTS texts.
+ */
+const read = { goal: '', own: new Map<string, OwnRead>(), ctx: new Map<string, Map<string, Int32Array>>(), size: 0 };
+const READ_TEXTS = 16384;
 /** The concepts found in the text being read: a few at most, so a short array. */
 class Found {
   private items: number[] = [];
@@ -117,13 +125,9 @@ export function goalTokens(elements: RawElement[], goal: string): GoalTokens {
   // secSpans[3i], [3i+1], [3i+2]: start and length in `sec`, and 1 + the label's id (0: none sent).
   const secSpans = new Int32Array(3 * n);
   const counts = new Int32Array(2 * n);
-  // Pages repeat their texts ("Read more", a menu in the header and the footer, links to one page):
-  // an element whose text (or link and nearby text) an earlier one had gets that one's hashes.
-  const ownSeen = new Map<string, number>();
-  // Context by link (most links have no nearby text, or one): the first element with each link and
-  // nearby text; a link seen with other nearby texts gets a map of them.
-  const ctxSeen = new Map<string, number>();
-  const ctxMore = new Map<string, Map<string, number>>();
+  // Pages repeat their texts ("Read more", a menu in the header and the footer, links to one page),
+  // and an agent's snapshots repeat pages: a text read for this goal before gives what it gave then.
+  if (read.goal !== goal || read.size >= READ_TEXTS) { read.goal = goal; read.own.clear(); read.ctx.clear(); read.size = 0; }
   const table = embedTable();
   const texts: string[] = table ? new Array(n) : [];
   for (let i = 0; i < n; i++) {
@@ -143,32 +147,29 @@ export function goalTokens(elements: RawElement[], goal: string): GoalTokens {
     }
     const text = ownText(e);
     if (table) texts[i] = text;
-    const same = text ? ownSeen.get(text) : undefined;
-    if (same !== undefined) {
-      own.copy(starts[3 * same], starts[3 * same + 3]);
-      tri.copy(starts[3 * same + 2], starts[3 * same + 5]);
-      counts[2 * i] = counts[2 * same]; counts[2 * i + 1] = counts[2 * same + 1];
-    } else if (text) {
-      ownSeen.set(text, i);
-      // Concepts join the words they came from; the core tells them apart by the goal's concept set.
-      seenConcepts.clear();
-      startText();
-      scanText(text, ownScan);
-      counts[2 * i] = counted.words; counts[2 * i + 1] = trigramCount();
+    if (text) {
+      let known = read.own.get(text);
+      if (!known) {
+        // Concepts join the words they came from; the core tells them apart by the goal's concept set.
+        seenConcepts.clear();
+        startText();
+        scanText(text, ownScan);
+        known = { words: own.data.slice(starts[3 * i], own.length), trigrams: tri.data.slice(starts[3 * i + 2], tri.length), wordCount: counted.words, trigramCount: trigramCount() };
+        if (text.length <= KEEP_CHARS) { read.own.set(text, known); read.size++; }
+      } else {
+        own.append(known.words);
+        tri.append(known.trigrams);
+      }
+      counts[2 * i] = known.wordCount; counts[2 * i + 1] = known.trigramCount;
     }
     const href = e.attributes?.href;
     const nearby = e.attributes?.nearby_text;
     if (!href && !nearby) continue;
     const link = href || '', near = nearby || '';
-    let sameCtx = ctxSeen.get(link);
-    if (sameCtx === undefined) ctxSeen.set(link, i);
-    else if ((elements[sameCtx].attributes?.nearby_text || '') !== near) {
-      let byNearby = ctxMore.get(link);
-      if (!byNearby) ctxMore.set(link, byNearby = new Map());
-      sameCtx = byNearby.get(near);
-      if (sameCtx === undefined) byNearby.set(near, i);
-    }
-    if (sameCtx !== undefined) { ctx.copy(starts[3 * sameCtx + 1], starts[3 * sameCtx + 4]); continue; }
+    const keep = link.length + near.length <= KEEP_CHARS;
+    let byNearby = keep ? read.ctx.get(link) : undefined;
+    const knownCtx = byNearby?.get(near);
+    if (knownCtx) { ctx.append(knownCtx); continue; }
     seenConcepts.clear();
     startText();
     // The path's concepts only: the nearby text is read after it, as one text.
@@ -176,6 +177,11 @@ export function goalTokens(elements: RawElement[], goal: string): GoalTokens {
     if (href) scanText(hrefWords(href), ctxScan);
     if (nearby) scanText(nearby, ctxScan);
     if (href && tables?.links) linkConcepts(String(href), linkSink, seenConcepts);
+    if (keep) {
+      if (!byNearby) read.ctx.set(link, byNearby = new Map());
+      byNearby.set(near, ctx.data.slice(starts[3 * i + 1], ctx.length));
+      read.size++;
+    }
   }
   starts[3 * n] = own.length; starts[3 * n + 1] = ctx.length; starts[3 * n + 2] = tri.length;
   // Meaning: the goal-embedding table's tokens, when a table is loaded.
@@ -200,6 +206,11 @@ const WEIGHTS = (() => {
 
 export function goalCount(t: GoalTokens): number {
   return t.goal.words.length + t.goal.trigrams.length + t.concepts.length + t.goal.listWords.length;
+}
+
+/** Before `prepare`: the core holds the goal-embedding table the request uses (loaded once). */
+export function readyGoal(core: CoreBackend, t: GoalTokens): void {
+  if (t.embed) readyEmbed(core, t.embed);
 }
 
 /** Writes the goal, the tokens and the model into the prepared core. */

@@ -8,7 +8,7 @@ import { ROLES, resolveRole, roleCode } from './roles.ts';
 import { parseColor } from './color.ts';
 import { normalizeText, accessibleName, stateKey, isDisabled, isTrue, hasNonSpace } from './text.ts';
 import type { CoreBackend } from './backend.ts';
-import { goalTokens, goalCount, writeGoal } from './encode-goal.ts';
+import { goalTokens, goalCount, readyGoal, writeGoal } from './encode-goal.ts';
 import { namesPurchase, namesPurchaseLink, leadsWithPurchase, namesSignIn, namesSearch, asksForQuery } from './action-words.ts';
 import { CONSENT, DISMISS_ANY } from '../collect/overlay-words.ts';
 
@@ -226,6 +226,7 @@ export function encode(body: unknown, core: CoreBackend, options: EncodeOptions 
   const allowedRoles = opts?.filter?.allowed_roles;
 
   const goal = request.goal?.trim() ? goalTokens(elements, request.goal) : null;
+  if (goal) readyGoal(core, goal);
   core.prepare(n, nPrev, ROLES.length, tagIds.size + 1, goal?.total ?? 0, goal ? goalCount(goal) : 0, options.emitFeatures && goal ? 1 : 0);
   const f = core.f64(Buf.IN_F64);
   const c = core.i32(Buf.IN_I32);

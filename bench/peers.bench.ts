@@ -262,6 +262,8 @@ for (const [k, { part, id }] of obsPages.entries()) {
       failed = true;
       const why = (err as Error).message.split('\n')[0].replace(/https?:\/\/\S+/g, '<url>').slice(0, 120);
       (failures[o] ??= {})[why] = (failures[o][why] ?? 0) + 1;
+      // every element's row is the same observation: it fails with it (rows stay page-aligned for the shared pages)
+      if (o === 'sightline-map') obsScores['sightline-map-all'][part].push({ ms: 0, tokens: 0, covered: 0, controls: controls.length, failed: true });
     }
     obsScores[o][part].push({ ms, tokens: o200k(text).length, covered: cover(text), controls: controls.length, failed });
   }
@@ -291,12 +293,20 @@ const readRows: ReadRow[] = PARTS.flatMap((part) => READERS.filter((r) => !unava
     pagesPerCpuS: s.length / (s.reduce((a, x) => a + x.cpuMs, 0) / 1000 || 1) };
 }));
 const typeCounts = (part: Part) => TYPES.map((t) => `${t} ${readScores.ours[part].filter((x) => x.type === t).length}`).join(', ');
-interface ObsRow { observer: string; part: Part; pages: number; failed: number; msP50: number; msMean: number; tokens: number; tokensP50: number; coverage: number }
-const obsRows: ObsRow[] = PARTS.flatMap((part) => REPORTED.filter((o) => !unavailable[o] && obsScores[o][part].length).map((observer) => {
-  const s = obsScores[observer][part].filter((x) => !x.failed);
-  return { observer, part, pages: s.length, failed: obsScores[observer][part].length - s.length, msP50: quantile(s.map((x) => x.ms), 0.5), msMean: mean(s.map((x) => x.ms)),
-    tokens: mean(s.map((x) => x.tokens)), tokensP50: quantile(s.map((x) => x.tokens), 0.5), coverage: s.reduce((a, x) => a + x.covered, 0) / (s.reduce((a, x) => a + x.controls, 0) || 1) };
-}));
+interface ObsRow { observer: string; part: Part; pages: number; failed: number; msP50: number; msMean: number; tokens: number; tokensP50: number; coverage: number; coverageShared: number }
+const pooled = (s: ObsScore[]) => s.reduce((a, x) => a + x.covered, 0) / (s.reduce((a, x) => a + x.controls, 0) || 1);
+const obsRows: ObsRow[] = PARTS.flatMap((part) => {
+  const observers = REPORTED.filter((o) => !unavailable[o] && obsScores[o][part].length);
+  // The pages every observer observed: a page one of them failed on is scored out of its rows only, and would
+  // otherwise count against the others in their pooled coverage.
+  const shared = (i: number) => observers.every((o) => obsScores[o][part][i] && !obsScores[o][part][i].failed);
+  return observers.map((observer) => {
+    const s = obsScores[observer][part].filter((x) => !x.failed);
+    return { observer, part, pages: s.length, failed: obsScores[observer][part].length - s.length, msP50: quantile(s.map((x) => x.ms), 0.5), msMean: mean(s.map((x) => x.ms)),
+      tokens: mean(s.map((x) => x.tokens)), tokensP50: quantile(s.map((x) => x.tokens), 0.5), coverage: pooled(s),
+      coverageShared: pooled(obsScores[observer][part].filter((_, i) => shared(i))) };
+  });
+});
 
 const partName = (p: Part) => (p === 'tune' ? 'tune' : '**frozen test**');
 const md: string[] = [
@@ -310,11 +320,11 @@ const md: string[] = [
   `|---|---|---|---|---|---|${TYPES.map(() => '---').join('|')}|---|`,
   ...readRows.map((r) => `| ${partName(r.part)} | ${LABEL[r.reader]} | ${r.pages} | ${r.failed} | ${r.reader === 'ours' ? `**${f3(r.f1)}**` : f3(r.f1)} | ${f3(r.ci[0])}–${f3(r.ci[1])} | ${TYPES.map((t) => (r.byType[t] === null ? '–' : f3(r.byType[t]!))).join(' | ')} | ${r.pagesPerCpuS.toFixed(1)} |`),
   '',
-  '**Observation** (time from a loaded page to the text an LLM is given; o200k tokens; coverage: share of the visible named controls whose name is in the text, pooled):',
+  '**Observation** (time from a loaded page to the text an LLM is given; o200k tokens; coverage: share of the visible named controls whose name is in the text, pooled over the observer\'s pages, and over the pages all observers observed):',
   '',
-  '| part | observer | pages | failed | ms p50 | ms mean | tokens/page (mean) | tokens p50 | coverage |',
-  '|---|---|---|---|---|---|---|---|---|',
-  ...obsRows.map((r) => `| ${partName(r.part)} | ${LABEL[r.observer]} | ${r.pages} | ${r.failed} | ${r.msP50.toFixed(0)} | ${r.msMean.toFixed(0)} | ${r.tokens.toFixed(0)} | ${r.tokensP50.toFixed(0)} | ${(100 * r.coverage).toFixed(1)}% |`),
+  '| part | observer | pages | failed | ms p50 | ms mean | tokens/page (mean) | tokens p50 | coverage | coverage, shared pages |',
+  '|---|---|---|---|---|---|---|---|---|---|',
+  ...obsRows.map((r) => `| ${partName(r.part)} | ${LABEL[r.observer]} | ${r.pages} | ${r.failed} | ${r.msP50.toFixed(0)} | ${r.msMean.toFixed(0)} | ${r.tokens.toFixed(0)} | ${r.tokensP50.toFixed(0)} | ${(100 * r.coverage).toFixed(1)}% | ${(100 * r.coverageShared).toFixed(1)}% |`),
   '',
   ...(Object.keys(failures).length ? ['Failures (counted above, scored out of the observation means):', '', ...Object.entries(failures).flatMap(([o, m]) => Object.entries(m).map(([why, n]) => `- ${LABEL[o] ?? o}: ${n} × ${why}`)), ''] : []),
   ...(Object.keys(unavailable).length ? ['Not measured here:', '', ...Object.entries(unavailable).map(([p, why]) => `- ${LABEL[p] ?? p}: ${why}`), ''] : []),

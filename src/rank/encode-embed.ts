@@ -127,20 +127,16 @@ function newEpoch(): number {
 let tagged = new WeakMap<EmbedTable, number>();
 let lastTag = 0;
 
-/** Loads `table` into the core unless it holds it already (once per process and core instance): the
- *  rows and scales are copied in, and every later request hands over token ids only. */
-function ensureTable(core: CoreBackend, table: EmbedTable): void {
-  let tag = tagged.get(table);
-  if (tag === undefined) tagged.set(table, tag = ++lastTag);
-  if (core.tableTag() === tag) return;
-  core.loadTable(table.size, table.dim, tag, SLOTS);
-  core.i8(Buf.EMB_TABLE).set(table.rows);
-  core.f64(Buf.EMB_TABLE_SCALES).set(table.scales);
-}
-
-/** Makes sure the core holds the request's table; call before `prepare` (loading a table ends a request). */
+/** Before `prepare` (loading a table ends a request): makes sure the core holds the request's table, loading
+ *  it unless the core holds it already (once per process and core instance): the rows and scales are copied
+ *  in, and every later request hands over token ids only. */
 export function readyEmbed(core: CoreBackend, t: EmbedSpans): void {
-  ensureTable(core, t.table);
+  let tag = tagged.get(t.table);
+  if (tag === undefined) tagged.set(t.table, tag = ++lastTag);
+  if (core.tableTag() === tag) return;
+  core.loadTable(t.table.size, t.table.dim, tag, SLOTS);
+  core.i8(Buf.EMB_TABLE).set(t.table.rows);
+  core.f64(Buf.EMB_TABLE_SCALES).set(t.table.scales);
 }
 
 /** Allocates and fills the core's embedding inputs (after `prepare`; views are taken afresh). */

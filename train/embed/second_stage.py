@@ -188,7 +188,7 @@ def main():
     path = HERE / 'results' / 'second-stage.json'
     old = json.loads(path.read_text()) if path.exists() else {}
     old[opts.source] = results
-    path.write_text(json.dumps(old, indent=1))
+    path.write_text(json.dumps(old, separators=(',', ':')) + '\n')  # aggregates only; compact
     report()
 
 

@@ -270,42 +270,33 @@ export function encode(body: unknown, core: CoreBackend, options: EncodeOptions 
     roles[i] = role;
     const band = ROLES[role].band;
     if (band > 0) interactiveCount++;
-    // Each field is read once into a local: the elements' shapes vary, so every read is a megamorphic lookup.
-    const inViewport = e.in_viewport, occluded = e.is_occluded;
-    const w = size(r.width), h = size(r.height);
-    if ((tag === 'canvas' || tag === 'embed' || tag === 'object') && inViewport !== false) canvasArea += w * h;
+    if ((tag === 'canvas' || tag === 'embed' || tag === 'object') && e.in_viewport !== false) canvasArea += size(r.width) * size(r.height);
 
     f[F64In.X * n + i] = coord(r.x);
     f[F64In.Y * n + i] = coord(r.y);
-    f[F64In.W * n + i] = w;
-    f[F64In.H * n + i] = h;
-    const scrollY = e.scroll_y;
-    f[F64In.SCROLL_Y * n + i] = finite(scrollY) ? coord(scrollY) : 0;
+    f[F64In.W * n + i] = size(r.width);
+    f[F64In.H * n + i] = size(r.height);
+    f[F64In.SCROLL_Y * n + i] = finite(e.scroll_y) ? coord(e.scroll_y) : 0;
 
     let flags = 0;
-    const centerX = e.center_x, centerY = e.center_y, docY = e.doc_y;
-    if (finite(centerX) && finite(centerY)) {
+    if (finite(e.center_x) && finite(e.center_y)) {
       flags |= Flag.CENTER_SENT;
-      f[F64In.CENTER_X * n + i] = coord(centerX);
-      f[F64In.CENTER_Y * n + i] = coord(centerY);
+      f[F64In.CENTER_X * n + i] = coord(e.center_x);
+      f[F64In.CENTER_Y * n + i] = coord(e.center_y);
     }
-    if (finite(docY)) { flags |= Flag.DOC_Y_SENT; f[F64In.DOC_Y * n + i] = coord(docY); }
-    if (typeof inViewport === 'boolean') flags |= Flag.VIEWPORT_SENT | (inViewport ? Flag.IN_VIEWPORT : 0);
-    if (typeof occluded === 'boolean') flags |= Flag.OCCLUDED_SENT | (occluded ? Flag.OCCLUDED : 0);
-    const disabled = isDisabled(a);
-    if (disabled) flags |= Flag.DISABLED;
+    if (finite(e.doc_y)) { flags |= Flag.DOC_Y_SENT; f[F64In.DOC_Y * n + i] = coord(e.doc_y); }
+    if (typeof e.in_viewport === 'boolean') flags |= Flag.VIEWPORT_SENT | (e.in_viewport ? Flag.IN_VIEWPORT : 0);
+    if (typeof e.is_occluded === 'boolean') flags |= Flag.OCCLUDED_SENT | (e.is_occluded ? Flag.OCCLUDED : 0);
+    if (isDisabled(a)) flags |= Flag.DISABLED;
     if (s) {
       if (s.cursor === 'pointer') flags |= Flag.CURSOR_POINTER;
       const opacity = s.opacity == null ? 1 : Number(s.opacity);
-      const visibility = s.visibility;
-      if (s.display === 'none' || visibility === 'hidden' || visibility === 'collapse' || opacity === 0) flags |= Flag.HIDDEN;
+      if (s.display === 'none' || s.visibility === 'hidden' || s.visibility === 'collapse' || opacity === 0) flags |= Flag.HIDDEN;
     }
     if (tag === 'input' && inputType === 'hidden') flags |= Flag.HIDDEN;
     if (isTrue(a?.a11y_hidden)) flags |= Flag.A11Y_HIDDEN;
-    const cls = band > 0 && inputType !== 'submit' ? a?.class : null;
-    if (band > 0 && (inputType === 'submit' || (cls && attrs.has(cls, A_PRIMARY)))) flags |= Flag.PRIMARY_HINT;
-    const ownText = e.text;
-    const text = ownText || accessibleName(a);
+    if (band > 0 && (inputType === 'submit' || (a?.class && attrs.has(a.class, A_PRIMARY)))) flags |= Flag.PRIMARY_HINT;
+    const text = e.text || accessibleName(a);
     const label = labels.id(text);
     if (hasNonSpace(text)) flags |= Flag.HAS_TEXT;
     if (role === HEADING_ROLE) flags |= Flag.HEADING;
@@ -320,25 +311,24 @@ export function encode(body: unknown, core: CoreBackend, options: EncodeOptions 
       // A text field's words say what to type, not what it does: a search box named after a shop whose name
       // holds "buy" is the search, not a purchase (dev3 fold b, eighth round).
       if (ROLES[role].kind !== Kind.TEXT_INPUT && labels.test(label, text, band === Band.LINK ? L_PURCHASE_LINK : L_PURCHASE)) flags |= Flag.PURCHASE;
-      else if (inputType !== 'search' && (labels.test(label, text, L_SIGN_IN) || (ownText && attrs.has(accessibleName(a), A_SIGN_IN)))) flags |= Flag.SIGN_IN;
+      else if (inputType !== 'search' && (labels.test(label, text, L_SIGN_IN) || (e.text && attrs.has(accessibleName(a), A_SIGN_IN)))) flags |= Flag.SIGN_IN;
       else if (inputType === 'search' || labels.test(label, text, L_SEARCH) || (tag === 'input' && (inputType === '' || inputType === 'text')
         && (labels.test(label, text, L_QUERY) || attrs.has((a as { placeholder?: string | null } | undefined)?.placeholder ?? '', A_QUERY)))) flags |= Flag.SEARCH;
     }
     // A longer link or control label that begins with the purchase words: an add to cart holding its own stock
     // messages ("Dodaj do koszyka Sprawdź dostępność w sklepie Produkt niedostępny"); only its first chars are read.
     else if ((band === Band.LINK || band === Band.CONTROL) && labels.test(label, text, L_LEAD)) flags |= Flag.PURCHASE | Flag.PURCHASE_LEAD;
-    const section = band > 0 ? a?.section : null;
-    if (section && attrs.has(section, A_AFTERMATTER)) flags |= Flag.AFTERMATTER;
+    if (band > 0 && a?.section && attrs.has(a.section, A_AFTERMATTER)) flags |= Flag.AFTERMATTER;
     // Layers over the page: only a control positioned above it (z-index > 0) can be a consent banner's, and
     // only a short label closes, rejects or accepts (the core decides what forms a layer: score.ts).
     const z = zIndex(s?.z_index);
-    if (band > 0 && z > 0 && ((section && CONSENT.test(section)) || (a?.nearby_text && CONSENT.test(a.nearby_text)) || CONSENT.test(text))) flags |= Flag.CONSENT;
+    if (band > 0 && z > 0 && ((a?.section && CONSENT.test(a.section)) || (a?.nearby_text && CONSENT.test(a.nearby_text)) || CONSENT.test(text))) flags |= Flag.CONSENT;
     if (band > 0 && text.length <= ACTION_LABEL_MAX && labels.test(label, text, L_DISMISS)) flags |= Flag.DISMISS;
     // The label as sent (the collector sends it trimmed, spaces collapsed): a span repeating its control's text.
     if (text) c[I32In.TEXT_KEY * n + i] = label;
-    const key = e.group_key;
-    if (key) {
+    if (e.group_key) {
       flags |= Flag.GROUP_SENT;
+      const key = e.group_key;
       let first = keyFirst.get(key);
       if (first === undefined) { first = readGroupKey(key, c, I32In.GROUP_A * n + i, I32In.GROUP_B * n + i) ? i : -1; keyFirst.set(key, first); }
       else if (first >= 0) { c[I32In.GROUP_A * n + i] = c[I32In.GROUP_A * n + first]; c[I32In.GROUP_B * n + i] = c[I32In.GROUP_B * n + first]; }
@@ -346,14 +336,11 @@ export function encode(body: unknown, core: CoreBackend, options: EncodeOptions 
     }
 
     // Repeated items the client found (list_id, list_index, list_length): only a consistent triple counts.
-    const listId = e.list_id;
-    if (finite(listId)) {
-      const index = e.list_index, length = e.list_length;
-      if (Number.isInteger(index) && Number.isInteger(length) && index! >= 1 && index! <= length! && length! <= LIST_MAX) {
-        c[I32In.LIST_ID * n + i] = listIds.id(String(listId));
-        c[I32In.LIST_INDEX * n + i] = index!;
-        c[I32In.LIST_SIZE * n + i] = length!;
-      }
+    if (finite(e.list_id) && Number.isInteger(e.list_index) && Number.isInteger(e.list_length)
+      && e.list_index! >= 1 && e.list_index! <= e.list_length! && e.list_length! <= LIST_MAX) {
+      c[I32In.LIST_ID * n + i] = listIds.id(String(e.list_id));
+      c[I32In.LIST_INDEX * n + i] = e.list_index!;
+      c[I32In.LIST_SIZE * n + i] = e.list_length!;
     }
     c[I32In.ROLE * n + i] = role;
     c[I32In.BAND * n + i] = band;
@@ -370,8 +357,8 @@ export function encode(body: unknown, core: CoreBackend, options: EncodeOptions 
     c[I32In.TEXT_LEN * n + i] = text.length;
     if (diffing) {
       c[I32In.KEY_ID * n + i] = idOf(e.id);
-      c[I32In.KEY_IDENT * n + i] = keys.id(identityKey(role, ownText, accessibleName(a)));
-      c[I32In.KEY_STATE * n + i] = keys.id(stateKey(a?.value, a?.checked, disabled, a?.aria_checked, a?.aria_expanded));
+      c[I32In.KEY_IDENT * n + i] = keys.id(identityKey(role, e.text, accessibleName(a)));
+      c[I32In.KEY_STATE * n + i] = keys.id(stateKey(a?.value, a?.checked, isDisabled(a), a?.aria_checked, a?.aria_expanded));
     }
   }
 

@@ -82,9 +82,6 @@ const TEXTBOX = CODE.get('textbox')!, LINK = CODE.get('link')!;
  */
 export function resolveRole(tag: string, inputType: string, explicitRole: string, inferredRole: string, hasHref: boolean): number {
   if (explicitRole) {
-    // A role as most pages write it (one known name, lower case) is its own first token.
-    const code = CODE.get(explicitRole);
-    if (code !== undefined) return code;
     // role="button link" lists fallbacks: the first known token wins
     for (const token of explicitRole.toLowerCase().split(/\s+/)) {
       const code = CODE.get(token);

@@ -11,7 +11,6 @@ import type { CoreBackend } from './backend.ts';
 import { goalTokens, goalCount, readyGoal, writeGoal } from './encode-goal.ts';
 import { namesPurchase, namesPurchaseLink, leadsWithPurchase, namesSignIn, namesSearch, asksForQuery } from './action-words.ts';
 import { CONSENT, DISMISS_ANY } from '../collect/overlay-words.ts';
-import { LabelMemo } from './label-memo.ts';
 
 export const DEFAULT_LIMIT = 50;
 export const DEFAULT_LIMIT_CAP = 100;
@@ -180,15 +179,6 @@ const PRIMARY_CLASS = /(^|[\s_-])(primary|cta|call-to-action|btn-main|main-actio
 const AFTERMATTER_SECTION = /\b(comments?|repl(y|ies)|respond|newsletter|footer|subscribe|leave a)\b/i;
 const HEADING_ROLE = roleCode('heading');
 
-// The tests the encoder asks of a label (an element's text, else its accessible name), each answered once per
-// distinct label of a request (label-memo.ts); the label's memo id is also its TEXT_KEY.
-const LABEL_TESTS = [namesPurchaseLink, namesPurchase, namesSignIn, namesSearch, asksForQuery,
-  (t: string) => leadsWithPurchase(t.slice(0, ACTION_LABEL_MAX)), (t: string) => DISMISS_ANY.test(t.trim())];
-const L_PURCHASE_LINK = 0, L_PURCHASE = 1, L_SIGN_IN = 2, L_SEARCH = 3, L_QUERY = 4, L_LEAD = 5, L_DISMISS = 6;
-// The tests asked of other strings an element carries (class, section, accessible name, placeholder).
-const ATTR_TESTS = [(t: string) => PRIMARY_CLASS.test(t), (t: string) => AFTERMATTER_SECTION.test(t), namesSignIn, asksForQuery];
-const A_PRIMARY = 0, A_AFTERMATTER = 1, A_SIGN_IN = 2, A_QUERY = 3;
-
 const GROUP_KEY = /^x(-?\d{1,9})-h(-?\d{1,9})$/;
 /** The collector's group key "x<int>-h<int>" as its two numbers, written to out[a] and out[b]; false (nothing
  *  written) for any other key, which is then opaque. */
@@ -256,8 +246,7 @@ export function encode(body: unknown, core: CoreBackend, options: EncodeOptions 
   const prevRoles = new Int32Array(nPrev);
   let interactiveCount = 0;
   let canvasArea = 0;
-  const labels = new LabelMemo(LABEL_TESTS);
-  const attrs = new LabelMemo(ATTR_TESTS);
+  const textKeys = new Map<string, number>();
 
   for (let i = 0; i < n; i++) {
     const e = elements[i];
@@ -295,9 +284,8 @@ export function encode(body: unknown, core: CoreBackend, options: EncodeOptions 
     }
     if (tag === 'input' && inputType === 'hidden') flags |= Flag.HIDDEN;
     if (isTrue(a?.a11y_hidden)) flags |= Flag.A11Y_HIDDEN;
-    if (band > 0 && (inputType === 'submit' || (a?.class && attrs.has(a.class, A_PRIMARY)))) flags |= Flag.PRIMARY_HINT;
+    if (band > 0 && (inputType === 'submit' || (a?.class && PRIMARY_CLASS.test(a.class)))) flags |= Flag.PRIMARY_HINT;
     const text = e.text || accessibleName(a);
-    const label = labels.id(text);
     if (hasNonSpace(text)) flags |= Flag.HAS_TEXT;
     if (role === HEADING_ROLE) flags |= Flag.HEADING;
     if (tag === 'details') flags |= Flag.DISCLOSURE;
@@ -310,22 +298,22 @@ export function encode(body: unknown, core: CoreBackend, options: EncodeOptions 
       // The name is read only when the text said nothing of signing in (most elements never get there).
       // A text field's words say what to type, not what it does: a search box named after a shop whose name
       // holds "buy" is the search, not a purchase (dev3 fold b, eighth round).
-      if (ROLES[role].kind !== Kind.TEXT_INPUT && labels.test(label, text, band === Band.LINK ? L_PURCHASE_LINK : L_PURCHASE)) flags |= Flag.PURCHASE;
-      else if (inputType !== 'search' && (labels.test(label, text, L_SIGN_IN) || (e.text && attrs.has(accessibleName(a), A_SIGN_IN)))) flags |= Flag.SIGN_IN;
-      else if (inputType === 'search' || labels.test(label, text, L_SEARCH) || (tag === 'input' && (inputType === '' || inputType === 'text')
-        && (labels.test(label, text, L_QUERY) || attrs.has((a as { placeholder?: string | null } | undefined)?.placeholder ?? '', A_QUERY)))) flags |= Flag.SEARCH;
+      if (ROLES[role].kind !== Kind.TEXT_INPUT && (band === Band.LINK ? namesPurchaseLink(text) : namesPurchase(text))) flags |= Flag.PURCHASE;
+      else if (inputType !== 'search' && (namesSignIn(text) || (e.text && namesSignIn(accessibleName(a))))) flags |= Flag.SIGN_IN;
+      else if (inputType === 'search' || namesSearch(text) || (tag === 'input' && (inputType === '' || inputType === 'text')
+        && (asksForQuery(text) || asksForQuery((a as { placeholder?: string | null } | undefined)?.placeholder ?? '')))) flags |= Flag.SEARCH;
     }
     // A longer link or control label that begins with the purchase words: an add to cart holding its own stock
     // messages ("Dodaj do koszyka Sprawdź dostępność w sklepie Produkt niedostępny"); only its first chars are read.
-    else if ((band === Band.LINK || band === Band.CONTROL) && labels.test(label, text, L_LEAD)) flags |= Flag.PURCHASE | Flag.PURCHASE_LEAD;
-    if (band > 0 && a?.section && attrs.has(a.section, A_AFTERMATTER)) flags |= Flag.AFTERMATTER;
+    else if ((band === Band.LINK || band === Band.CONTROL) && leadsWithPurchase(text.slice(0, ACTION_LABEL_MAX))) flags |= Flag.PURCHASE | Flag.PURCHASE_LEAD;
+    if (band > 0 && a?.section && AFTERMATTER_SECTION.test(a.section)) flags |= Flag.AFTERMATTER;
     // Layers over the page: only a control positioned above it (z-index > 0) can be a consent banner's, and
     // only a short label closes, rejects or accepts (the core decides what forms a layer: score.ts).
     const z = zIndex(s?.z_index);
     if (band > 0 && z > 0 && ((a?.section && CONSENT.test(a.section)) || (a?.nearby_text && CONSENT.test(a.nearby_text)) || CONSENT.test(text))) flags |= Flag.CONSENT;
-    if (band > 0 && text.length <= ACTION_LABEL_MAX && labels.test(label, text, L_DISMISS)) flags |= Flag.DISMISS;
+    if (band > 0 && text.length <= ACTION_LABEL_MAX && DISMISS_ANY.test(text.trim())) flags |= Flag.DISMISS;
     // The label as sent (the collector sends it trimmed, spaces collapsed): a span repeating its control's text.
-    if (text) c[I32In.TEXT_KEY * n + i] = label;
+    if (text) { let k = textKeys.get(text); if (k === undefined) { k = textKeys.size + 1; textKeys.set(text, k); } c[I32In.TEXT_KEY * n + i] = k; }
     if (e.group_key) {
       flags |= Flag.GROUP_SENT;
       const key = e.group_key;

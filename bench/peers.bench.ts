@@ -170,7 +170,7 @@ const origin = `http://127.0.0.1:${(site.address() as { port: number }).port}`;
 const OBSERVERS = ['sightline-map', 'browser-use', 'playwright-mcp'];
 /** Measured alongside ours (the same collection): every element ranked, no limit. */
 const REPORTED = ['sightline-map', 'sightline-map-all', 'browser-use', 'playwright-mcp'];
-interface ObsScore { ms: number; tokens: number; covered: number; controls: number; failed: boolean }
+interface ObsScore { ms: number; tokens: number; covered: number; controls: number; coveredDrawn: number; drawn: number; failed: boolean }
 const obsScores: Record<string, Record<Part, ObsScore[]>> = Object.fromEntries(REPORTED.map((o) => [o, { tune: [], test: [] }]));
 
 // Ours, and the controls' truth, in Debian's Chromium through playwright-core; other origins refused.
@@ -221,15 +221,20 @@ for (const [k, { part, id }] of obsPages.entries()) {
   // The truth first, on our loaded page (the same HTML everywhere).
   await page.goto(url, { waitUntil: 'load', timeout: 30_000 }).catch(() => undefined);
   await waitForStable(page, { quietMs: 100, timeoutMs: 3000 });
-  const controls = await visibleNamedControls(ctx, page).then((cs) => cs.map((c) => c.name)).catch(() => [] as string[]);
-  const cover = (text: string) => { const t = norm(text); return controls.filter((c) => t.includes(c)).length; };
+  // Also which of them Chromium draws: the tree keeps hover menus at opacity 0, which no one sees.
+  const truth = await visibleNamedControls(ctx, page, true).catch(() => []);
+  const controls = truth.map((c) => c.name), drawnControls = truth.filter((c) => c.drawn).map((c) => c.name);
+  const cover = (text: string) => { const t = norm(text); return { covered: controls.filter((c) => t.includes(c)).length, controls: controls.length,
+    coveredDrawn: drawnControls.filter((c) => t.includes(c)).length, drawn: drawnControls.length }; };
   const order = OBSERVERS.map((_, i) => OBSERVERS[(i + k) % OBSERVERS.length]);
   for (const o of order) {
     if (unavailable[o]) continue;
     let text = '', ms = 0, failed = false;
     try {
       if (o === 'sightline-map') {
-        await page.goto(url, { waitUntil: 'load', timeout: 30_000 });
+        // As for the truth: a page whose load event never comes is observed as it stands after 30 s (Playwright
+        // MCP's navigation does not fail on it either); the clock starts after the wait.
+        await page.goto(url, { waitUntil: 'load', timeout: 30_000 }).catch(() => undefined);
         await waitForStable(page, { quietMs: 100, timeoutMs: 3000 });
         const t = performance.now();
         // Elements and title asked for at once, as observe map does.
@@ -240,7 +245,7 @@ for (const [k, { part, id }] of obsPages.entries()) {
         ms = performance.now() - t;
         const t2 = performance.now();
         const all = toPrompt(ranker.rank({ ...request, options: { limit: 100_000 } }), { title });
-        obsScores['sightline-map-all'][part].push({ ms: collected - t + performance.now() - t2, tokens: o200k(all).length, covered: cover(all), controls: controls.length, failed: false });
+        obsScores['sightline-map-all'][part].push({ ms: collected - t + performance.now() - t2, tokens: o200k(all).length, ...cover(all), failed: false });
       } else if (o === 'playwright-mcp') {
         let nav = textOf(await mcp!.callTool({ name: 'browser_navigate', arguments: { url } }));
         // A page's alert() or confirm() blocks every other tool until it is handled, as an agent would.
@@ -263,9 +268,9 @@ for (const [k, { part, id }] of obsPages.entries()) {
       const why = (err as Error).message.split('\n')[0].replace(/https?:\/\/\S+/g, '<url>').slice(0, 120);
       (failures[o] ??= {})[why] = (failures[o][why] ?? 0) + 1;
       // every element's row is the same observation: it fails with it (rows stay page-aligned for the shared pages)
-      if (o === 'sightline-map') obsScores['sightline-map-all'][part].push({ ms: 0, tokens: 0, covered: 0, controls: controls.length, failed: true });
+      if (o === 'sightline-map') obsScores['sightline-map-all'][part].push({ ms: 0, tokens: 0, ...cover(''), failed: true });
     }
-    obsScores[o][part].push({ ms, tokens: o200k(text).length, covered: cover(text), controls: controls.length, failed });
+    obsScores[o][part].push({ ms, tokens: o200k(text).length, ...cover(text), failed });
   }
   process.stderr.write(`\rpeers observe: ${k + 1}/${obsPages.length} pages`);
 }
@@ -293,8 +298,9 @@ const readRows: ReadRow[] = PARTS.flatMap((part) => READERS.filter((r) => !unava
     pagesPerCpuS: s.length / (s.reduce((a, x) => a + x.cpuMs, 0) / 1000 || 1) };
 }));
 const typeCounts = (part: Part) => TYPES.map((t) => `${t} ${readScores.ours[part].filter((x) => x.type === t).length}`).join(', ');
-interface ObsRow { observer: string; part: Part; pages: number; failed: number; msP50: number; msMean: number; tokens: number; tokensP50: number; coverage: number; coverageShared: number }
+interface ObsRow { observer: string; part: Part; pages: number; failed: number; msP50: number; msMean: number; tokens: number; tokensP50: number; coverage: number; coverageShared: number; coverageDrawn: number }
 const pooled = (s: ObsScore[]) => s.reduce((a, x) => a + x.covered, 0) / (s.reduce((a, x) => a + x.controls, 0) || 1);
+const pooledDrawn = (s: ObsScore[]) => s.reduce((a, x) => a + x.coveredDrawn, 0) / (s.reduce((a, x) => a + x.drawn, 0) || 1);
 const obsRows: ObsRow[] = PARTS.flatMap((part) => {
   const observers = REPORTED.filter((o) => !unavailable[o] && obsScores[o][part].length);
   // The pages every observer observed: a page one of them failed on is scored out of its rows only, and would
@@ -304,7 +310,7 @@ const obsRows: ObsRow[] = PARTS.flatMap((part) => {
     const s = obsScores[observer][part].filter((x) => !x.failed);
     return { observer, part, pages: s.length, failed: obsScores[observer][part].length - s.length, msP50: quantile(s.map((x) => x.ms), 0.5), msMean: mean(s.map((x) => x.ms)),
       tokens: mean(s.map((x) => x.tokens)), tokensP50: quantile(s.map((x) => x.tokens), 0.5), coverage: pooled(s),
-      coverageShared: pooled(obsScores[observer][part].filter((_, i) => shared(i))) };
+      coverageShared: pooled(obsScores[observer][part].filter((_, i) => shared(i))), coverageDrawn: pooledDrawn(obsScores[observer][part].filter((_, i) => shared(i))) };
   });
 });
 
@@ -320,11 +326,11 @@ const md: string[] = [
   `|---|---|---|---|---|---|${TYPES.map(() => '---').join('|')}|---|`,
   ...readRows.map((r) => `| ${partName(r.part)} | ${LABEL[r.reader]} | ${r.pages} | ${r.failed} | ${r.reader === 'ours' ? `**${f3(r.f1)}**` : f3(r.f1)} | ${f3(r.ci[0])}–${f3(r.ci[1])} | ${TYPES.map((t) => (r.byType[t] === null ? '–' : f3(r.byType[t]!))).join(' | ')} | ${r.pagesPerCpuS.toFixed(1)} |`),
   '',
-  '**Observation** (time from a loaded page to the text an LLM is given; o200k tokens; coverage: share of the visible named controls whose name is in the text, pooled over the observer\'s pages, and over the pages all observers observed):',
+  '**Observation** (time from a loaded page to the text an LLM is given; o200k tokens; coverage: share of the visible named controls whose name is in the text, pooled over the observer\'s pages, and over the pages all observers observed; drawn: the same shared pages, only the controls Chromium draws, `checkVisibility` with opacity and visibility):',
   '',
-  '| part | observer | pages | failed | ms p50 | ms mean | tokens/page (mean) | tokens p50 | coverage | coverage, shared pages |',
-  '|---|---|---|---|---|---|---|---|---|---|',
-  ...obsRows.map((r) => `| ${partName(r.part)} | ${LABEL[r.observer]} | ${r.pages} | ${r.failed} | ${r.msP50.toFixed(0)} | ${r.msMean.toFixed(0)} | ${r.tokens.toFixed(0)} | ${r.tokensP50.toFixed(0)} | ${(100 * r.coverage).toFixed(1)}% | ${(100 * r.coverageShared).toFixed(1)}% |`),
+  '| part | observer | pages | failed | ms p50 | ms mean | tokens/page (mean) | tokens p50 | coverage | coverage, shared pages | coverage, drawn (shared) |',
+  '|---|---|---|---|---|---|---|---|---|---|---|',
+  ...obsRows.map((r) => `| ${partName(r.part)} | ${LABEL[r.observer]} | ${r.pages} | ${r.failed} | ${r.msP50.toFixed(0)} | ${r.msMean.toFixed(0)} | ${r.tokens.toFixed(0)} | ${r.tokensP50.toFixed(0)} | ${(100 * r.coverage).toFixed(1)}% | ${(100 * r.coverageShared).toFixed(1)}% | ${(100 * r.coverageDrawn).toFixed(1)}% |`),
   '',
   ...(Object.keys(failures).length ? ['Failures (counted above, scored out of the observation means):', '', ...Object.entries(failures).flatMap(([o, m]) => Object.entries(m).map(([why, n]) => `- ${LABEL[o] ?? o}: ${n} × ${why}`)), ''] : []),
   ...(Object.keys(unavailable).length ? ['Not measured here:', '', ...Object.entries(unavailable).map(([p, why]) => `- ${LABEL[p] ?? p}: ${why}`), ''] : []),

@@ -156,7 +156,7 @@ describe('absence of the field changes nothing', () => {
     }
   });
 
-  test('the stored real dev pages (collected without the field) rank as when the shipped model was trained', async () => {
+  test('the real dev pages (re-collected with the list fields) rank as when the shipped model was trained', async () => {
     const ranker = await createRanker({ limitCap: 100_000 });
     const goals = loadGoals().filter((g) => g.page.split === 'dev'); // never the frozen test split
     let first = 0;
@@ -165,6 +165,8 @@ describe('absence of the field changes nothing', () => {
       if (g.targets.includes(ids[0])) first++;
     }
     assert.equal(goals.length, RERANK_MODEL.evaluation.realDev.goals);
+    const listed = goals.filter((g) => g.page.request.raw_elements.some((e: { list_id?: number }) => e.list_id !== undefined));
+    assert.ok(listed.length > goals.length / 2, `${listed.length} of ${goals.length} dev goals on pages with list fields (train/real/recollect.ts)`);
     assert.equal(first / goals.length, RERANK_MODEL.evaluation.realDev.fused.r1);
   });
 });

@@ -38,7 +38,8 @@ export function linkWords(href: string): string {
 }
 
 /** The nearest heading above each element whose box spans its centre column (a stand-in for the
- *  core's inferred section: the stored pages predate the collector's `section` field). */
+ *  core's inferred section; written when the stored pages predated the collector's `section` field, which the
+ *  re-collected pages (train/real/recollect.ts) now carry: the teacher table's numbers were measured this way). */
 function headingAbove(els: Raw[]): Map<number, string> {
   const heads = els.filter((e) => HEADING_TAGS.has(e.tag ?? '') && clean(e.text))
     .sort((a, b) => (a.doc_y ?? a.rect.y) - (b.doc_y ?? b.rect.y));

@@ -108,7 +108,7 @@ function listing(elements: CollectedElement[]): string {
 
 /** A page rendered offline in a fresh context (its document served from `html` at its own URL, every
  *  other request aborted) and collected at 1280x800, `class` attributes left out. Also re-collects the
- *  set with a newer collector (recollect-dev.ts). */
+ *  set with a newer collector (recollect.ts). */
 export async function renderOffline(browser: Browser, url: string, html: string, keep?: (page: Page, raw: CollectedElement[]) => Promise<void>) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, serviceWorkers: 'block', acceptDownloads: false });
   try {

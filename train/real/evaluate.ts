@@ -33,7 +33,7 @@ const positionOf = (ids: number[], targets: number[]) => {
 };
 
 /** Ranks the goals of the pages `only` keeps (all by default: a split left out is never ranked), each page
- *  as `requestOf` gives it (as stored by default; recollect-dev.ts passes re-collected pages). */
+ *  as `requestOf` gives it (as stored by default; a caller may pass the pages another way). */
 export async function score(only: (page: RealPage) => boolean = () => true,
   requestOf: (page: RealPage) => RealPage['request'] = (page) => page.request): Promise<Scored[]> {
   const ranker = await createRanker({ limitCap: 100_000 });

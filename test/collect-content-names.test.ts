@@ -32,7 +32,7 @@ test('a control is named by its content before its title, with alts, child label
   const buttons = c.raw_elements.filter((r) => r.tag === 'button');
   const el = (id: string) => {
     const e = id in paths ? c.raw_elements.find((r) => r.tag === 'a' && new URL(String(r.attributes.href)).pathname === paths[id])
-      : id === 'q' ? c.raw_elements.find((r) => r.tag === 'input') : buttons[['cart', 'colours', 'photos'].indexOf(id)];
+      : id === 'q' || id === 'email' ? c.raw_elements.filter((r) => r.tag === 'input')[id === 'q' ? 0 : 1] : buttons[['cart', 'colours', 'photos'].indexOf(id)];
     assert.ok(e, `#${id} collected`);
     return e;
   };
@@ -46,6 +46,7 @@ test('a control is named by its content before its title, with alts, child label
     menu: 'Menu', // the display:none part is left out
     card: 'Rose Climbing rose',
     q: 'Search the shop', // no content: the title names it
+    email: 'Enter a valid email address.', // a field's title before its placeholder
     plain: 'Plain link',
     photos: 'See all 11', // a line break parts the words
   };

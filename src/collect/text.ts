@@ -169,7 +169,7 @@ function contentName(el: Element): string {
  * headings, tabs, options…), the content: an empty string when the content name is the visible text
  * (`text` already says it), the content name when it differs (an image's alt, a child's aria-label,
  * blocks set apart); a `title` names an element only when its content names nothing (it is a tooltip
- * otherwise), as do a field's placeholder and an image's alt.
+ * otherwise), then a field's placeholder, then an image's alt.
  */
 export function accessibleName(el: Element, labelIndex: LabelIndex, text = ''): string {
   const labelledby = el.getAttribute('aria-labelledby');
@@ -191,10 +191,12 @@ export function accessibleName(el: Element, labelIndex: LabelIndex, text = ''): 
     const name = el.firstElementChild ? contentName(el) : text;
     if (name) return name === text ? '' : name;
   }
-  const placeholder = el.getAttribute('placeholder');
-  if (placeholder?.trim()) return clean(placeholder);
+  // A field's title before its placeholder (HTML-AAM; Chromium names "Email *" with title "Enter a valid
+  // email address." by the title).
   const title = el.getAttribute('title');
   if (title?.trim()) return clean(title);
+  const placeholder = el.getAttribute('placeholder');
+  if (placeholder?.trim()) return clean(placeholder);
   const img = el.tagName === 'IMG' ? el : el.querySelector('img[alt]');
   return clean(img?.getAttribute('alt'));
 }

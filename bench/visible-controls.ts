@@ -6,8 +6,9 @@ import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 
 const CONTROL_ROLES = new Set(['button', 'link', 'textbox', 'searchbox', 'combobox', 'listbox', 'checkbox', 'radio', 'switch',
   'slider', 'spinbutton', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem']);
-/** How a control's name and the LLM-ready text are compared: lower case, spaces collapsed. */
-export const norm = (s: string) => s.toLowerCase().replace(/\s+/g, ' ').trim();
+/** How a control's name and the LLM-ready text are compared: lower case, spaces collapsed, icon-font glyphs
+ *  (Unicode's private use area: an icon font's `::before` content, which the tree puts in names) left out. */
+export const norm = (s: string) => s.toLowerCase().replace(/[\uE000-\uF8FF]/g, '').replace(/\s+/g, ' ').trim();
 type AXNode = { ignored: boolean; role?: { value: string }; name?: { value: string }; backendDOMNodeId?: number };
 /** A control: its name (normalised, first 40 characters), role, DOM node and whether it is drawn. */
 export interface VisibleControl { name: string; role: string; node: number; drawn: boolean }

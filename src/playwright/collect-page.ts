@@ -150,7 +150,8 @@ export async function resolve(page: Page, id: number): Promise<ElementHandle<Ele
  *  parsed); false on timeout. */
 export async function waitForStable(page: Page, { quietMs = 500, timeoutMs = 10_000, loaded = true } = {}): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
-  await inject(page.mainFrame());
+  // A page that navigates itself now has no document to inject into: the loop injects into the next one.
+  await inject(page.mainFrame()).catch(() => undefined);
   while (Date.now() < deadline) {
     const q = await page.evaluate(() => window.__sightline!.quiet()).catch(() => null);
     if (q && (loaded ? q.ready_state === 'complete' : q.ready_state !== 'loading') && q.quiet_ms >= quietMs) return true;

@@ -22,7 +22,9 @@
 // Run: npm run bench:peers. Env: BENCH_PEERS_READ_PER_TYPE (read pages per page type and part, default 15),
 // BENCH_PEERS_READ_BASE=<commit> (our read at that commit too, one more reader in the same interleaved loop: before/after
 // of a change with the peers in one run; the commit's src/ is unpacked by bench/read/old-reader.ts), BENCH_PEERS_OBSERVE
-// (pages per part, default 15), BENCH_PEERS_SKIP_VENV=1 (no Python peers).
+// (pages per part, default 15), BENCH_PEERS_SKIP_VENV=1 (no Python peers), BENCH_PEERS_PARTS=tune (the tune part alone,
+// for work in progress: the frozen part is read once, at the end of a change; such a run prints its tables and
+// writes no file).
 // Writes bench/results/peers.{json,md,svg} and the section between the peers markers in bench/README.md.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -55,8 +57,11 @@ const HERE = fileURLToPath(new URL('.', import.meta.url));
 /** Read pages per page type and part (WCXB's test part is 69% articles: a plain sample leaves other types nearly empty). */
 const READ_PER_TYPE = Number(process.env.BENCH_PEERS_READ_PER_TYPE ?? 15);
 const OBSERVE_N = Number(process.env.BENCH_PEERS_OBSERVE ?? 15);
-const PARTS = ['tune', 'test'] as const;
-type Part = typeof PARTS[number];
+const ALL_PARTS = ['tune', 'test'] as const;
+type Part = typeof ALL_PARTS[number];
+const PARTS: readonly Part[] = process.env.BENCH_PEERS_PARTS === 'tune' ? ['tune'] : ALL_PARTS;
+if (process.env.BENCH_PEERS_PARTS && process.env.BENCH_PEERS_PARTS !== 'tune') throw new Error('BENCH_PEERS_PARTS: only "tune" (or unset: both parts)');
+const TUNE_ONLY = PARTS.length === 1;
 const TYPES = ['article', 'documentation', 'service', 'forum', 'collection', 'listing', 'product'];
 const log = (s: string) => process.stderr.write(s + '\n');
 
@@ -317,7 +322,7 @@ const obsRows: ObsRow[] = PARTS.flatMap((part) => {
 const partName = (p: Part) => (p === 'tune' ? 'tune' : '**frozen test**');
 const md: string[] = [
   `Machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, Node ${process.version}, Chromium ${browser.version()}; load average ${load0.toFixed(1)} → ${load1.toFixed(1)}. ` +
-  `Read: ${READ_PER_TYPE} pages of each page type of each part of WCXB dev (bench/read/wcxb-split.json), a fixed hashed subset (tune: ${typeCounts('tune')}; frozen test: ${typeCounts('test')}), ` +
+  `Read: ${READ_PER_TYPE} pages of each page type of each part of WCXB dev (bench/read/wcxb-split.json), a fixed hashed subset (tune: ${typeCounts('tune')}${TUNE_ONLY ? '; the tune part alone (BENCH_PEERS_PARTS=tune)' : `; frozen test: ${typeCounts('test')}`}), ` +
   `every reader on every page, interleaved, ${readMinutes.toFixed(1)} min. Observation: ${OBSERVE_N} pages of each part, ${obsMinutes.toFixed(1)} min.`,
   '',
   '**Read** (word F1, mean over pages; 95% bootstrap interval; pages per CPU-second of the reader\'s own process, one core):',
@@ -335,6 +340,7 @@ const md: string[] = [
   ...(Object.keys(failures).length ? ['Failures (counted above, scored out of the observation means):', '', ...Object.entries(failures).flatMap(([o, m]) => Object.entries(m).map(([why, n]) => `- ${LABEL[o] ?? o}: ${n} × ${why}`)), ''] : []),
   ...(Object.keys(unavailable).length ? ['Not measured here:', '', ...Object.entries(unavailable).map(([p, why]) => `- ${LABEL[p] ?? p}: ${why}`), ''] : []),
 ];
+if (TUNE_ONLY) { console.log(md.join('\n')); process.exit(0); }
 const svg = peersChart(readRows, obsRows);
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
 writeFileSync(new URL('./results/peers.md', import.meta.url), md.join('\n') + '\n');

@@ -43,9 +43,10 @@ export function kindOf(el: Element, style: () => CSSStyleDeclaration, parentStyl
     const r = el.getBoundingClientRect();
     if (r.width * r.height >= OVERLAY_SHARE * viewportArea) return Kind.Static;
   }
-  if (el.childElementCount === 0 && el.closest(LANDMARKS)) {
+  if (el.childElementCount === 0) {
+    // The text first: a leaf's text is cheap, the landmark lookup (up every ancestor, eight selectors) is not.
     const text = el.textContent?.trim() ?? '';
-    if (text.length > 0 && text.length <= LANDMARK_TEXT_MAX) return Kind.Static;
+    if (text.length > 0 && text.length <= LANDMARK_TEXT_MAX && el.closest(LANDMARKS)) return Kind.Static;
   }
   return Kind.None;
 }

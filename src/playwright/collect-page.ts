@@ -35,10 +35,19 @@ function ordinalOf(page: Page, frame: Frame): number {
   return n;
 }
 
-/** Collects in one frame. The result crosses as one JSON string: Playwright's value serialiser is far
- *  slower for thousands of objects (500 ms against 35 ms on the 5,000-element page). */
+/** Collects in one frame, injecting the collector first when the frame's document has none. The result
+ *  crosses as one JSON string: Playwright's value serialiser is far slower for thousands of objects (500 ms
+ *  against 35 ms on the 5,000-element page). The usual case (the collector already there: the settle wait
+ *  injected it) is one round trip to the page, not a check and then the collection. */
 async function collectIn(frame: Frame, options: CollectOptions): Promise<CollectResult> {
-  return JSON.parse(await frame.evaluate((o) => JSON.stringify(window.__sightline!.collect(o)), options)) as CollectResult;
+  const run = () => frame.evaluate((o) => (window.__sightline ? JSON.stringify(window.__sightline.collect(o)) : null), options);
+  let json = await run();
+  if (json === null) {
+    await inject(frame);
+    json = await run();
+    if (json === null) throw new Error('the collector could not be injected into the frame');
+  }
+  return JSON.parse(json) as CollectResult;
 }
 
 export async function inject(frame: Frame): Promise<void> {
@@ -65,7 +74,6 @@ function descendants(frame: Frame): Frame[] {
 /** Collects the page: the main frame (with its same-origin frames) and every cross-origin frame. */
 export async function collectPage(page: Page, options: CollectOptions = {}): Promise<CollectResult> {
   const main = page.mainFrame();
-  await inject(main);
   // Ids continue across the tab's documents: after a navigation, an id from the page before names nothing.
   const state = stateOf(page);
   const top = await collectIn(main, { ...options, idsFrom: state.topNext < TOP_IDS_MAX ? state.topNext : undefined });
@@ -100,7 +108,6 @@ export async function collectPage(page: Page, options: CollectOptions = {}): Pro
     const collected = await Promise.all(listed.map(async ({ child, opaque, ordinal }) => {
       // A frame that navigates or goes away while collected (an ad rotating) is left out, not the snapshot.
       try {
-        await inject(child);
         return { child, inner: await collectIn(child, { ...options, idBase: ordinal * FRAME_ID_SPAN, offset: opaque.offset, topViewport }) };
       } catch { return null; /* the frame changed under us: the next snapshot sees it */ }
     }));
@@ -143,7 +150,8 @@ export async function resolve(page: Page, id: number): Promise<ElementHandle<Ele
  *  parsed); false on timeout. */
 export async function waitForStable(page: Page, { quietMs = 500, timeoutMs = 10_000, loaded = true } = {}): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
-  await inject(page.mainFrame());
+  // A page that navigates itself now has no document to inject into: the loop injects into the next one.
+  await inject(page.mainFrame()).catch(() => undefined);
   while (Date.now() < deadline) {
     const q = await page.evaluate(() => window.__sightline!.quiet()).catch(() => null);
     if (q && (loaded ? q.ready_state === 'complete' : q.ready_state !== 'loading') && q.quiet_ms >= quietMs) return true;

@@ -36,11 +36,14 @@ class Found {
   clear(): void { if (this.items.length) this.items.length = 0; }
 }
 const found = new Found();
-const ALL_ENDS = new HashFilter(PHRASE_ENDS);
+const ALL_ENDS = new HashFilter(PHRASE_ENDS), NO_SINK = { push(): void {} };
 
-/** This request's goal: its words and concepts, its trigrams, the lexicon narrowed to its concepts. */
+/** This request's goal: its words and concepts, its trigrams, the lexicon narrowed to its concepts; its
+ *  number (a new one for each goal that differs from the last). */
 let wordFilter = new HashFilter([]), trigramFilter = new HashFilter([]);
 let tables: ConceptTables | null = null;
+let lastGoal = '', goalNumber = 0;
+const MAX_GOAL_NUMBER = 0x3fffffff;
 
 /** A concept a text names, into `sink` when the goal holds it (each once per text). */
 const concept = (sink: Hashes) => (c: number) => { if (!found.has(c)) { found.add(c); if (wordFilter.has(c)) sink.push(c); } };
@@ -48,24 +51,27 @@ const ownConcept = concept(own), ctxConcept = concept(ctx);
 
 /** An element's own text: the words, concepts and trigrams the goal holds, and its counts. */
 function keepOwn(t: Text): void {
-  const h = t.hashes;
   t.at = own.length;
+  t.triAt = tri.length;
+  if (t.holdsNone === goalNumber) { t.length = t.triLength = t.triCount = 0; t.wordCount = t.words; return; }
+  const h = t.hashes;
   for (let k = 0; k < t.words; k++) if (wordFilter.has(h[k])) own.push(h[k]);
   found.clear();
   if (tables) phrasesIn(h, t.trigrams, t.sequence, tables.phrases, tables.ends, ownConcept);
   t.length = own.length - t.at;
   t.wordCount = t.words + found.size;
-  t.triAt = tri.length;
   for (let k = t.words; k < t.trigrams; k++) if (trigramFilter.has(h[k])) tri.push(h[k]);
   t.triLength = tri.length - t.triAt;
   t.triCount = t.triLength > 0 ? t.trigrams - t.words : 0;
+  if (t.length === 0 && t.triLength === 0 && found.size === 0) t.holdsNone = goalNumber;
 }
 
 /** A link's context: the words the goal holds, and with an href the concepts of its path's first words
  *  and of the site it points to that the goal names. */
 function keepContext(t: Text, href: boolean): void {
-  const h = t.hashes;
   t.at = ctx.length;
+  if (t.holdsNone === goalNumber) { t.length = 0; return; }
+  const h = t.hashes;
   for (let k = 0; k < t.words; k++) if (wordFilter.has(h[k])) ctx.push(h[k]);
   if (tables && href) {
     found.clear();
@@ -73,14 +79,18 @@ function keepContext(t: Text, href: boolean): void {
     if (tables.links) for (let k = t.sequence; k < h.length; k++) ctxConcept(h[k]);
   }
   t.length = ctx.length - t.at;
+  // (A context's concepts depend on whether it has an href, which its key says.)
+  if (t.length === 0) t.holdsNone = goalNumber;
 }
 
 /** A section label: the words the goal holds (the core counts matches only). */
 function keepLabel(t: Text): void {
-  const h = t.hashes;
   t.at = sec.length;
+  if (t.holdsNone === goalNumber) { t.length = 0; return; }
+  const h = t.hashes;
   for (let k = 0; k < t.words; k++) if (wordFilter.has(h[k])) sec.push(h[k]);
   t.length = sec.length - t.at;
+  if (t.length === 0) t.holdsNone = goalNumber;
 }
 
 /** Text, name, aria label, placeholder, value (unless redacted), inferred label: each once (a button's
@@ -102,11 +112,15 @@ function withPart(out: string, part: string | null | undefined): string {
 export function goalTokens(elements: RawElement[], goal: string): GoalTokens {
   const n = elements.length;
   own.length = ctx.length = tri.length = sec.length = 0;
+  // Numbers that start over would meet old ones in the texts: the texts start over with them.
+  let wrapped = false;
+  if (goal !== lastGoal || goalNumber === 0) { lastGoal = goal; wrapped = goalNumber === MAX_GOAL_NUMBER; goalNumber = wrapped ? 1 : goalNumber + 1; }
   // The goal's concepts first: elements are searched only for those (none named: no search at all).
-  const concepts = new Hashes();
+  const concepts: number[] = [];
+  found.clear();
   startText();
-  scanText(goal, { words: new Hashes(), wordFilter: null, countWords: false, trigrams: null, trigramFilter: null, concepts: true, conceptSink: concepts, seen: new Found(), limit: TEXT_WORDS, phrases: PHRASES, ends: ALL_ENDS });
-  const goalConcepts = [...concepts.view()];
+  scanText(goal, { words: NO_SINK, wordFilter: null, countWords: false, trigrams: null, trigramFilter: null, concepts: true, conceptSink: concepts, seen: found, limit: TEXT_WORDS, phrases: PHRASES, ends: ALL_ENDS });
+  const goalConcepts = concepts;
   const parts = parseGoal(goal);
   tables = goalConcepts.length ? tablesFor(goalConcepts) : null;
   // What the core compares each span with: own words and context with the goal's words and concepts,
@@ -114,7 +128,7 @@ export function goalTokens(elements: RawElement[], goal: string): GoalTokens {
   wordFilter = new HashFilter([...parts.words, ...goalConcepts]);
   trigramFilter = new HashFilter(parts.trigrams);
   const table = embedTable();
-  memory.begin(table);
+  memory.begin(table, wrapped);
   const stamp = memory.stamp;
   if (table) startEmbed(table, goal, n);
   if (spans.length < SPAN * n) spans = new Int32Array(SPAN * n);

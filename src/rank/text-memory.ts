@@ -75,6 +75,9 @@ export class Text {
   triCount = 0;
   /** A section label's id in this request (1 + its order of first appearance). */
   id = 0;
+  /** The goal (encode-goal.ts's number for it) of which the text holds nothing: then it is not filtered
+   *  again while that goal stays (most texts hold none of a goal's hashes). 0: none. */
+  holdsNone = 0;
   /** Its token ids' start in this request's EMB_IDS (the length is ids.length). */
   embAt = 0;
   /** A link: its contexts, by nearby text. */
@@ -166,11 +169,12 @@ class Memory {
   private nextSlot = 0;
   era = 0;
 
-  /** Starts a request: starts over when the bounds were reached or the embedding table changed. */
-  begin(table: EmbedTable | null): void {
+  /** Starts a request: starts over when the bounds were reached, the embedding table changed or
+   *  `forget` says so (numbers the texts hold start over). */
+  begin(table: EmbedTable | null, forget = false): void {
     // (Stamps start over with the texts: a kept text's stamp is never a later request's.)
     const slotsOut = this.nextSlot > MAX_SLOT - MAX_TEXTS;
-    if (this.size >= MAX_TEXTS || this.bytes >= MAX_BYTES || table !== this.table || this.stamp === MAX_STAMP || slotsOut) {
+    if (forget || this.size >= MAX_TEXTS || this.bytes >= MAX_BYTES || table !== this.table || this.stamp === MAX_STAMP || slotsOut) {
       for (const m of this.kinds) m.clear();
       this.size = this.bytes = this.stamp = 0;
       this.table = table;

@@ -184,6 +184,9 @@ class Memory {
     this.stamp++;
   }
 
+  /** What is kept now: texts and their estimated bytes (tests check the bounds). */
+  kept(): { texts: number; bytes: number } { return { texts: this.size, bytes: this.bytes }; }
+
   own(text: string): Text { return this.get(OWN, text, readOwn); }
   label(label: string): Text { return this.get(SECTION, label, readLabel); }
   /** A link (its token ids are its path's), by href. */

@@ -12,8 +12,8 @@ import type { EmbedTable } from './embed-table.ts';
 
 /** Texts kept (own texts, links, a link's nearby texts and section labels); each holds one slot. */
 export const MAX_TEXTS = 16384;
-/** About this many bytes of kept texts (their keys and hashes, as counted by `bytesOf`) at most. */
-export const MAX_BYTES = 8 * 1024 * 1024;
+/** About this many bytes of heap for the kept texts at most (as `bytesOf` counts them). */
+export const MAX_BYTES = 16 * 1024 * 1024;
 /** Longer texts are read each time, not kept: the memory stays small. */
 export const KEEP_CHARS = 256;
 /** Slot numbers and request stamps stay below this (1 + a slot is an i32 in the core). */
@@ -151,8 +151,10 @@ function readContext(href: string, nearby: string): Text {
   return pack();
 }
 
-/** Estimated bytes a kept text holds: its key (UTF-16), its arrays and the objects around them. */
-const bytesOf = (key: string, t: Text) => 2 * key.length + 4 * t.hashes.length + 160;
+/** Estimated bytes a kept text holds: its key (UTF-16), its arrays and the objects and map entries
+ *  around them (measured: about 800 bytes a label-sized text in all, heap and array buffers). */
+const bytesOf = (key: string, t: Text) => 2 * key.length + 4 * t.hashes.length + PER_TEXT;
+const PER_TEXT = 600;
 
 /** The process's memory of texts (one: encoding is synchronous). */
 class Memory {

@@ -53,7 +53,7 @@ const ownConcept = concept(own), ctxConcept = concept(ctx);
 function keepOwn(t: Text): void {
   t.at = own.length;
   t.triAt = tri.length;
-  if (t.holdsNone === goalNumber) { t.length = t.triLength = t.triCount = 0; t.wordCount = t.words; return; }
+  if (t.keptFor === goalNumber) { replay(t, own, 0, t.length); replay(t, tri, t.length, t.triLength); return; }
   const h = t.hashes;
   for (let k = 0; k < t.words; k++) if (wordFilter.has(h[k])) own.push(h[k]);
   found.clear();
@@ -63,14 +63,14 @@ function keepOwn(t: Text): void {
   for (let k = t.words; k < t.trigrams; k++) if (trigramFilter.has(h[k])) tri.push(h[k]);
   t.triLength = tri.length - t.triAt;
   t.triCount = t.triLength > 0 ? t.trigrams - t.words : 0;
-  if (t.length === 0 && t.triLength === 0 && found.size === 0) t.holdsNone = goalNumber;
+  remember(t, own, t.at, t.length, tri, t.triAt, t.triLength);
 }
 
 /** A link's context: the words the goal holds, and with an href the concepts of its path's first words
  *  and of the site it points to that the goal names. */
 function keepContext(t: Text, href: boolean): void {
   t.at = ctx.length;
-  if (t.holdsNone === goalNumber) { t.length = 0; return; }
+  if (t.keptFor === goalNumber) { replay(t, ctx, 0, t.length); return; }
   const h = t.hashes;
   for (let k = 0; k < t.words; k++) if (wordFilter.has(h[k])) ctx.push(h[k]);
   if (tables && href) {
@@ -79,18 +79,33 @@ function keepContext(t: Text, href: boolean): void {
     if (tables.links) for (let k = t.sequence; k < h.length; k++) ctxConcept(h[k]);
   }
   t.length = ctx.length - t.at;
-  // (A context's concepts depend on whether it has an href, which its key says.)
-  if (t.length === 0) t.holdsNone = goalNumber;
+  remember(t, ctx, t.at, t.length, ctx, 0, 0);
 }
 
 /** A section label: the words the goal holds (the core counts matches only). */
 function keepLabel(t: Text): void {
   t.at = sec.length;
-  if (t.holdsNone === goalNumber) { t.length = 0; return; }
+  if (t.keptFor === goalNumber) { replay(t, sec, 0, t.length); return; }
   const h = t.hashes;
   for (let k = 0; k < t.words; k++) if (wordFilter.has(h[k])) sec.push(h[k]);
   t.length = sec.length - t.at;
-  if (t.length === 0) t.holdsNone = goalNumber;
+  remember(t, sec, t.at, t.length, sec, 0, 0);
+}
+
+/** Keeps what this goal kept of a kept text (its counts stay in its fields) for the goal's next request. */
+function remember(t: Text, a: Hashes, aAt: number, aLength: number, b: Hashes, bAt: number, bLength: number): void {
+  if (aLength + bLength > 0) {
+    const keep = memory.room(t, aLength + bLength);
+    if (!keep) return;
+    keep.set(a.data.subarray(aAt, aAt + aLength), 0);
+    if (bLength) keep.set(b.data.subarray(bAt, bAt + bLength), aLength);
+  }
+  t.keptFor = goalNumber;
+}
+
+/** Writes `count` of a text's kept hashes from `from` in its `keep`. */
+function replay(t: Text, into: Hashes, from: number, count: number): void {
+  for (let k = from; k < from + count; k++) into.push(t.keep![k]);
 }
 
 /** Text, name, aria label, placeholder, value (unless redacted), inferred label: each once (a button's

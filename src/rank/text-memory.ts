@@ -75,9 +75,11 @@ export class Text {
   triCount = 0;
   /** A section label's id in this request (1 + its order of first appearance). */
   id = 0;
-  /** The goal (encode-goal.ts's number for it) of which the text holds nothing: then it is not filtered
-   *  again while that goal stays (most texts hold none of a goal's hashes). 0: none. */
-  holdsNone = 0;
+  /** What the goal numbered `keptFor` (encode-goal.ts) kept of a kept text, in the fields above and
+   *  `keep` (the kept hashes, then the kept trigrams; null when none or not yet): not filtered again
+   *  while that goal stays (0: no goal yet). */
+  keptFor = 0;
+  keep: Int32Array | null = null;
   /** Its token ids' start in this request's EMB_IDS (the length is ids.length). */
   embAt = 0;
   /** A link: its contexts, by nearby text. */
@@ -219,6 +221,16 @@ class Memory {
     this.size++;
     this.bytes += bytesOf(key, t);
     return t.kept = true;
+  }
+
+  /** Room in a kept text's `keep` for `count` hashes (counted towards its bytes): one array per text,
+   *  for every goal; null when it is not kept. */
+  room(t: Text, count: number): Int32Array | null {
+    if (!t.kept) return null;
+    if (t.keep && t.keep.length >= count) return t.keep;
+    t.keep = new Int32Array(Math.max(count, t.hashes.length));
+    this.bytes += 4 * t.keep.length;
+    return t.keep;
   }
 
   /** A kept text given its token ids: its slot (they count towards its bytes). At most MAX_TEXTS per

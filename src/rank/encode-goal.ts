@@ -110,7 +110,7 @@ function replay(t: Text, into: Hashes, from: number, count: number): void {
 
 /** Text, name, aria label, placeholder, value (unless redacted), inferred label: each once (a button's
  *  name usually repeats its text). */
-function ownText(e: RawElement): string {
+export function ownText(e: RawElement): string {
   const a = e.attributes;
   const text = e.text ?? '';
   if (!a) return text;

@@ -10,7 +10,7 @@ import { scanText, startText, counted, type Scan, type HashSink } from './goal.t
 import { linkConcepts } from './concepts.ts';
 import type { EmbedTable } from './embed-table.ts';
 
-/** Texts kept (own texts, links, a link's nearby texts and section labels); each holds one slot. */
+/** Texts kept (own texts, links, a link's contexts and section labels; all but contexts hold a slot). */
 export const MAX_TEXTS = 16384;
 /** About this many bytes of heap for the kept texts at most (as `bytesOf` counts them). */
 export const MAX_BYTES = 16 * 1024 * 1024;

@@ -2,8 +2,9 @@
 // embedding table (src/rank/goal-embed.bin, held by the core across requests: the door hands over only
 // each request's token ids). A text's vector is the mean of its tokens' rows (row = int8 × scale); the
 // mean's length cancels in the cosine, so the sum is used. Only + - * / and sqrt: identical in Wasm and JS.
+// A text the door numbered keeps its sum (whatever the goal) and its cosine (for one goal) across requests.
 import { I32In, Param } from "./layout";
-import { count, i32In, param, embIds, embTable, embTableScales, embSlots, embKept, embKeptEpoch } from "./state";
+import { count, i32In, param, embIds, embTable, embTableScales, embSlots, embKept, embKeptEpoch, embKeptSlot, embSums, embSumNorm, embSumSlot } from "./state";
 
 class Spans {
   dim: i32;
@@ -16,7 +17,7 @@ class Spans {
   base: Int32Array = new Int32Array(64);
   scale: Float64Array = new Float64Array(64);
 
-  /** Param.EMB_EPOCH: kept cosines of this epoch are this goal's. */
+  /** Param.EMB_EPOCH: kept cosines of this epoch are this goal's (a kept sum is any goal's). */
   epoch: i32;
 
   constructor(dim: i32) {
@@ -25,7 +26,7 @@ class Spans {
     this.goal = new Float64Array(dim);
     this.memo = new Float64Array(embIds.length);
     this.done = new Uint8Array(embIds.length);
-    this.sumDot(0, i32(param(Param.EMB_GOAL_LEN)), this.goal);
+    this.sumDot(0, i32(param(Param.EMB_GOAL_LEN)), this.goal, -1);
     let g: f64 = 0;
     for (let d = 0; d < dim; d++) g += unchecked(this.goal[d]) * unchecked(this.goal[d]);
     this.goalNorm = Math.sqrt(g);
@@ -34,26 +35,43 @@ class Spans {
   cosine(start: i32, len: i32): f64 {
     if (len <= 0 || this.goalNorm == 0) return 0;
     if (unchecked(this.done[start]) != 0) return unchecked(this.memo[start]);
-    // A text the door numbered: its cosine with this goal may be kept from an earlier request.
-    const slot = unchecked(embSlots[start]) - 1;
+    // A text the door numbered: its cosine with this goal may be kept from an earlier request, and its
+    // sum from any earlier request.
+    // The rings' sizes are powers of two (0: nothing kept).
+    const tag = unchecked(embSlots[start]), nKept = embKept.length, nSums = embSumNorm.length;
+    const k = nKept > 0 && tag > 0 ? (tag - 1) & (nKept - 1) : -1;
+    const j = nSums > 0 && tag > 0 ? (tag - 1) & (nSums - 1) : -1;
     let c: f64;
-    if (slot >= 0 && unchecked(embKeptEpoch[slot]) == this.epoch) c = unchecked(embKept[slot]);
+    if (k >= 0 && unchecked(embKeptSlot[k]) == tag && unchecked(embKeptEpoch[k]) == this.epoch) c = unchecked(embKept[k]);
     else {
-      c = this.sumDot(start, len, null);
-      if (slot >= 0) { unchecked(embKept[slot] = c); unchecked(embKeptEpoch[slot] = this.epoch); }
+      if (j >= 0 && unchecked(embSumSlot[j]) == tag) c = this.keptDot(j);
+      else {
+        c = this.sumDot(start, len, null, j);
+        if (j >= 0) unchecked(embSumSlot[j] = tag);
+      }
+      if (k >= 0) { unchecked(embKept[k] = c); unchecked(embKeptEpoch[k] = this.epoch); unchecked(embKeptSlot[k] = tag); }
     }
     unchecked(this.memo[start] = c);
     unchecked(this.done[start] = 1);
     return c;
   }
 
+  /** The cosine from the sum kept at `j` (sumDot's dot product: the same additions in the same order). */
+  keptDot(j: i32): f64 {
+    const dim = this.dim, goal = this.goal, at = j * dim;
+    let dot: f64 = 0;
+    for (let d = 0; d < dim; d++) dot += unchecked(embSums[at + d]) * unchecked(goal[d]);
+    const n = unchecked(embSumNorm[j]);
+    return n > 0 ? dot / (Math.sqrt(n) * this.goalNorm) : 0;
+  }
+
   /**
    * The span's sum, four dimensions at a time in registers with every token added in span order (each
    * dimension's sum is the same as one token at a time), and in the same pass the dot product with the
    * goal and the squared norm, dimension by dimension in order: the cosine, or with `out` the sum
-   * itself (the goal's vector).
+   * itself (the goal's vector). With `keep` >= 0 the sum and its squared norm are kept there.
    */
-  sumDot(start: i32, len: i32, out: Float64Array | null): f64 {
+  sumDot(start: i32, len: i32, out: Float64Array | null, keep: i32): f64 {
     const dim = this.dim, table = embTable, ids = embIds, scales = embTableScales, goal = this.goal;
     if (len > this.base.length) { this.base = new Int32Array(len); this.scale = new Float64Array(len); }
     const base = this.base, scale = this.scale;
@@ -73,6 +91,7 @@ class Spans {
         a3 += s * f64(unchecked(table[b + 3]));
       }
       if (out !== null) { unchecked(out[d] = a0); unchecked(out[d + 1] = a1); unchecked(out[d + 2] = a2); unchecked(out[d + 3] = a3); continue; }
+      if (keep >= 0) { const at = keep * dim + d; unchecked(embSums[at] = a0); unchecked(embSums[at + 1] = a1); unchecked(embSums[at + 2] = a2); unchecked(embSums[at + 3] = a3); }
       dot += a0 * unchecked(goal[d]); n += a0 * a0;
       dot += a1 * unchecked(goal[d + 1]); n += a1 * a1;
       dot += a2 * unchecked(goal[d + 2]); n += a2 * a2;
@@ -82,8 +101,10 @@ class Spans {
       let a: f64 = 0;
       for (let k = 0; k < len; k++) a += unchecked(scale[k]) * f64(unchecked(table[unchecked(base[k]) + d]));
       if (out !== null) { unchecked(out[d] = a); continue; }
+      if (keep >= 0) unchecked(embSums[keep * dim + d] = a);
       dot += a * unchecked(goal[d]); n += a * a;
     }
+    if (keep >= 0) unchecked(embSumNorm[keep] = n);
     return n > 0 ? dot / (Math.sqrt(n) * this.goalNorm) : 0;
   }
 }

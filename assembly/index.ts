@@ -30,11 +30,11 @@ export function prepareEmbed(ids: i32): void {
 
 /** Room for the goal-embedding table, held until the next `loadTable` (the door fills EMB_TABLE and
  *  EMB_TABLE_SCALES, then prepares a request). Ends any request in progress. */
-export function loadTable(size: i32, dim: i32, tag: i32, slots: i32): void {
+export function loadTable(size: i32, dim: i32, tag: i32, slots: i32, sums: i32): void {
   heap.reset();
   const start = heap.alloc(0);
   heap.free(start); // the last block: freeing it gives its bytes back
-  allocateTable(size, dim, tag, slots);
+  allocateTable(size, dim, tag, slots, sums);
   const end = heap.alloc(0);
   heap.free(end);
   held = end - start;

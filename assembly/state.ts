@@ -28,9 +28,17 @@ export let embSlots = new Int32Array(0);
 export let embTable = new Int8Array(0);
 export let embTableScales = new Float64Array(0);
 export let tableTag: i32 = 0;
-/** Per slot of the door's texts: the cosine kept across requests and the epoch it was computed in. */
+/** What the core computed for a text the door numbered (its slot: never reused while the table is held),
+ *  kept across requests in rings indexed by slot modulo their size, each entry under 1 + its slot (0:
+ *  empty). Its cosine with the goal and the epoch (the goal) it was computed in: */
 export let embKept = new Float64Array(0);
 export let embKeptEpoch = new Int32Array(0);
+export let embKeptSlot = new Int32Array(0);
+/** Whatever the goal, its tokens' summed vector (dim values) and that sum's squared norm: a new goal
+ *  then costs a dot product per text, not a sum over its tokens' rows. */
+export let embSums = new Float64Array(0);
+export let embSumNorm = new Float64Array(0);
+export let embSumSlot = new Int32Array(0);
 
 /** `tokenCount` hashes of element text and `goalCount` of the goal (both 0 without a goal);
  *  `emitFeatures` 1 makes room for the rerank features (training). */
@@ -62,13 +70,17 @@ export function allocateEmbed(ids: i32): void {
   embSlots = new Int32Array(ids);
 }
 
-/** Room for a goal-embedding table of `size` rows of `dim` values, named `tag` (the door fills it), and
- *  for `slots` kept cosines. */
-export function allocateTable(size: i32, dim: i32, tag: i32, slots: i32): void {
+/** Room for a goal-embedding table of `size` rows of `dim` values, named `tag` (the door fills it), for
+ *  `slots` kept cosines and `sums` kept sums (each a power of two). */
+export function allocateTable(size: i32, dim: i32, tag: i32, slots: i32, sums: i32): void {
   embTable = new Int8Array(size * dim);
   embTableScales = new Float64Array(size);
   embKept = new Float64Array(slots);
   embKeptEpoch = new Int32Array(slots);
+  embKeptSlot = new Int32Array(slots);
+  embSums = new Float64Array(sums * dim);
+  embSumNorm = new Float64Array(sums);
+  embSumSlot = new Int32Array(sums);
   tableTag = tag;
 }
 

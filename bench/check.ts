@@ -15,6 +15,7 @@ import { loadWasmCore } from '../src/rank/load-node.ts';
 import { jsBackend } from '../src/rank/core-js.ts';
 import { readPage } from '../src/observe/read/read.ts';
 import { payload, SHARED_DATA } from './payloads.ts';
+import { GOALS_50 } from './goals.ts';
 import { coreOnly } from './core-only.ts';
 import { encodeColumns, readColumns } from '../src/rank/columns.ts';
 import { readabilityMarkdown } from './read/readability.ts';
@@ -49,6 +50,9 @@ async function guards(): Promise<Guard[]> {
   const p1k = payload(1000), p5k = payload(5000);
   const t1k = JSON.stringify(p1k), t5k = JSON.stringify(p5k);
   const goal1k = { ...p1k, goal: 'open the second article about the election results' };
+  // A new goal every call: 50 distinct goals in turn (no call repeats the goal before it).
+  const fresh1k = GOALS_50.map((goal) => ({ ...p1k, goal }));
+  let nextGoal = 0;
   const json1k = Buffer.from(t1k), cols1k = Buffer.from(encodeColumns(p1k)!);
   const articles = JSON.parse(readFileSync(join(SHARED_DATA, 'article-extraction-benchmark', 'ground-truth.json'), 'utf8')) as Record<string, { url: string }>;
   const pages = Object.entries(articles).slice(0, 12).map(([id, t]) => ({ url: t.url, html: gunzipSync(readFileSync(join(SHARED_DATA, 'article-extraction-benchmark', 'html', `${id}.html.gz`))).toString('utf8') }));
@@ -61,6 +65,7 @@ async function guards(): Promise<Guard[]> {
     },
     { name: 'core-wasm-vs-js-5k', what: 'the core alone at 5,000 elements: Wasm vs the JS build of the same source', subject: coreOnly(wasmCore, p5k), reference: coreOnly(jsCore, p5k) },
     { name: 'goal-cost-1k', what: 'rank() at 1,000 elements with a goal vs without one (below 1: the goal\'s cost; the same goal and payload every call, so what is kept across requests for a goal counts: docs/rerank.md)', subject: () => wasm.rank(goal1k), reference: () => wasm.rank(p1k) },
+    { name: 'goal-new-cost-1k', what: 'rank() at 1,000 elements with a new goal every call (50 distinct goals in turn, bench/goals.ts) vs without one (below 1: the goal\'s cost; only what is kept whatever the goal counts: docs/rerank.md)', subject: () => wasm.rank(fresh1k[nextGoal++ % fresh1k.length]), reference: () => wasm.rank(p1k) },
     mapWarmVsCold(),
     {
       name: 'read-vs-readability', what: 'read mode (linkedom + extraction + turndown) vs jsdom + Readability + turndown on 12 real articles',

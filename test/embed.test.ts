@@ -11,7 +11,8 @@ import { embedTable, parseEmbedTable, useEmbedTable } from '../src/rank/embed-ta
 import { encode } from '../src/rank/encode.ts';
 import { loadWasmCore } from '../src/rank/load-node.ts';
 import { Ranker } from '../src/rank/ranker.ts';
-import { el, request } from './helpers/elements.ts';
+import { el, request, js } from './helpers/elements.ts';
+import { memory, MAX_TEXTS, MAX_BYTES } from '../src/rank/text-memory.ts';
 
 const record = JSON.parse(readFileSync(new URL('../src/rank/goal-embed.json', import.meta.url), 'utf8'));
 const core = await loadWasmCore();
@@ -121,3 +122,44 @@ function stableFeatures(c: typeof core, raw: ReturnType<typeof el>[], goal: stri
   c.run();
   return [...c.f64(Buf.FEATURES)];
 }
+
+test('a new goal every call over pages of more texts than the core keeps sums for and the door keeps: each result is a cold one, on both builds', () => {
+  // What is kept whatever the goal (each text's hashes and token ids in the door, each numbered text's
+  // token sum in the core's ring of 4,096) must never change a result: pages of 5,000 elements with
+  // 10,000 numbered texts each wrap the core's ring within one request, and the door's memory (16,384
+  // texts) fills in the second page and starts over in the third. A small page's texts come back after
+  // the ring moved on; goals change every step and come back too.
+  const big = (from: number) => Array.from({ length: 5000 }, (_, k) => el({
+    tag: 'a', text: `Story ${from + k} on ${['tickets', 'weather', 'elections', 'football', 'recipes'][k % 5]}`,
+    attributes: { href: `/story/${from + k}`, ...(k % 7 === 0 ? { nearby_text: `by author ${k % 13}` } : {}), section: `Section ${k % 11}` }, rect: [0, 30 * k, 300, 24],
+  }));
+  const small = [
+    el({ tag: 'a', text: 'Buy tickets', attributes: { href: '/box-office', section: 'Concerts' }, rect: [0, 0, 120, 30] }),
+    el({ tag: 'a', text: 'Share on LinkedIn', attributes: { href: 'https://www.linkedin.com/shareArticle?url=x' }, rect: [0, 40, 120, 30] }),
+    el({ tag: 'button', text: 'Sign in', rect: [0, 80, 120, 30] }),
+  ];
+  const [big1, big2, big3] = [big(0), big(5000), big(10000)];
+  const steps: [ReturnType<typeof el>[], string][] = [
+    [small, 'purchase admission to the show'], [big1, 'read the story about the elections'], [small, 'share this on linkedin'],
+    [big2, 'purchase admission to the show'], [big1, 'what will the weather be'], [big3, 'log in to my account'],
+    [small, 'read the story about the elections'], [big2, 'the third story on football'],
+  ];
+  const warm = steps.map(([page, goal]) => {
+    const wasmFeatures = stableFeatures(core, page, goal);
+    assert.deepEqual(stableFeatures(js.core, page, goal), wasmFeatures, `the JS build, ${goal}`);
+    const kept = memory.kept();
+    assert.ok(kept.texts <= MAX_TEXTS && kept.bytes <= MAX_BYTES + 64 * 1024, JSON.stringify(kept));
+    return wasmFeatures;
+  });
+  const shipped = embedTable()!;
+  try {
+    steps.forEach(([page, goal], k) => {
+      useEmbedTable(parseEmbedTable(readFileSync(EMBED_PATH)));
+      features([el({ tag: 'button', text: 'x' })], 'an unrelated goal');
+      assert.deepEqual(stableFeatures(core, page, goal), warm[k], `step ${k}`);
+    });
+  } finally {
+    useEmbedTable(shipped);
+  }
+  assert.ok(warm[1].some((f, i) => i % Feature.COUNT === Feature.EMB_OWN && f !== 0), 'the embedding features were computed');
+});

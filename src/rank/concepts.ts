@@ -46,6 +46,10 @@ export interface ConceptTables { phrases: Map<number, number[]>; ends: HashFilte
 const LINK_CONCEPTS = new Set([...Object.values(HOSTS).flat(), 'share', 'email', 'phone', 'contact'].map(conceptHash));
 let cached: { key: string; tables: ConceptTables } | undefined;
 
+/** Concept hash -> the keys of its phrases (a goal's tables are built from its concepts' alone). */
+const PHRASES_OF = new Map<number, number[]>();
+for (const [phrase, names] of PHRASES) for (const c of names) PHRASES_OF.set(c, [...PHRASES_OF.get(c) ?? [], phrase]);
+
 /** Tables for a goal's concepts (the last goal's are kept: an agent repeats its goal across steps). */
 export function tablesFor(concepts: number[]): ConceptTables {
   const key = concepts.join(',');
@@ -53,9 +57,13 @@ export function tablesFor(concepts: number[]): ConceptTables {
   const wanted = new Set(concepts);
   const phrases = new Map<number, number[]>();
   const ends = new Set<number>();
-  for (const [phrase, names] of PHRASES) {
-    const kept = names.filter((c) => wanted.has(c));
-    if (kept.length) { phrases.set(phrase, kept); ends.add(PHRASE_END.get(phrase)!); }
+  for (const c of concepts) {
+    for (const phrase of PHRASES_OF.get(c) ?? []) {
+      if (phrases.has(phrase)) continue;
+      // The lexicon's order of the concepts a phrase names, as a scan finds them.
+      phrases.set(phrase, PHRASES.get(phrase)!.filter((x) => wanted.has(x)));
+      ends.add(PHRASE_END.get(phrase)!);
+    }
   }
   const tables = { phrases, ends: new HashFilter(ends), links: concepts.some((c) => LINK_CONCEPTS.has(c)) };
   cached = { key, tables };

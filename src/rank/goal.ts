@@ -123,6 +123,9 @@ export interface Scan {
   words: HashSink; wordFilter: HashFilter | null; countWords: boolean;
   trigrams: HashSink | null; trigramFilter: HashFilter | null;
   concepts: boolean; conceptSink: HashSink; seen: SeenSet; limit: number; phrases: Map<number, number[]>; ends: HashSet;
+  /** The hashes of the first `limit` words in order (a stop word's own, any other's stem's), for looking
+   *  phrases up later, goal by goal (phrasesIn). */
+  sequence?: HashSink | null;
 }
 
 /** What the scans since the last startText() counted: distinct words (and concepts). */
@@ -187,7 +190,10 @@ export function scanText(text: string, s: Scan): void {
       } else if ((wordFilter === null || wordFilter.has(h)) && seenWords.add(h)) s.words.push(h);
       if (s.trigrams !== null && wordsKept++ < TRIGRAM_WORDS) trigramsOf(end, s.trigrams, s.trigramFilter);
     }
-    if (s.concepts && n <= s.limit) findConcepts(h, n, s);
+    if (n <= s.limit) {
+      if (s.concepts) findConcepts(h, n, s);
+      if (s.sequence) s.sequence.push(h);
+    }
     end = 1;
     if (n >= TEXT_WORDS) return;
   }
@@ -236,6 +242,21 @@ function findConcepts(h: number, n: number, scan: Scan): void {
       scan.seen.add(c);
       if (scan.countWords) counted.words++;
       if (scan.wordFilter === null || scan.wordFilter.has(c)) scan.conceptSink.push(c);
+    }
+  }
+}
+
+/**
+ * The phrases of `phrases` in a sequence of word hashes (a Scan's `sequence`: seq[from, to)), as a scan
+ * with `concepts` finds them: at each word that ends a phrase, the phrases of 1 to MAX_PHRASE words
+ * ending there, shortest first; each concept they name goes to `found` (repeats included).
+ */
+export function phrasesIn(seq: Int32Array, from: number, to: number, phrases: Map<number, number[]>, ends: HashSet, found: (c: number) => void): void {
+  for (let at = from; at < to; at++) {
+    if (!ends.has(seq[at])) continue;
+    for (let len = 1; len <= MAX_PHRASE && len <= at + 1 - from; len++) {
+      const named = phrases.get(phraseKey(seq, at + 1 - len, at + 1));
+      if (named) for (const c of named) found(c);
     }
   }
 }

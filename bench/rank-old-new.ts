@@ -9,9 +9,11 @@ import { Ranker } from '../src/rank/ranker.ts';
 import { rankerAt } from './old-checkout.ts';
 import { loadWasmCore } from '../src/rank/load-node.ts';
 import { payload } from './payloads.ts';
+import { median, timeSlice as slice } from './stats.ts';
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const wall = process.argv.includes('--wall');
+const timeSlice = (fn: () => unknown) => slice(fn, 60, wall);
 const oldDir = args[0];
 if (!oldDir) throw new Error('usage: node --import tsx bench/rank-old-new.ts <previous checkout, built> [rounds]');
 const rounds = Number(args[1] ?? 20);
@@ -19,16 +21,6 @@ const oldRanker = await rankerAt(oldDir);
 const newRanker = new Ranker(await loadWasmCore());
 const p1k = payload(1000), t1k = JSON.stringify(p1k);
 
-const SLICE_MS = 60;
-const cpuMs = wall ? () => performance.now() : () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
-function timeSlice(fn: () => unknown): number {
-  let calls = 0;
-  const t0 = cpuMs();
-  let t = t0;
-  do { fn(); calls++; t = cpuMs(); } while (t - t0 < SLICE_MS);
-  return (t - t0) / calls;
-}
-const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
 
 const sides = { old: () => oldRanker.rank(p1k), new: () => newRanker.rank(p1k) };
 for (let i = 0; i < 3; i++) { sides.old(); sides.new(); JSON.parse(t1k); }

@@ -10,6 +10,7 @@ import { loadWasmCore } from '../src/rank/load-node.ts';
 import { jsBackend } from '../src/rank/core-js.ts';
 import { payload } from './payloads.ts';
 import { GOALS_50 } from './goals.ts';
+import { median, timeSlice } from './stats.ts';
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const oldDir = args[0];
@@ -24,16 +25,6 @@ const newRanker = new Ranker(useJs ? jsBackend() : await loadWasmCore());
 const plain = payload(n), same = { ...plain, goal: SAME };
 const fresh = GOALS_50.map((goal) => ({ ...plain, goal }));
 
-const SLICE_MS = 60;
-const cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
-function timeSlice(fn: () => unknown): number {
-  let calls = 0;
-  const t0 = cpuMs();
-  let t = t0;
-  do { fn(); calls++; t = cpuMs(); } while (t - t0 < SLICE_MS);
-  return (t - t0) / calls;
-}
-const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
 
 type Side = 'old' | 'new';
 const rankers: Record<Side, Ranker> = { old: oldRanker, new: newRanker };

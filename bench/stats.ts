@@ -40,3 +40,17 @@ export function wilson(k: number, n: number): [number, number] {
   const half = (z / (1 + z2 / n)) * Math.sqrt(p * (1 - p) / n + z2 / (4 * n * n));
   return [Math.max(0, centre - half), Math.min(1, centre + half)];
 }
+
+/** The median of the values. */
+export const median = (xs: number[]): number => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
+
+/** Times `fn` in one slice of `ms` milliseconds: the mean time per call, by the process's CPU time (on a shared
+ *  machine a slice's wall time also counts waiting for a core) or, with `wall`, by the clock. */
+export function timeSlice(fn: () => unknown, ms = 60, wall = false): number {
+  const now = wall ? () => performance.now() : () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+  let calls = 0;
+  const t0 = now();
+  let t = t0;
+  do { fn(); calls++; t = now(); } while (t - t0 < ms);
+  return (t - t0) / calls;
+}

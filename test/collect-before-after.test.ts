@@ -102,7 +102,7 @@ function sameElement(o: CollectedElement, n: CollectedElement, where: string): v
   }
   // Since stop 38 a field with both a title and a placeholder is named by its title, as Chromium names it (the same
   // test checks it): a name that was the placeholder is left out of the comparison.
-  if (o.attributes.placeholder && o.attributes.name === o.attributes.placeholder && attributes.name !== o.attributes.name) { delete attributes.name; delete o.attributes.name; }
+  if (o.attributes.placeholder && o.attributes.name === o.attributes.placeholder && attributes.name && attributes.name !== o.attributes.name) { delete attributes.name; delete o.attributes.name; }
   for (const k of ['name', 'nearby_text'] as const) {
     const was = o.attributes[k] ?? '', is = attributes[k] ?? '';
     if (was === is) continue;

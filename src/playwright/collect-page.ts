@@ -43,7 +43,7 @@ async function collectIn(frame: Frame, options: CollectOptions): Promise<Collect
   const run = () => frame.evaluate((o) => (window.__sightline ? JSON.stringify(window.__sightline.collect(o)) : null), options);
   let json = await run();
   if (json === null) {
-    await inject(frame);
+    await frame.evaluate(collectorSource()); // the check above found none: no second check
     json = await run();
     if (json === null) throw new Error('the collector could not be injected into the frame');
   }
@@ -150,12 +150,14 @@ export async function resolve(page: Page, id: number): Promise<ElementHandle<Ele
  *  parsed); false on timeout. */
 export async function waitForStable(page: Page, { quietMs = 500, timeoutMs = 10_000, loaded = true } = {}): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
-  // A page that navigates itself now has no document to inject into: the loop injects into the next one.
-  await inject(page.mainFrame()).catch(() => undefined);
+  // A page that navigates itself now has no document to inject into: the loop injects into the next one. A
+  // closed page is an error at once, not a wait until the deadline.
+  const injectNow = () => inject(page.mainFrame()).catch((err) => { if (page.isClosed()) throw err; });
+  await injectNow();
   while (Date.now() < deadline) {
     const q = await page.evaluate(() => window.__sightline!.quiet()).catch(() => null);
     if (q && (loaded ? q.ready_state === 'complete' : q.ready_state !== 'loading') && q.quiet_ms >= quietMs) return true;
-    if (!q) await inject(page.mainFrame()).catch(() => undefined); // navigated: a new document
+    if (!q) await injectNow(); // navigated: a new document
     await new Promise((r) => setTimeout(r, Math.min(100, Math.max(10, quietMs - (q?.quiet_ms ?? 0)))));
   }
   return false;

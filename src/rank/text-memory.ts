@@ -15,7 +15,7 @@ export const MAX_TEXTS = 16384;
 /** About this many bytes of heap for the kept texts at most (as `bytesOf` counts them). */
 export const MAX_BYTES = 16 * 1024 * 1024;
 /** Longer texts are read each time, not kept: the memory stays small. */
-export const KEEP_CHARS = 256;
+const KEEP_CHARS = 256;
 /** Slot numbers and request stamps stay below this (1 + a slot is an i32 in the core). */
 const MAX_SLOT = 0x3fffffff, MAX_STAMP = 0x3fffffff;
 /** A label names its concept in its first words ("Log in", not a paragraph's tenth word). */

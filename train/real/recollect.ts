@@ -62,19 +62,19 @@ async function rendered(browser: Awaited<ReturnType<typeof launch>> | null, page
 const NAME_KEYS = ['aria_label', 'title', 'placeholder', 'name', 'alt', 'type', 'role'];
 const NEAR_PX = 60;
 const squash = (s: string) => s.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
-export const signature = (e: CollectedElement) => JSON.stringify([e.tag, e.text, e.attributes.href ?? '', ...NAME_KEYS.map((k) => e.attributes[k] ?? '')]);
+const signature = (e: CollectedElement) => JSON.stringify([e.tag, e.text, e.attributes.href ?? '', ...NAME_KEYS.map((k) => e.attributes[k] ?? '')]);
 const distance = (a: CollectedElement, b: CollectedElement) =>
   Math.hypot(a.rect.x + a.rect.width / 2 - (b.rect.x + b.rect.width / 2), a.doc_y + a.rect.height / 2 - (b.doc_y + b.rect.height / 2));
 const labelOf = (e: CollectedElement) => squash(e.text || e.attributes.aria_label || e.attributes.name || e.attributes.title || e.attributes.alt || '');
 const nameOf = (e: CollectedElement) => e.attributes.name || e.attributes.aria_label || '';
 
-export type How = 'exact' | 'href' | 'name' | 'text' | 'contains' | 'lost';
+type How = 'exact' | 'href' | 'name' | 'text' | 'contains' | 'lost';
 const ANCHORS = 5;
 const centre = (e: CollectedElement) => [e.rect.x + e.rect.width / 2, e.doc_y + e.rect.height / 2];
 const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[s.length >> 1] : 0; };
 
 /** Carries elements of the stored collection `old` over to the new one `now`. */
-export function remapper(old: CollectedElement[], now: CollectedElement[]) {
+function remapper(old: CollectedElement[], now: CollectedElement[]) {
   const count = (list: CollectedElement[]) => { const m = new Map<string, CollectedElement[]>(); for (const e of list) m.set(signature(e), [...m.get(signature(e)) ?? [], e]); return m; };
   const was = count(old), is = count(now);
   const anchors = [...was].filter(([sig, list]) => list.length === 1 && is.get(sig)?.length === 1)

@@ -105,7 +105,7 @@ function remember(t: Text, a: Hashes, aAt: number, aLength: number, b: Hashes, b
 
 /** Writes `count` of a text's kept hashes from `from` in its `keep`. */
 function replay(t: Text, into: Hashes, from: number, count: number): void {
-  for (let k = from; k < from + count; k++) into.push(t.keep![k]);
+  if (count) into.append(t.keep!.subarray(from, from + count)); // nothing kept: no array
 }
 
 /** Text, name, aria label, placeholder, value (unless redacted), inferred label: each once (a button's

@@ -126,21 +126,15 @@ export function hrefWords(href: string): string {
   try { return decodeURIComponent(rest); } catch { return rest; }
 }
 
-/** An element's own text: its words, its trigrams (of its first words) and its first LABEL_WORDS words. */
-function readOwn(text: string): Text {
+/** A reader of one kind of text: an element's own text (its words, its trigrams of its first words and its
+ *  first LABEL_WORDS words) or a section label's words. */
+const reader = (scan: typeof ownScan) => (text: string): Text => {
   clearScratch();
   startText();
-  scanText(text, ownScan);
+  scanText(text, scan);
   return pack();
-}
-
-/** A section label's words. */
-function readLabel(label: string): Text {
-  clearScratch();
-  startText();
-  scanText(label, labelScan);
-  return pack();
-}
+};
+const readOwn = reader(ownScan), readLabel = reader(labelScan);
 
 /** A link's context: its path's words and then its nearby text's, read as one text (the first
  *  PATH_WORDS of them for phrases), and the concepts of the site it points to. */

@@ -18,7 +18,7 @@ import { chromium, type Page } from 'playwright-core';
 import { createEgressGuard } from '../src/observe/egress/egress.ts';
 import { startEgressProxy } from '../src/observe/egress/egress-proxy.ts';
 import { launchOptions, CHROMIUM_FLAGS, LEAN_FLAG } from '../src/observe/browser/browser-pool.ts';
-import { blockHeavy } from '../src/observe/browser/block-heavy.ts';
+import { blockHeavy, routeHeavy } from '../src/observe/browser/block-heavy.ts';
 import { serveRealPages } from './wcxb-pages.ts';
 import { wcxbAvailable, WCXB_DIR } from './read/wcxb-eval.ts';
 import { quantile } from './stats.ts';
@@ -27,7 +27,6 @@ if (!wcxbAvailable()) { console.log(`skipped: no WCXB checkout at ${WCXB_DIR}/de
 const PAGES = Number(process.env.BENCH_NAV_PAGES ?? 50);
 const ROUNDS = Number(process.env.BENCH_NAV_ROUNDS ?? 2);
 const MISS_DELAY_MS = 30;
-const HEAVY = new Set(['image', 'media', 'font']);
 
 const instant = await serveRealPages(PAGES);
 const delayed = await serveRealPages(PAGES, { missDelayMs: MISS_DELAY_MS });
@@ -36,12 +35,11 @@ const proxy = await startEgressProxy(guard, () => undefined);
 const browser = await chromium.launch(launchOptions(process.env.SIGHTLINE_CHROMIUM ?? '/usr/bin/chromium', [...CHROMIUM_FLAGS, LEAN_FLAG], proxy.url));
 
 interface Variant { name: string; js: boolean; delayed: boolean; prepare(page: Page): Promise<void> }
-const byType = (page: Page) => blockHeavy(page);
 const VARIANTS: Variant[] = [
-  { name: 'route', js: true, delayed: false, prepare: async (page) => { await page.route('**/*', (r) => (HEAVY.has(r.request().resourceType()) ? r.abort('blockedbyclient') : r.fallback())); } },
-  { name: 'by type', js: true, delayed: false, prepare: byType },
-  { name: `by type, 404 after ${MISS_DELAY_MS} ms`, js: true, delayed: true, prepare: byType },
-  { name: 'by type, no JS', js: false, delayed: false, prepare: byType },
+  { name: 'route', js: true, delayed: false, prepare: routeHeavy },
+  { name: 'by type', js: true, delayed: false, prepare: blockHeavy },
+  { name: `by type, 404 after ${MISS_DELAY_MS} ms`, js: true, delayed: true, prepare: blockHeavy },
+  { name: 'by type, no JS', js: false, delayed: false, prepare: blockHeavy },
 ];
 const PARTS = ['total', 'response', 'parse', 'deferred', 'rest'] as const;
 const data: Record<string, Record<typeof PARTS[number], number[]>> = {};

@@ -13,6 +13,7 @@ import { serveLargePages, goOffline, settle, wcxbIds, WCXB, type LargePages } fr
 import { beforeAvailable, beforeCollectorSource, BEFORE_COMMIT } from './helpers/collector-before.ts';
 import { inject, waitForStable } from '../src/playwright/collect-page.ts';
 import type { CollectResult, CollectedElement } from '../src/collect/types.ts';
+import { CONTENT_ROLES, CONTENT_TAGS } from '../src/collect/text.ts';
 
 /** Every this many WCXB sample pages is compared (21 of 315: all seven page types). */
 const WCXB_STRIDE = 15;
@@ -63,9 +64,8 @@ function textWithPartsLeftOut(old: string, now: string): boolean {
   return true;
 }
 
-/** Tags and roles named from their content (src/collect/text.ts). */
-const CONTENT_NAMED = /^(a|button|summary|option|h[1-6]|td|th)$/;
-const CONTENT_ROLE = /^(button|link|menuitem|menuitemcheckbox|menuitemradio|tab|option|checkbox|radio|switch|treeitem|heading|cell|gridcell|columnheader|rowheader|tooltip)\b/i;
+/** Tags and roles named from their content, as the collector decides it (its role: the first token). */
+const namedFromContent = (tag: string, role: string) => CONTENT_TAGS.has(tag.toUpperCase()) || CONTENT_ROLES.has(role.trim().split(/\s+/)[0].toLowerCase());
 
 /** A style rule, a tag or script syntax: what a sheet, a <noscript> or a script put into a text. */
 const HELD_CODE = /\{[^}]*\}|<[a-z!/]|\bfunction\b|=>|\/\//i;
@@ -96,7 +96,7 @@ function sameElement(o: CollectedElement, n: CollectedElement, where: string): v
   // accessibility tree names it: by its content before a title, with its images' alts and its children's
   // labels, less its CSS-hidden parts; absent where that is its text. test/collect-content-names.test.ts
   // checks those names against Chromium's own; here they are left out of the comparison.
-  if (CONTENT_NAMED.test(n.tag) || CONTENT_ROLE.test(String(attributes.role ?? ''))) {
+  if (namedFromContent(n.tag, String(attributes.role ?? ''))) {
     if ((o.attributes.name ?? '') !== (attributes.name ?? '') && !n.text) { delete attributes.nearby_text; delete o.attributes.nearby_text; } // found from the name
     delete attributes.name; delete o.attributes.name;
   }

@@ -121,9 +121,9 @@ function labelsOf(index: LabelIndex, el: Element): Element[] {
 
 /** Roles (first token of `role`) and tags whose accessible name comes from their content when nothing
  *  names them explicitly (WAI-ARIA "name from content"; HTML-AAM for the tags). */
-const CONTENT_ROLES = new Set(['button', 'link', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'option', 'checkbox',
+export const CONTENT_ROLES = new Set(['button', 'link', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'option', 'checkbox',
   'radio', 'switch', 'treeitem', 'heading', 'cell', 'gridcell', 'columnheader', 'rowheader', 'tooltip']);
-const CONTENT_TAGS = new Set(['A', 'BUTTON', 'SUMMARY', 'OPTION', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'TD', 'TH']);
+export const CONTENT_TAGS = new Set(['A', 'BUTTON', 'SUMMARY', 'OPTION', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'TD', 'TH']);
 function namedFromContent(el: Element): boolean {
   const role = el.getAttribute('role')?.trim().split(/\s+/)[0]?.toLowerCase();
   return role ? CONTENT_ROLES.has(role) : CONTENT_TAGS.has(el.tagName);
@@ -171,7 +171,7 @@ function contentName(el: Element): string {
  * blocks set apart); a `title` names an element only when its content names nothing (it is a tooltip
  * otherwise), then a field's placeholder, then an image's alt.
  */
-export function accessibleName(el: Element, labelIndex: LabelIndex, text = ''): string {
+export function accessibleName(el: Element, labelIndex: LabelIndex, text: string): string {
   const labelledby = el.getAttribute('aria-labelledby');
   if (labelledby) {
     const name = clean(byIds(el, labelledby));

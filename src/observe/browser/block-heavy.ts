@@ -8,7 +8,7 @@
 import type { Page } from 'playwright-core';
 
 /** The resource types refused (CDP Network.ResourceType). */
-export const HEAVY_TYPES = ['Image', 'Media', 'Font'] as const;
+const HEAVY_TYPES = ['Image', 'Media', 'Font'] as const;
 
 /**
  * Refuses the page's heavy requests from now on (before navigating), as Chromium refuses a request a
@@ -20,4 +20,11 @@ export async function blockHeavy(page: Page): Promise<void> {
   // A request paused after its page closed fails to be answered: nothing is left to refuse.
   session.on('Fetch.requestPaused', (e) => void session.send('Fetch.failRequest', { requestId: e.requestId, errorReason: 'BlockedByClient' }).catch(() => undefined));
   await session.send('Fetch.enable', { patterns: HEAVY_TYPES.map((resourceType) => ({ urlPattern: '*', resourceType, requestStage: 'Request' as const })) });
+}
+
+/** The same types refused by a Playwright route, the path before (map's `--map-path legacy`): every request of
+ *  the page goes through Node. `fallback`, not `continue`: a route registered before (credentials) may answer. */
+const ROUTED = new Set(['image', 'media', 'font']);
+export async function routeHeavy(page: Page): Promise<void> {
+  await page.route('**/*', (route) => (ROUTED.has(route.request().resourceType()) ? route.abort('blockedbyclient') : route.fallback()));
 }

@@ -12,7 +12,7 @@ import { boxesOf } from '../../collect/highlight.ts';
 import type { PageRunner } from './browser-pool.ts';
 import type { EgressGuard } from '../egress/egress.ts';
 import { checkUrl, navigate, readSettled } from './navigate.ts';
-import { blockHeavy } from './block-heavy.ts';
+import { blockHeavy, routeHeavy } from './block-heavy.ts';
 import { adaptiveSettle, prepareSettle, type Inflight, type SettleReport } from './settle.ts';
 import { applyCredentials, type Credentials } from '../egress/credentials.ts';
 
@@ -65,8 +65,6 @@ export interface PageMap {
   timings: MapTimings;
 }
 
-/** Resource types the legacy path's route refuses (the fast path: block-heavy.ts). */
-const HEAVY = new Set(['image', 'media', 'font']);
 /** Time kept for the screenshot itself when the fade wait runs up to the deadline. */
 const SCREENSHOT_RESERVE_MS = 500;
 /** Precision nudges lazy content by scrolling at most this many viewports down. */
@@ -140,9 +138,8 @@ export async function mapPage(pool: PageRunner, guard: EgressGuard, ranker: Rank
     await applyCredentials(page, job.credentials, job.deadlineMs);
     if (job.engine === 'performance') {
       if (fast) [inflight] = await Promise.all([prepareSettle(page), blockHeavy(page)]);
-      // The path before issue 19 (and 43): every request through a Playwright route. fallback, not
-      // continue: the credentials' route (registered before, asked after) may send the request.
-      else await page.route('**/*', (route) => (HEAVY.has(route.request().resourceType()) ? route.abort('blockedbyclient') : route.fallback()));
+      // The path before issue 19 (and 43): every request through a Playwright route.
+      else await routeHeavy(page);
     }
     trace('route');
     const navigated = await navigate(page, job.url, job.engine === 'performance' ? 'domcontentloaded' : 'load', job.deadlineMs);

@@ -20,6 +20,7 @@ import { coreOnly } from './core-only.ts';
 import { encodeColumns, readColumns } from '../src/rank/columns.ts';
 import { readabilityMarkdown } from './read/readability.ts';
 import { barChart } from './chart.ts';
+import { median, timeSlice as slice } from './stats.ts';
 import { serveFixtures, type FixtureServer } from '../test/helpers/fixtures.ts';
 import { startServer, createKey, removeDataDir, type ServerProcess } from '../test/helpers/server.ts';
 
@@ -132,16 +133,8 @@ function mapWarmVsCold(): Guard {
   };
 }
 
-/** ms per call of `fn`, over about SLICE_MS (at least one call). */
-function timeSlice(fn: () => unknown): number {
-  let calls = 0;
-  const t0 = performance.now();
-  let t = t0;
-  do { fn(); calls++; t = performance.now(); } while (t - t0 < SLICE_MS);
-  return (t - t0) / calls;
-}
-
-const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
+/** ms per call of `fn`, over about SLICE_MS by the clock (at least one call). */
+const timeSlice = (fn: () => unknown) => slice(fn, SLICE_MS, true);
 
 interface Measured { median: number; noise: number; rounds: number }
 

@@ -32,16 +32,14 @@ const positionOf = (ids: number[], targets: number[]) => {
   return at < 0 ? Infinity : at;
 };
 
-/** Ranks the goals of the pages `only` keeps (all by default: a split left out is never ranked), each page
- *  as `requestOf` gives it (as stored by default; a caller may pass the pages another way). */
-export async function score(only: (page: RealPage) => boolean = () => true,
-  requestOf: (page: RealPage) => RealPage['request'] = (page) => page.request): Promise<Scored[]> {
+/** Ranks the goals of the pages `only` keeps (all by default: a split left out is never ranked). */
+export async function score(only: (page: RealPage) => boolean = () => true): Promise<Scored[]> {
   const ranker = await createRanker({ limitCap: 100_000 });
   const heuristic = new Map<string, number[]>();
   const out: Scored[] = [];
   for (const g of loadGoals()) {
     if (!only(g.page)) continue;
-    const request = { ...requestOf(g.page), options: { limit: 100_000 } };
+    const request = { ...g.page.request, options: { limit: 100_000 } };
     let plain = heuristic.get(g.page.id);
     if (!plain) heuristic.set(g.page.id, plain = ranker.rank(request).elements.map((e) => e.id));
     const withGoal = ranker.rank({ ...request, goal: g.goal }).elements.map((e) => e.id);

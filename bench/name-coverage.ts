@@ -6,27 +6,20 @@
 // visibility: the tree keeps a hover menu at opacity 0, which nobody sees and the collector leaves out). Lists each control missed by the whole list, with its markup, for error analysis. Tune part
 // only (bench/read/wcxb-split.json): the frozen part is measured by bench:peers alone.
 // Run: node --import tsx bench/name-coverage.ts [pages, default 60]   (WCXB_DIR; never its test/ folder)
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createRanker, toPrompt } from '../src/index.ts';
 import type { SnapshotRequest } from '../src/schema/snapshot.ts';
 import { collectPage, waitForStable } from '../src/playwright/collect-page.ts';
 import { launch } from '../test/helpers/browser.ts';
 import { hash } from '../src/rank/words.ts';
-import { SPLIT, wcxbAvailable, wcxbPage, WCXB_DIR } from './read/wcxb-eval.ts';
+import { SPLIT, wcxbAvailable, WCXB_DIR } from './read/wcxb-eval.ts';
+import { serveWcxbPages } from './wcxb-pages.ts';
 import { visibleNamedControls, norm } from './visible-controls.ts';
 
 if (!wcxbAvailable()) { console.log(`no WCXB checkout at ${WCXB_DIR}: nothing measured`); process.exit(0); }
 const N = Number(process.argv[2] ?? 60);
 const ids = [...SPLIT.tune].sort((a, b) => (hash(`name-coverage:${a}`) >>> 0) - (hash(`name-coverage:${b}`) >>> 0)).slice(0, N);
-const CSP = "default-src 'self' 'unsafe-inline' 'unsafe-eval' data: blob:";
-const site = createServer((req, res) => {
-  const m = /^\/wcxb\/(.+)\.html$/.exec(req.url ?? '');
-  if (!m) { res.writeHead(404).end(); return; }
-  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': CSP }).end(wcxbPage(m[1]).html);
-});
-await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
-const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+const site = await serveWcxbPages(ids);
+const origin = site.origin;
 const ranker = await createRanker({ limitCap: 100_000 });
 const browser = await launch();
 const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -58,4 +51,4 @@ const pct = (k: number, n: number) => `${(100 * k / Math.max(1, n)).toFixed(1)}%
 console.log(`${ids.length} tune pages (${failed} failed), ${controls} visible named controls: top 50 ${pct(top50, controls)}, every element ${pct(all, controls)}; ` +
   `${drawnControls} of them also drawn: top 50 ${pct(drawnTop50, drawnControls)}, every element ${pct(drawnAll, drawnControls)}`);
 await browser.close();
-site.close();
+await site.close();

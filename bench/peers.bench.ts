@@ -29,7 +29,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -47,6 +46,7 @@ import { readabilityMarkdown } from './read/readability.ts';
 import { unpackOldReader } from './read/old-reader.ts';
 import { markdownText, wordF1 } from './read/metrics.ts';
 import { SPLIT, WCXB_DIR, wcxbAvailable, wcxbPage } from './read/wcxb-eval.ts';
+import { serveWcxbPages } from './wcxb-pages.ts';
 import { typeOf } from './read/pages.ts';
 import { bootstrapMean, quantile } from './stats.ts';
 import { peersChart } from './peers/chart.ts';
@@ -157,20 +157,12 @@ baseReader?.remove();
 const readMinutes = (performance.now() - tRead) / 60_000;
 
 // ---- Observation ----
-const CSP = "default-src 'self' 'unsafe-inline' 'unsafe-eval' data: blob:";
 const obsPages = PARTS.flatMap((part) => pick(part, OBSERVE_N, 'peers-observe').map((id) => ({ part, id })))
   .sort((a, b) => (hash(`mix:${a.part}:${a.id}`) >>> 0) - (hash(`mix:${b.part}:${b.id}`) >>> 0));
 /** Why an observer failed, by message (tool errors only, never page text), counted. */
 const failures: Record<string, Record<string, number>> = {};
-const docs = new Map(obsPages.map(({ id }) => [`/wcxb/${id}.html`, wcxbPage(id).html]));
-const site = createServer((req, res) => {
-  const doc = docs.get((req.url ?? '/').split('?')[0]);
-  if (!doc) { res.writeHead(404, { 'content-type': 'text/plain' }); res.end(); return; }
-  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': CSP });
-  res.end(doc);
-});
-await new Promise<void>((r) => site.listen(0, '127.0.0.1', () => r()));
-const origin = `http://127.0.0.1:${(site.address() as { port: number }).port}`;
+const site = await serveWcxbPages(obsPages.map(({ id }) => id));
+const origin = site.origin;
 
 const OBSERVERS = ['sightline-map', 'browser-use', 'playwright-mcp'];
 /** Measured alongside ours (the same collection): every element ranked, no limit. */
@@ -286,7 +278,7 @@ bu?.close();
 await new Promise((r) => setTimeout(r, 1000));
 buChrome?.kill('SIGTERM');
 await browser.close();
-site.close();
+await site.close();
 rmSync(mcpOut, { recursive: true, force: true });
 setTimeout(() => rmSync(buProfile, { recursive: true, force: true }), 2000).unref();
 const load1 = loadavg()[0];

@@ -32,16 +32,21 @@ export function realPageIds(count = REAL_PAGES.length): [id: string, type: strin
   return [...REAL_PAGES, ...more.map((id): [string, string] => [id, wcxbPage(id).type])].slice(0, count);
 }
 
-/** `missDelayMs`: anything but the documents answers 404 after this long, as a real site's missing
- *  resource does after a network round trip (default at once; bench/map-navigation.bench.ts). */
+/** `count` tune pages served offline (above). `missDelayMs`: anything but the documents answers 404 after this
+ *  long, as a real site's missing resource does after a network round trip (default at once;
+ *  bench/map-navigation.bench.ts). */
 export async function serveRealPages(count = REAL_PAGES.length, { missDelayMs = 0 } = {}): Promise<RealPageServer> {
   const tune = new Set(SPLIT.tune);
-  const docs = new Map<string, string>();
   const pages = realPageIds(count);
-  for (const [id] of pages) {
-    if (!tune.has(id)) throw new Error(`WCXB page ${id} is not in the tune part of bench/read/wcxb-split.json`);
-    docs.set(`/wcxb/${id}.html`, wcxbPage(id).html);
-  }
+  for (const [id] of pages) if (!tune.has(id)) throw new Error(`WCXB page ${id} is not in the tune part of bench/read/wcxb-split.json`);
+  const { origin, close } = await serveWcxbPages(pages.map(([id]) => id), { missDelayMs });
+  return { urls: pages.map(([id, type]) => ({ id, type, url: `${origin}/wcxb/${id}.html` })), close };
+}
+
+/** WCXB pages by id, served offline as above (the caller chooses the part: bench:peers serves the frozen part
+ *  too, and reports it in aggregate only): each at `${origin}/wcxb/<id>.html`. */
+export async function serveWcxbPages(ids: string[], { missDelayMs = 0 } = {}): Promise<{ origin: string; close(): Promise<void> }> {
+  const docs = new Map(ids.map((id) => [`/wcxb/${id}.html`, wcxbPage(id).html]));
   const server = createServer((req, res) => {
     const doc = docs.get((req.url ?? '/').split('?')[0]);
     if (!doc) {
@@ -53,9 +58,8 @@ export async function serveRealPages(count = REAL_PAGES.length, { missDelayMs = 
     res.end(doc);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   return {
-    urls: pages.map(([id, type]) => ({ id, type, url: `${base}/wcxb/${id}.html` })),
+    origin: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
     close: () => new Promise((done) => { server.closeAllConnections(); server.close(() => done()); }),
   };
 }

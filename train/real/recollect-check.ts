@@ -7,15 +7,14 @@
 // Run: WCXB_DIR=<wcxb checkout> node --import tsx train/real/recollect-check.ts   (after `node scripts/build.js`)
 import { readFileSync, readdirSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { launch } from '../../test/helpers/browser.ts';
 import { renderOffline, type RealPage } from './collect-real.ts';
 import { oldCollector, ROOT } from '../a11y/pair-ids.ts';
 import type { GoalFile } from './check-goals.ts';
 import type { CollectedElement } from '../../src/collect/types.ts';
+import { wcxbPage } from '../../bench/read/wcxb-eval.ts';
 
-const WCXB = process.env.WCXB_DIR ?? '/work/wcxb';
 /** The commit before the re-collection, and the commit that collected each stored file. */
 const BEFORE = 'f7993ec';
 const COLLECTED_BY: Record<string, string> = { 'pages.json.gz': '698f5d5', 'pages-more.json.gz': '7dd0347' };
@@ -38,11 +37,9 @@ for (const [file, commit] of Object.entries(COLLECTED_BY)) {
   const stored = (JSON.parse(gunzipSync(git(`train/real/${file}`)).toString()) as { pages: RealPage[] }).pages.filter((p) => p.source === 'wcxb-dev');
   const current = new Map((JSON.parse(gunzipSync(readFileSync(new URL(`./${file}`, import.meta.url))).toString()) as { pages: RealPage[] }).pages.map((p) => [p.id, p]));
   for (const page of stored) {
-    const name = page.id.replace(/^wcxb-/, '');
-    const truth = JSON.parse(readFileSync(join(WCXB, 'dev', 'ground-truth', `${name}.json`), 'utf8')) as { url: string };
-    const html = gunzipSync(readFileSync(join(WCXB, 'dev', 'html', `${name}.html.gz`))).toString('utf8');
+    const { url, html } = wcxbPage(page.id.replace(/^wcxb-/, ''));
     let again: CollectedElement[] = [], pairs: Record<number, number | null> = {};
-    const request = await renderOffline(browser, truth.url, html, async (p) => {
+    const request = await renderOffline(browser, url, html, async (p) => {
       await p.evaluate(bundle);
       again = JSON.parse(await p.evaluate('JSON.stringify(window.__sightlineOld.collect({}).raw_elements)') as string);
       pairs = JSON.parse(await p.evaluate(`(${PAIR})(${JSON.stringify(again.map((e) => e.id))})`) as string);

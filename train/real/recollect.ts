@@ -9,14 +9,13 @@
 // Run: WCXB_DIR=<wcxb checkout> node --import tsx train/real/recollect.ts [--fresh] [--dry]   (after `node scripts/build.js`)
 import { readFileSync, writeFileSync, mkdirSync, existsSync, readdirSync } from 'node:fs';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { launch } from '../../test/helpers/browser.ts';
 import { renderOffline, type RealPage } from './collect-real.ts';
 import type { GoalFile, Goal } from './check-goals.ts';
 import type { CollectedElement } from '../../src/collect/types.ts';
+import { wcxbPage } from '../../bench/read/wcxb-eval.ts';
 
-const WCXB = process.env.WCXB_DIR ?? '/work/wcxb';
 const CACHE = new URL('../../scratch/real-recollect/', import.meta.url);
 const FILES = ['./pages.json.gz', './pages-more.json.gz'].map((f) => new URL(f, import.meta.url));
 const GOALS_DIR = new URL('./goals/', import.meta.url);
@@ -31,11 +30,9 @@ type Request = RealPage['request'];
 async function rendered(browser: Awaited<ReturnType<typeof launch>> | null, page: RealPage): Promise<Request> {
   const cached = new URL(`${page.id}.json.gz`, CACHE);
   if (existsSync(cached) && !process.argv.includes('--fresh')) return JSON.parse(gunzipSync(readFileSync(cached)).toString());
-  const file = page.id.replace(/^wcxb-/, '');
-  const truth = JSON.parse(readFileSync(join(WCXB, 'dev', 'ground-truth', `${file}.json`), 'utf8')) as { url: string };
-  if (truth.url !== page.request.url && new URL(truth.url).href !== page.request.url) throw new Error(`${page.id}: stored URL ${page.request.url}, WCXB says ${truth.url}`);
-  const html = gunzipSync(readFileSync(join(WCXB, 'dev', 'html', `${file}.html.gz`))).toString('utf8');
-  const request = await renderOffline(browser!, truth.url, html);
+  const { url, html } = wcxbPage(page.id.replace(/^wcxb-/, ''));
+  if (url !== page.request.url && new URL(url).href !== page.request.url) throw new Error(`${page.id}: stored URL ${page.request.url}, WCXB says ${url}`);
+  const request = await renderOffline(browser!, url, html);
   writeFileSync(cached, gzipSync(JSON.stringify(request)));
   return request;
 }

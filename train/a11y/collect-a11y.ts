@@ -61,9 +61,11 @@ export function writeControlListing(name: string, pages: A11yPage[], tag: (p: A1
     .map((c) => `${c.id ?? '-'} ${c.visible ? 'V' : ' '} y=${c.y} ${c.role} ${JSON.stringify(c.name.slice(0, 70))}`).join('\n')).join('\n\n') + '\n');
 }
 
-/** Renders an independent set (dev3, dev4) into train/a11y/<name>.json.gz, both halves in one file (each page
- *  with its half, by `splitOf` of its site), and writes the listing its primary actions are marked from. */
-export async function renderSet(name: string, seed: string, sources: (Source & { site: string })[], splitOf: (site: string) => A11ySplit): Promise<A11yPage[]> {
+/** Renders an independent set (dev3, dev4, dev5) into train/a11y/<name>.json.gz, both halves in one file (each page
+ *  with its half, by `splitOf` of its site), and writes the listing(s) its primary actions are marked from
+ *  (`listings`; by default one file of both halves). */
+export async function renderSet(name: string, seed: string, sources: (Source & { site: string })[], splitOf: (site: string) => A11ySplit,
+  listings = (pages: A11yPage[]) => writeControlListing(`${name}-controls.txt`, pages, (p) => p.split)): Promise<A11yPage[]> {
   const browser = await launch();
   const pages: A11yPage[] = [];
   for (const [k, s] of sources.entries()) {
@@ -73,7 +75,7 @@ export async function renderSet(name: string, seed: string, sources: (Source & {
   }
   await browser.close();
   writeFileSync(new URL(`./${name}.json.gz`, import.meta.url), gzipSync(JSON.stringify({ splitSeed: seed, pages })));
-  writeControlListing(`${name}-controls.txt`, pages, (p) => p.split);
+  listings(pages);
   return pages;
 }
 /** "<n> pages from <m> sites" of one half of a set. */

@@ -193,6 +193,7 @@ export enum Flag {
   CONSENT = 1048576,    // a control positioned over the page (z-index > 0) whose section or nearby text speaks of cookies or consent
   DISMISS = 2097152,    // a control whose short label closes, rejects or accepts (close, ×, reject all, accept, got it)
   DISCLOSURE = 4194304, // a <details> element: role group, but a click on it opens or closes it (clickable, not content)
+  SUBMIT = 8388608,     // submits a form: <input type=submit|image>, <button type=submit> (score.ts pageFormSubmit)
 }
 
 export enum OutFlag {

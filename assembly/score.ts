@@ -76,6 +76,9 @@ const IMPORTANCE_SPAN: f64 = 300;       // score above the knee that takes half 
                                         // just above it is 1/6 of a point of importance: promoted controls stay apart)
 const CONTENT_SCORE_MAX: f64 = 245;     // the bonuses: all a static element's score can be
 const ACTION_KEEP = 3;                  // promoted of each kind of primary action: the first three, the viewport's first
+// The page's own form (issue 38, dev5): the submit closing the longest run of drawn fields is promoted like a named
+// action when that run holds at least FORM_MIN_FIELDS (a search box and its button hold one).
+const FORM_MIN_FIELDS = 2;
 
 const TINY_SIDE: f64 = 4;          // px: thinner than this in either direction is tiny
 const TINY_AREA: f64 = 100;        // px²: smaller is tiny only without a name (text or accessible name)
@@ -177,6 +180,25 @@ function actionCuts(flag: i32, minBand: i32, maxBand: i32, keep: i32): i32 {
   return inside + min(outside, left);
 }
 
+/**
+ * The submit of the form the page exists for (a contact, sign-up or booking form), or -1: the drawn submit
+ * (Flag.SUBMIT), outside comment, reply, newsletter and footer sections, that closes the longest run of drawn fields
+ * since the previous submit in document order, if that run holds at least FORM_MIN_FIELDS (the first on a tie).
+ * Raw elements carry no form, so document order stands for it: a form's fields come before its submit.
+ */
+function pageFormSubmit(): i32 {
+  let best = -1, bestRun = FORM_MIN_FIELDS - 1, run = 0;
+  for (let i = 0; i < count; i++) {
+    const flags = i32In(I32In.FLAGS, i);
+    const drawn = (flags & Flag.HIDDEN) == 0 && f64In(F64In.W, i) >= TINY_SIDE && f64In(F64In.H, i) >= TINY_SIDE;
+    if ((flags & Flag.SUBMIT) != 0) {
+      if (drawn && (flags & Flag.AFTERMATTER) == 0 && run > bestRun) { best = i; bestRun = run; }
+      run = 0;
+    } else if (drawn && i32In(I32In.BAND, i) == Band.INPUT) run++;
+  }
+  return best;
+}
+
 /** A modal covers the page and hides at least one control (occlusion.ts): what is occluded is behind it. */
 function modalBlocks(): bool {
   const n = i32(param(Param.OUT_MODALS));
@@ -243,6 +265,7 @@ export function computeScores(): void {
   const signInIn = cutIn, signInOut = cutOut;
   actionCuts(Flag.SEARCH, Band.LINK, Band.INPUT, ACTION_KEEP);
   const searchIn = cutIn, searchOut = cutOut;
+  const formSubmit = pageFormSubmit();
   lifts = 0;
   visibleActionMin = 1000;
   liftIdx = new Int32Array(LIFT_MAX);
@@ -280,7 +303,7 @@ export function computeScores(): void {
       && docY <= (band == Band.LINK ? (inView ? purchaseLinkIn : purchaseLinkOut) : (inView ? purchaseIn : purchaseOut));
     // Covered by a layer whose controls come first: what it covers names no action until the layer is dealt with.
     const covered = layered && (out & OutFlag.OCCLUDED) != 0;
-    const action = !covered && (purchase
+    const action = !covered && (purchase || i == formSubmit
       || ((flags & Flag.SIGN_IN) != 0 && namesAction(i, flags, Flag.SIGN_IN) && docY <= (inView ? signInIn : signInOut))
       || ((flags & Flag.SEARCH) != 0 && namesAction(i, flags, Flag.SEARCH) && docY <= (inView ? searchIn : searchOut)));
     if (action) score += BONUS_ACTION;

@@ -285,6 +285,10 @@ export function encode(body: unknown, core: CoreBackend, options: EncodeOptions 
     if (tag === 'input' && inputType === 'hidden') flags |= Flag.HIDDEN;
     if (isTrue(a?.a11y_hidden)) flags |= Flag.A11Y_HIDDEN;
     if (band > 0 && (inputType === 'submit' || (a?.class && PRIMARY_CLASS.test(a.class)))) flags |= Flag.PRIMARY_HINT;
+    // Submits a form (the core's pageFormSubmit): a <button>'s input_type is its tag, its own type (submit by
+    // default, as the DOM reports it) is in type_.
+    if (band > 0 && (inputType === 'submit' || (tag === 'input' && inputType === 'image')
+      || (tag === 'button' && String(a?.type_ ?? '').toLowerCase() === 'submit'))) flags |= Flag.SUBMIT;
     const text = e.text || accessibleName(a);
     if (hasNonSpace(text)) flags |= Flag.HAS_TEXT;
     if (role === HEADING_ROLE) flags |= Flag.HEADING;

@@ -68,3 +68,27 @@ test('the first screen\'s named links rank above form fields just below the fold
   const firstField = Math.min(...fields.map((e) => r.elements.indexOf(e)));
   assert.ok(lastLink < firstField, `every visible link (last at ${lastLink + 1}) above the fields below the fold (first at ${firstField + 1})`);
 });
+
+/** The goal-less rank (1-based; 0 when not in the top 50) of the element with this text, on contact-page.html. */
+async function contactRanks(): Promise<{ send: number; subscribe: number }> {
+  await waitForStable(page, { quietMs: 100 });
+  const box = await page.locator('#send').boundingBox();
+  assert.ok(box && box.y > 1600, `the form's submit is two screens down (y ${box?.y})`);
+  const r = await snapshot(page, { limit: 50, api });
+  const at = (text: string) => r.elements.findIndex((e) => (e.text ?? '').trim() === text) + 1;
+  return { send: at('Send message'), subscribe: at('Subscribe') };
+}
+
+test('the submit of the form a page exists for ranks in the top 10, under a crowded first screen', async () => {
+  await page.goto(`${fx.url}/contact-page.html`);
+  const { send, subscribe } = await contactRanks();
+  assert.ok(send >= 1 && send <= 10, `"Send message" at ${send}`);
+  assert.ok(subscribe === 0 || subscribe > send, `the footer newsletter's "Subscribe" (${subscribe}) below it`);
+});
+
+test('a one-field form is no page form: its submit stays below the first screen\'s links', async () => {
+  await page.goto(`${fx.url}/contact-page.html`);
+  await page.evaluate(() => { for (const f of document.querySelectorAll('#contact label:not(:first-child)')) f.remove(); });
+  const { send } = await contactRanks();
+  assert.ok(send === 0 || send > 10, `"Send message" at ${send}`);
+});

@@ -348,12 +348,18 @@ function shownWhileFading(w: Walk, frame: Frame, el: Element): boolean {
   return true;
 }
 
-/** Walks the children of `root` in tree order; `tree` is the document or shadow root they belong to. */
-function visit(w: Walk, frame: Frame, tree: Node, root: ParentNode, parent: Parent | null, depth: number): void {
+/** Walks the children of `root` in tree order; `tree` is the document or shadow root they belong to. `unboxed`:
+ *  `root` is or lies in a `display: none` subtree, so no element below it has a box. Such an element cannot be
+ *  listed (checkVisibility is false without a box), so it is not classified: on real pages about half of the
+ *  elements lie in such subtrees (menus, mobile copies, closed dialogs), and Blink computes the style of each
+ *  one afresh when it is read (about ten times the cost of a drawn element's). The walk still goes through
+ *  them: headings there open sections, and the truncation count counts every element. */
+function visit(w: Walk, frame: Frame, tree: Node, root: ParentNode, parent: Parent | null, depth: number, unboxed = false): void {
   for (let el = root.firstElementChild; el; el = el.nextElementSibling) {
     if (w.out.length >= w.max) { w.truncated++; continue; }
     let next = parent;
-    const kind = kindOf(el, () => styleOf(w, frame, el!), () => { const p = parentOf(el!); return p ? styleOf(w, frame, p) : null; }, w.top.width * w.top.height);
+    const kind = unboxed ? Kind.None
+      : kindOf(el, () => styleOf(w, frame, el!), () => { const p = parentOf(el!); return p ? styleOf(w, frame, p) : null; }, w.top.width * w.top.height);
     if (kind === Kind.Interactive || (kind === Kind.Static && w.includeStatic)) {
       // checkVisibility first: an element it rejects cannot be listed, so its box is never read. Inside
       // a closed <details> (a display lock) that read forces a layout of the locked subtree each time.
@@ -373,9 +379,12 @@ function visit(w: Walk, frame: Frame, tree: Node, root: ParentNode, parent: Pare
       }
     }
     if (isHeading(el, el.getAttribute('role'))) noteHeading(w.sections, tree, el);
-    if (el.shadowRoot) visit(w, frame, el.shadowRoot, el.shadowRoot, next, depth);
+    // Only an element whose style was read already (kindOf reads it for most): a first read of a style costs
+    // more than it saves where nothing else asked for it (a link's, a button's), most inside a display lock.
+    const hidden = unboxed || ((el.firstElementChild !== null || el.shadowRoot !== null) && w.styles.get(el)?.display === 'none');
+    if (el.shadowRoot) visit(w, frame, el.shadowRoot, el.shadowRoot, next, depth, hidden);
     if (el.tagName === 'IFRAME' || el.tagName === 'FRAME') enterFrame(w, frame, el as HTMLIFrameElement, depth);
-    else if (el.firstElementChild) visit(w, frame, tree, el, next, depth);
+    else if (el.firstElementChild) visit(w, frame, tree, el, next, depth, hidden);
   }
 }
 

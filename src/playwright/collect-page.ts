@@ -5,6 +5,7 @@ import type { ElementHandle, Frame, Page } from 'playwright-core';
 import { FRAME_ID_SPAN, type CollectOptions, type CollectResult } from '../collect/types.ts';
 import type { SightlineGlobal } from '../collect/index.ts';
 import type { Box as HighlightBox } from '../collect/highlight.ts';
+import type { Overlay } from '../collect/overlays.ts';
 import { collectorSource } from './collector-source.ts';
 
 declare global {
@@ -50,6 +51,19 @@ async function collectIn(frame: Frame, options: CollectOptions): Promise<Collect
   return JSON.parse(json) as CollectResult;
 }
 
+/** The page's overlays (the collector's findOverlays), as collectIn collects: one round trip when the collector
+ *  is there, the injection only when the document has none (replaced since the settle wait injected it). */
+export async function overlaysOf(page: Page): Promise<Overlay[]> {
+  const run = () => page.evaluate(() => (window.__sightline ? window.__sightline.overlays() : null));
+  let found = await run();
+  if (found === null) {
+    await page.evaluate(collectorSource());
+    found = await run();
+    if (found === null) throw new Error('the collector could not be injected into the page');
+  }
+  return found;
+}
+
 export async function inject(frame: Frame): Promise<void> {
   if (await frame.evaluate(() => !!window.__sightline).catch(() => false)) return;
   await frame.evaluate(collectorSource());
@@ -83,14 +97,16 @@ export async function collectPage(page: Page, options: CollectOptions = {}): Pro
   while (queue.length) {
     const { frame, result, depth } = queue.shift()!;
     if (!result.frames.length || depth >= MAX_FRAME_DEPTH) continue;
+    // The children are collected at once (each is a few round trips; one after another they cost a page
+    // with ten ad frames ~200 ms), and added in frame order, so ids and order do not depend on timing.
+    // A frame showing Chromium's error page (its document was refused or failed) holds nothing of the page;
+    // when every child is one (blocked ads), not even the mark below is set: one round trip less.
+    const children = descendants(frame).filter((child) => !child.url().startsWith('chrome-error:'));
+    if (!children.length) continue;
     // The frame element's id in the registry that walked it: `frame`'s window, found up the element's chain
     // of windows by a mark (a frame inside a same-origin frame sits in a document `frame`'s walk entered).
     const mark = `f${depth}-${queue.length}-${Math.random()}`;
     if (!(await frame.evaluate((m) => { (window as unknown as Record<string, string>).__sightlineWalker = m; return true; }, mark).catch(() => false))) continue;
-    // The children are collected at once (each is a few round trips; one after another they cost a page
-    // with ten ad frames ~200 ms), and added in frame order, so ids and order do not depend on timing.
-    // A frame showing Chromium's error page (its document was refused or failed) holds nothing of the page.
-    const children = descendants(frame).filter((child) => !child.url().startsWith('chrome-error:'));
     const found = await Promise.all(children.map(async (child) => {
       const element = await child.frameElement().catch(() => null);
       if (!element) return null;

@@ -7,7 +7,7 @@ import type { Overlay as FoundOverlay } from '../../collect/overlays.ts';
 import type { Ranker } from '../../rank/ranker.ts';
 import type { RankResult, SnapshotRequest } from '../../schema/snapshot.ts';
 import type { MapTimings } from '../../schema/observe.ts';
-import { collectPage, highlight, inject, resolve, selectorsOf, stillFading, waitForStable, FADE_WAIT_MS, FADING_WARNING, type FoundSelector } from '../../playwright/collect-page.ts';
+import { collectPage, highlight, inject, overlaysOf, resolve, selectorsOf, stillFading, waitForStable, FADE_WAIT_MS, FADING_WARNING, type FoundSelector } from '../../playwright/collect-page.ts';
 import { boxesOf } from '../../collect/highlight.ts';
 import type { PageRunner } from './browser-pool.ts';
 import type { EgressGuard } from '../egress/egress.ts';
@@ -151,19 +151,19 @@ export async function mapPage(pool: PageRunner, guard: EgressGuard, ranker: Rank
       const [settled] = await Promise.all([settle(page, job.engine, deadline, inflight, job.settleReport), fast ? inject(page.mainFrame()) : undefined]);
       if (!settled) notes.push('page_unsettled: the page was still changing when it was collected');
       trace('settle-wait');
-      // Fast: a check only (one round trip), unless the document was replaced since.
-      await inject(page.mainFrame());
+      // No check that the collector is there: overlaysOf and collectPage inject it when the document was
+      // replaced since (one round trip less; issue 43).
       let found: FoundOverlay[], collected: CollectResult, title: string;
       let overlays: MappedOverlay[];
       if (fast && !job.dismissOverlays) {
         lap('settle');
         // Reads only, nothing clicked: overlays, elements and title are asked for at once.
-        [found, collected, title] = await Promise.all([page.evaluate(() => window.__sightline!.overlays()), collectPage(page), page.title().catch(() => '')]);
+        [found, collected, title] = await Promise.all([overlaysOf(page), collectPage(page), page.title().catch(() => '')]);
         overlays = found.map((o) => ({ ...reported(o), dismissed: false }));
         lap('collection');
         trace('collect');
       } else {
-        found = await page.evaluate(() => window.__sightline!.overlays());
+        found = await overlaysOf(page);
         overlays = job.dismissOverlays ? await dismiss(page, found, deadline) : found.map((o) => ({ ...reported(o), dismissed: false }));
         lap('settle');
         trace('overlays');

@@ -1,0 +1,95 @@
+// The collector's payload before and after a speed change, byte for byte (issue 43): another commit's
+// src/collect and this tree's, each bundled with its own id registry (so both number a page from 1), run on
+// the same loaded page, one after the other, in every frame; the JSON of each collect() compared with its
+// clock fields (collect_ms, client_metrics.quiet_ms) zeroed. Pages: every test/fixtures page and WCXB tune
+// pages served offline (bench/wcxb-pages.ts; never the frozen test part). A page whose own scripts change it
+// between the two collections is tried again (old, new, old: when the two old ones differ it is unstable,
+// reported apart, not as a difference).
+//   WCXB_DIR=... node --import tsx bench/collect-same-output.ts <commit> [WCXB tune pages, default 50]
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import type { Page } from 'playwright-core';
+import { launch } from '../test/helpers/browser.ts';
+import { serveFixtures, FIXTURES } from '../test/helpers/fixtures.ts';
+import { serveRealPages } from './wcxb-pages.ts';
+import { wcxbAvailable } from './read/wcxb-eval.ts';
+
+const [commit, countArg] = process.argv.slice(2);
+if (!commit) throw new Error('usage: node --import tsx bench/collect-same-output.ts <commit> [WCXB tune pages, default 50]');
+const count = Number(countArg ?? 50);
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** A collector build installing `window[name].collect`, its registry and quiet clock under keys of its own. */
+async function bundle(from: string | null, name: string): Promise<string> {
+  const dir = from ? mkdtempSync(join(tmpdir(), 'sightline-collector-')) : ROOT;
+  try {
+    if (from) execFileSync('tar', ['-x', '-C', dir], { input: execFileSync('git', ['-C', ROOT, 'archive', from, 'src/collect'], { maxBuffer: 64 << 20 }) });
+    const out = await build({
+      stdin: { contents: `import { collect } from './src/collect/collect.ts';\n(window as any).${name} = { collect };\n`, resolveDir: dir, loader: 'ts' },
+      bundle: true, format: 'iife', platform: 'browser', target: 'chrome110', write: false, logLevel: 'warning',
+    });
+    const text = out.outputFiles[0].text;
+    if (!text.includes('"__sightlineRegistry"')) throw new Error('the registry key moved: rename it here too');
+    return text.replaceAll('"__sightlineRegistry"', `"__sightlineRegistry${name}"`).replaceAll('"__sightlineQuiet"', `"__sightlineQuiet${name}"`);
+  } finally { if (from) rmSync(dir, { recursive: true, force: true }); }
+}
+const [oldSrc, newSrc] = await Promise.all([bundle(commit, '__old'), bundle(null, '__new')]);
+
+const RUN = (name: string) => `(() => { const r = window.${name}.collect(); r.collect_ms = 0; r.client_metrics.quiet_ms = 0; return JSON.stringify(r); })()`;
+
+/** Each frame's payload from one side, in frame order (a frame that cannot be reached gives ''). */
+async function collectAll(page: Page, name: string): Promise<string[]> {
+  return Promise.all(page.frames().map((f) => f.evaluate(RUN(name)).catch(() => '') as Promise<string>));
+}
+
+async function compare(page: Page): Promise<'same' | 'differs' | 'unstable'> {
+  await Promise.all(page.frames().map((f) => f.evaluate(`${oldSrc};${newSrc}`).catch(() => undefined)));
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const a = await collectAll(page, '__old');
+    const b = await collectAll(page, '__new');
+    if (a.join('\n') === b.join('\n')) return 'same';
+    const again = await collectAll(page, '__old');
+    if (again.join('\n') === b.join('\n')) return 'same';
+    if (again.join('\n') === a.join('\n')) {
+      const at = [...a.join('\n')].findIndex((c, i) => c !== b.join('\n')[i]);
+      console.log(`  differs at ${at}: old …${a.join('\n').slice(Math.max(0, at - 120), at + 120)}…\n  new …${b.join('\n').slice(Math.max(0, at - 120), at + 120)}…`);
+      return 'differs';
+    }
+  }
+  return 'unstable';
+}
+
+const browser = await launch();
+const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+const page = await ctx.newPage();
+const tally = { same: 0, differs: 0, unstable: 0 };
+const note = (what: string, r: keyof typeof tally) => { tally[r]++; if (r !== 'same') console.log(`${r}: ${what}`); };
+
+const fixtures = await serveFixtures();
+for (const file of readdirSync(FIXTURES).filter((f) => f.endsWith('.html')).sort()) {
+  await page.goto(`${fixtures.url}/${file}`, { waitUntil: 'load', timeout: 15_000 }).catch(() => undefined);
+  await page.waitForTimeout(100);
+  note(file, await compare(page));
+}
+await fixtures.close();
+const fixtureTally = { ...tally };
+
+if (wcxbAvailable() && count > 0) {
+  const site = await serveRealPages(count);
+  const origin = new URL(site.urls[0].url).origin;
+  await ctx.route((url) => !url.href.startsWith(origin) && !url.href.startsWith('data:'), (route) => route.abort());
+  for (const { id, url } of site.urls) {
+    await page.goto(url, { waitUntil: 'load', timeout: 30_000 }).catch(() => undefined);
+    await page.waitForTimeout(200);
+    note(`wcxb ${id}`, await compare(page));
+  }
+  await site.close();
+}
+await browser.close();
+console.log(`old ${commit} vs this tree: fixtures ${fixtureTally.same} same, ${fixtureTally.differs} differ, ${fixtureTally.unstable} unstable; ` +
+  `all pages ${tally.same} same, ${tally.differs} differ, ${tally.unstable} unstable`);
+process.exit(tally.differs ? 1 : 0);

@@ -203,9 +203,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const label = fold ? `${split} fold ${fold}` : split;
     const layers = new Map<string, Set<number>>();
     const now = await rankAll(pages, backend, layers);
-    if (before) lines.push(row(`${label}, before`, results[`${split}-before`] = measure(pages, new Map(Object.entries(before)), marks, layers)));
-    if (previous) lines.push(row(`${label}, previous`, results[`${split}-previous`] = measure(pages, new Map(Object.entries(previous)), marks, layers)));
-    for (const [name, ranking] of recorded) lines.push(row(`${label}, ${name}`, results[`${split}-${name}`] = measure(pages, new Map(Object.entries(ranking)), marks, layers)));
+    // A recorded ranking that holds none of these pages (a set added after it was recorded) prints no row.
+    const holds = (r: Record<string, number[]>) => pages.some((p) => p.id in r);
+    if (before && holds(before)) lines.push(row(`${label}, before`, results[`${split}-before`] = measure(pages, new Map(Object.entries(before)), marks, layers)));
+    if (previous && holds(previous)) lines.push(row(`${label}, previous`, results[`${split}-previous`] = measure(pages, new Map(Object.entries(previous)), marks, layers)));
+    for (const [name, ranking] of recorded) if (holds(ranking)) lines.push(row(`${label}, ${name}`, results[`${split}-${name}`] = measure(pages, new Map(Object.entries(ranking)), marks, layers)));
     lines.push(row(`${label}, now`, results[split] = measure(pages, now, marks, layers)));
   }
   console.log(lines.join('\n'));

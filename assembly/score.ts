@@ -181,7 +181,7 @@ function actionCuts(flag: i32, minBand: i32, maxBand: i32, keep: i32): i32 {
 }
 
 /**
- * The submit of the form the page exists for (a contact, sign-up or booking form), or -1: the drawn submit
+ * The submit of the form the page exists for (a contact, sign-up or booking form), or -1: the drawn, enabled submit
  * (Flag.SUBMIT), outside comment, reply, newsletter and footer sections, that closes the longest run of drawn fields
  * since the previous submit in document order, if that run holds at least FORM_MIN_FIELDS (the first on a tie).
  * Raw elements carry no form, so document order stands for it: a form's fields come before its submit.
@@ -192,7 +192,8 @@ function pageFormSubmit(): i32 {
     const flags = i32In(I32In.FLAGS, i);
     const drawn = (flags & Flag.HIDDEN) == 0 && f64In(F64In.W, i) >= TINY_SIDE && f64In(F64In.H, i) >= TINY_SIDE;
     if ((flags & Flag.SUBMIT) != 0) {
-      if (drawn && (flags & Flag.AFTERMATTER) == 0 && run > bestRun) { best = i; bestRun = run; }
+      // A disabled submit (a fieldset not yet open to the visitor) is not the action the page offers now.
+      if (drawn && (flags & (Flag.AFTERMATTER | Flag.DISABLED)) == 0 && run > bestRun) { best = i; bestRun = run; }
       run = 0;
     } else if (drawn && i32In(I32In.BAND, i) == Band.INPUT) run++;
   }

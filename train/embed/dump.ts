@@ -1,11 +1,14 @@
 // Dumps the goal set's train and dev pages for the Python step of train/embed (issue 37): each
 // element's texts by view (own words, link path, context) and today's ranking per goal from the
 // built core, to train/embed/.cache/dump.json. The test split is never read past its split label.
-// Run: node --import tsx train/embed/dump.ts
-import { mkdirSync, writeFileSync } from 'node:fs';
+// Run: node --import tsx train/embed/dump.ts [--templates]  (--templates: also the template pages' goals with the
+// same views, to .cache/templates.json, for finetune.py)
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { createRanker } from '../../src/index.ts';
 import { loadGoals } from '../real/evaluate.ts';
 import type { RealPage } from '../real/collect-real.ts';
+import type { DataPage } from '../build-data.ts';
 
 const CACHE = new URL('./.cache/', import.meta.url);
 const SPLITS = new Set(['train', 'dev']);
@@ -59,6 +62,39 @@ function headingAbove(els: Raw[]): Map<number, string> {
 export interface DumpElement { id: number; role: string; own: string; link: string; context: string; importance: number; heuristic: number }
 export interface DumpGoal { page: string; split: string; lang: string; style: string; goal: string; targets: number[]; today: number[]; confidence: number; today_score: number[] }
 
+type Ranker = Awaited<ReturnType<typeof createRanker>>;
+type Request = RealPage['request'] & { options?: { limit: number } };
+
+/** Every element of a page as the core returns it without a goal (heuristic order), with its three text views. */
+function pageViews(ranker: Ranker, request: Request): DumpElement[] {
+  const raw = new Map(request.raw_elements.map((e) => [e.id, e]));
+  const heading = headingAbove(request.raw_elements);
+  return ranker.rank(request).elements.map((e, i) => {
+    const a = raw.get(e.id)?.attributes ?? {};
+    const value = a.value_redacted ? '' : clean(a.value);
+    return {
+      id: e.id, role: e.role,
+      own: unique([clean(e.text), clean(e.name), clean(a.aria_label), clean(a.inferred_label), value].map((s) => s.slice(0, 300))),
+      link: linkWords(e.href ?? a.href ?? ''),
+      context: unique([heading.get(e.id) ?? '', clean(e.nearby_text ?? a.nearby_text).slice(0, 300)]),
+      importance: e.importance, heuristic: i,
+    };
+  });
+}
+
+/** The template pages' goals (train/data/pages.json.gz) with the same views, for finetune.py's training pairs. */
+function dumpTemplates(ranker: Ranker) {
+  const data = JSON.parse(gunzipSync(readFileSync(new URL('../data/pages.json.gz', import.meta.url))).toString()) as { pages: DataPage[] };
+  const pages: Record<string, { elements: DumpElement[] }> = {};
+  const goals: { page: string; goal: string; targets: number[] }[] = [];
+  for (const p of data.pages) {
+    pages[p.id] = { elements: pageViews(ranker, { ...(p.request as RealPage['request']), options: { limit: 100_000 } }) };
+    for (const ex of p.examples) goals.push({ page: p.id, goal: ex.goal, targets: [ex.target] });
+  }
+  writeFileSync(new URL('templates.json', CACHE), JSON.stringify({ pages, goals }));
+  console.log(`templates: ${goals.length} goals on ${data.pages.length} pages`);
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const started = Date.now();
   const ranker = await createRanker({ limitCap: 100_000 });
@@ -67,25 +103,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const outGoals: DumpGoal[] = [];
   for (const g of goals) {
     const request = { ...g.page.request, options: { limit: 100_000 } };
-    if (!pages[g.page.id]) {
-      const raw = new Map(g.page.request.raw_elements.map((e) => [e.id, e]));
-      const heading = headingAbove(g.page.request.raw_elements);
-      const plain = ranker.rank(request).elements;
-      pages[g.page.id] = {
-        split: g.page.split, lang: g.page.lang,
-        elements: plain.map((e, i) => {
-          const a = raw.get(e.id)?.attributes ?? {};
-          const value = a.value_redacted ? '' : clean(a.value);
-          return {
-            id: e.id, role: e.role,
-            own: unique([clean(e.text), clean(e.name), clean(a.aria_label), clean(a.inferred_label), value].map((s) => s.slice(0, 300))),
-            link: linkWords(e.href ?? a.href ?? ''),
-            context: unique([heading.get(e.id) ?? '', clean(e.nearby_text ?? a.nearby_text).slice(0, 300)]),
-            importance: e.importance, heuristic: i,
-          };
-        }),
-      };
-    }
+    if (!pages[g.page.id]) pages[g.page.id] = { split: g.page.split, lang: g.page.lang, elements: pageViews(ranker, request) };
     const ranked = ranker.rank({ ...request, goal: g.goal });
     const today = ranked.elements.map((e) => e.id);
     // the rerank's own calibrated probability for its first element: known at run time, so a fusion may gate on it
@@ -96,6 +114,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   }
   mkdirSync(CACHE, { recursive: true });
   writeFileSync(new URL('dump.json', CACHE), JSON.stringify({ pages, goals: outGoals }));
+  if (process.argv.includes('--templates')) dumpTemplates(ranker);
   const n = Object.values(pages).reduce((s, p) => s + p.elements.length, 0);
   console.log(`${outGoals.length} goals on ${Object.keys(pages).length} pages, ${n} elements, ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }

@@ -121,13 +121,16 @@ def evaluate(goals, methods=None, fixed=None):
         for split in ('train', 'dev'):
             items = [it for it in goals.items if it['split'] == split]
             pos = positions(items, method, params)
-            groups = {'all': pos}
+            # "worse": the goal puts the best target lower than no goal does (as npm run eval:goals counts it)
+            worse = pos > positions(items, 'no goal (heuristic)', {})
+            groups = {'all': np.ones(len(items), dtype=bool)}
             for style in sorted({it['style'] for it in items}):
-                groups[style] = pos[[it['style'] == style for it in items]]
-            nonen = pos[[it['lang'] != 'en' for it in items]]
-            if len(nonen):
+                groups[style] = np.array([it['style'] == style for it in items])
+            nonen = np.array([it['lang'] != 'en' for it in items])
+            if nonen.any():
                 groups['(non-English pages)'] = nonen
-            res[split] = {name: {'n': int(len(p)), **recalls(p)} for name, p in groups.items()}
+            res[split] = {name: {'n': int(sel.sum()), **recalls(pos[sel]), 'worse': round(float(worse[sel].mean()), 3)}
+                          for name, sel in groups.items()}
         out[method] = res
     return out
 

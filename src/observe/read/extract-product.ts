@@ -185,10 +185,12 @@ function revealWaiting(body: El): void {
  * a collapsed disclosure panel unless it is named as a rail (reviews, questions, similar items); an
  * overlay (dialog, aside, modal, sheet) only when it or the widget holding it is named as the
  * product's information. Revealing removes the hiding attributes and the overlay's role and name.
+ * Without `overlays` (pages of the generic kind) only disclosure panels are shown: no overlay, and no
+ * hidden block parked under the body (a cookie sheet's panels, a feed's hidden copy were read so on tune).
  */
-export function revealPanels(doc: Document): void {
+export function revealPanels(doc: Document, overlays = true): void {
   const body = (doc.body ?? doc.documentElement) as El;
-  revealWaiting(body);
+  if (overlays) revealWaiting(body);
   // Elements inside a panel already shown or left hidden are settled with it (one decision per panel).
   const settled = new Set<El>();
   for (const el of [...body.querySelectorAll('*')]) {
@@ -212,7 +214,7 @@ export function revealPanels(doc: Document): void {
     const names = [panelName(el), panelName(widget), before && textOf(before).length <= PANEL_NAME_MAX ? textOf(before) : ''];
     if ([...names, hint(el), hint(widget)].some((n) => RAIL_HEADING.test(n))) continue;
     const info = names.some((n) => PRODUCT_INFO.test(n)) || INFO_CLASS.test(hint(el)) || INFO_CLASS.test(hint(widget));
-    if (overlay && !info) continue;
+    if (overlay && (!info || !overlays)) continue;
     if (!overlay && !info && !answer && !DISCLOSURE.test(hint(widget)) && widget.tagName !== 'DETAILS') continue;
     for (const inner of el.querySelectorAll('*')) if (hiddenEl(inner) || overlayEl(inner)) reveal(asDiv(inner));
     const shown = asDiv(el);

@@ -133,10 +133,13 @@ function strip(doc: Document, mainOnly: boolean): void {
 
 /**
  * Removes blocks whose class or id says they are boilerplate (the first attempt only). Comment threads
- * go too unless `keepComments` (a discussion page); returns how much comment text was removed.
+ * go too unless `keepComments` (a discussion page); returns how much comment text was removed, and
+ * whether a block named as chrome held most of the page's text in varied prose (`tookMost`: the page
+ * wraps its content in a "headerWrapper" or a "sidebar-container", and the next attempt reads it).
  */
-function stripUnlikely(root: El, keepComments: boolean): number {
-  let commentText = 0;
+function stripUnlikely(root: El, keepComments: boolean): { commentText: number; tookMost: boolean } {
+  let commentText = 0, tookMost = false;
+  const rootText = textOf(root).length;
   for (const el of [...root.querySelectorAll('*')]) {
     if (!el.isConnected || el.tagName === 'BODY' || el.tagName === 'ARTICLE' || el.tagName === 'MAIN') continue;
     let hint = `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''} ${el.getAttribute('role') ?? ''}`;
@@ -144,13 +147,26 @@ function stripUnlikely(root: El, keepComments: boolean): number {
     if (keepComments && comment) hint = hint.replace(COMMENT_WORDS, '');
     // "comment-content" is still a comment: the content hint does not rescue comment threads.
     if (hint.trim() && UNLIKELY.test(hint) && (!MAYBE.test(hint) || (!keepComments && comment)) && !hasDescendant(el, ARTICLE_OR_MAIN)) {
-      if (comment) commentText += textOf(el).length;
+      const own = textOf(el).length;
+      if (comment) commentText += own;
+      else if (own >= MOST_OF_PAGE * rootText && own >= MOST_OF_PAGE_MIN && richness(textOf(el)) >= RICH_TEXT) tookMost = true;
       el.remove();
     }
   }
-  return commentText;
+  return { commentText, tookMost };
 }
 const COMMENT_WORDS = /comment|replies|respond/gi;
+/** Share of the page's text, and fewest characters, a block named as chrome must hold to be taken for the content's wrapper. */
+const MOST_OF_PAGE = 0.5;
+const MOST_OF_PAGE_MIN = 2000;
+/** Vocabulary richness of prose; a promo bar's slides repeating one notice per country score lower (0.65 seen). */
+const RICH_TEXT = 0.75;
+/** Vocabulary richness, log(distinct words) / log(words) (Herdan's C, near-independent of length): low when a
+ *  block says one thing many times (a promo bar's slides, one notice per country). */
+function richness(text: string): number {
+  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return words.length > 1 ? Math.log(new Set(words).size) / Math.log(words.length) : 0;
+}
 const ARTICLE_OR_MAIN = tags('article, main');
 
 /**
@@ -519,7 +535,10 @@ function extractGeneric(html: string, url: string, probe: Probe): Found {
     // An article body with comments below it stays an article.
     if (!result.articleBody && result.commentText >= DISCUSSION_RATIO * Math.max(result.text.length, 1)) result = extractOnce(html, url, true, { ...attempt, comments: true }, kind);
     if (!prose || result.text.length > prose.text.length) prose = result;
-    if (result.text.length >= ENOUGH_TEXT) return result.text.length < PIECE_MAX ? wholeRegion(html, url, result, regionText) : result;
+    // The class-name strip took a block holding most of the page's prose (not on products, where it lost
+    // more than it won on tune): the content was wrapped in a chrome-named block, so the next attempt reads it.
+    const wrapped = result.tookMost && result.kind !== 'product';
+    if (result.text.length >= ENOUGH_TEXT && !wrapped) return result.text.length < PIECE_MAX ? wholeRegion(html, url, result, regionText) : result;
   }
   // Little prose anywhere: a listing or catalogue, unless even the whole region says no more.
   const found = prose!;
@@ -589,6 +608,8 @@ interface Found extends Extracted {
   articleBody: boolean;
   /** The first attempt only: text of the region the listing attempt would take (it strips alike). */
   regionText: string;
+  /** The class-name strip removed a block holding most of the page's text in varied prose (stripUnlikely). */
+  tookMost: boolean;
 }
 
 function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Attempt, knownKind?: PageKind, posts = false, probe?: Probe): Found {
@@ -601,7 +622,10 @@ function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Atte
   const { baseUrl, title } = pageHead(doc, url);
   const description = meta(doc, ['description', 'og:description', 'twitter:description']);
   const lang = doc.documentElement?.getAttribute('lang') ?? '';
+  // Collapsed accordions and tabs: on products their panels and "details" overlays; on other pages (services'
+  // FAQ and feature panels, a category's buying guide) disclosure panels only, never overlays or parked blocks.
   if (kind === 'product') revealPanels(doc);
+  else if (kind === 'page' && mainOnly) revealPanels(doc, false);
   strip(doc, mainOnly);
   const body = pageRoot(doc);
   if (probe && said) {
@@ -630,7 +654,7 @@ function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Atte
   if (mainOnly && (footers || mayHoldSmallPrint(html))) dropSmallPrint(body, footers);
   // A thread's posts, found before class-name stripping takes comments and post headers away.
   const thread = posts ? threadOf(body) : null;
-  const commentText = !thread && mainOnly && attempt.unlikely ? stripUnlikely(body, !!attempt.comments) : 0;
+  const { commentText, tookMost } = !thread && mainOnly && attempt.unlikely ? stripUnlikely(body, !!attempt.comments) : { commentText: 0, tookMost: false };
   const regionText = mainOnly && attempt === ATTEMPTS[0] ? blockText(dominantRegion(body)) : '';
   if (mainOnly && attempt.prose) wrapLooseText(body);
   const root = thread ?? (!mainOnly ? body : attempt.prose ? bestContainer(body, attempt) : dominantRegion(body));
@@ -642,7 +666,7 @@ function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Atte
   absolutize(root, baseUrl);
   spaceWords(root);
   if (mainOnly) { dropRepeatedBlocks(root); dropRedundantAlt(root, title); }
-  const found: Found = { title, description, html: root.innerHTML, text: blockText(root), lang, kind, thread: !!thread, commentText, articleBody: commentText > 0 && inArticleBody(root), regionText };
+  const found: Found = { title, description, html: root.innerHTML, text: blockText(root), lang, kind, thread: !!thread, commentText, articleBody: commentText > 0 && inArticleBody(root), regionText, tookMost };
   ROOTS.set(found, root);
   return found;
 }

@@ -131,16 +131,20 @@ function placement(i: i32, flags: i32, action: bool, vw: f64, vh: f64, pageBotto
   return f;
 }
 
+/** Drawn and not collapsed: not hidden, and at least TINY_SIDE in both directions. */
+function drawn(i: i32, flags: i32): bool {
+  return (flags & Flag.HIDDEN) == 0 && f64In(F64In.W, i) >= TINY_SIDE && f64In(F64In.H, i) >= TINY_SIDE;
+}
+
 /** The element, whose words say so (the encoder's `flag`: callers test it first, since most elements name no
  *  action and the test is cheaper than this call), names a kind of primary action: it is neither
  *  hidden nor tiny (a small named control counts in the viewport only), and its label is short unless it is a form input (a search box may have a long placeholder):
  *  the words name what the control does, not a sentence around it ("You must log in to reply here"). */
 function namesAction(i: i32, flags: i32, flag: i32): bool {
-  if ((flags & Flag.HIDDEN) != 0) return false;
-  const w = f64In(F64In.W, i), h = f64In(F64In.H, i);
   // A collapsed toggle is not a visible action: thinner than TINY_SIDE, or under TINY_AREA unless it is named
   // and in the viewport (a header's "Sign in" or "Search" icon button drawn 16×6 because its icon did not load).
-  if (w < TINY_SIDE || h < TINY_SIDE) return false;
+  if (!drawn(i, flags)) return false;
+  const w = f64In(F64In.W, i), h = f64In(F64In.H, i);
   if (w * h < TINY_AREA && ((flags & Flag.HAS_TEXT) == 0 || (i32Out(I32Out.FLAGS, i) & OutFlag.IN_VIEWPORT) == 0)) return false;
   // A purchase may have a longer label when it begins with the purchase words (Flag.PURCHASE_LEAD: the words
   // name what it does, the rest is, say, its hidden stock messages); words later in a long label still do not count.
@@ -190,12 +194,12 @@ function pageFormSubmit(): i32 {
   let best = -1, bestRun = FORM_MIN_FIELDS - 1, run = 0;
   for (let i = 0; i < count; i++) {
     const flags = i32In(I32In.FLAGS, i);
-    const drawn = (flags & Flag.HIDDEN) == 0 && f64In(F64In.W, i) >= TINY_SIDE && f64In(F64In.H, i) >= TINY_SIDE;
+    const shown = drawn(i, flags);
     if ((flags & Flag.SUBMIT) != 0) {
       // A disabled submit (a fieldset not yet open to the visitor) is not the action the page offers now.
-      if (drawn && (flags & (Flag.AFTERMATTER | Flag.DISABLED)) == 0 && run > bestRun) { best = i; bestRun = run; }
+      if (shown && (flags & (Flag.AFTERMATTER | Flag.DISABLED)) == 0 && run > bestRun) { best = i; bestRun = run; }
       run = 0;
-    } else if (drawn && i32In(I32In.BAND, i) == Band.INPUT) run++;
+    } else if (shown && i32In(I32In.BAND, i) == Band.INPUT) run++;
   }
   return best;
 }

@@ -2,6 +2,7 @@
 // iframes and URLs. Cheap: a bounded slice of text and a handful of selectors.
 
 import type { CaptchaReport } from './types.ts';
+import { textWithout } from './text.ts';
 
 const TEXT = ['verify you are human', "i'm not a robot", 'i am not a robot', 'are you a robot', 'unusual traffic',
   'complete the security check', 'press and hold', 'prove you are human', 'checking your browser'];
@@ -13,22 +14,9 @@ const IFRAME_SRC = /recaptcha|hcaptcha|turnstile|challenges\.cloudflare\.com|ark
 const URL_HINT = /captcha|challenge|\/sorry\//i;
 const TEXT_LIMIT = 20_000;
 
-/** The first `limit` characters of `root`'s textContent, without building the whole of it (a page's body text
- *  can be megabytes): its text and CDATA nodes in tree order, as textContent joins them. */
-function textPrefix(root: Element | null, limit: number): string {
-  if (!root) return '';
-  const walker = root.ownerDocument.createTreeWalker(root, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_CDATA_SECTION);
-  const parts: string[] = [];
-  let length = 0;
-  for (let n = walker.nextNode(); n && length < limit; n = walker.nextNode()) {
-    const t = (n as CharacterData).data;
-    parts.push(t); length += t.length;
-  }
-  return parts.join('').slice(0, limit);
-}
-
 export function detectCaptcha(doc: Document): CaptchaReport {
-  const text = textPrefix(doc.body, TEXT_LIMIT).toLowerCase();
+  // The body's first TEXT_LIMIT characters, without building the whole of its text (it can be megabytes).
+  const text = (doc.body ? textWithout(doc.body, () => false, TEXT_LIMIT) : '').slice(0, TEXT_LIMIT).toLowerCase();
   const text_hits = TEXT.filter((t) => text.includes(t));
   let provider: string | null = null;
   const selector_hits: string[] = [];

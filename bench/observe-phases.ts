@@ -7,9 +7,7 @@
 //   WCXB_DIR=... node --import tsx bench/observe-phases.ts [reps, default 5] [--other <collector.js>]
 import { readFileSync } from 'node:fs';
 import { launch } from '../test/helpers/browser.ts';
-import { serveWcxbPages } from './wcxb-pages.ts';
-import { SPLIT } from './read/wcxb-eval.ts';
-import { hash } from '../src/rank/words.ts';
+import { serveWcxbPages, pickWcxb } from './wcxb-pages.ts';
 import { collectPage, waitForStable } from '../src/playwright/collect-page.ts';
 import { collectorSource } from '../src/playwright/collector-source.ts';
 import { createRanker, toPrompt } from '../src/index.ts';
@@ -23,7 +21,7 @@ if (otherAt >= 0) args.splice(otherAt, 2);
 const reps = Number(args[0] ?? 5);
 const builds = other ? ['this', 'other'] : ['this'];
 // bench:peers' observation pages of the tune part (its `pick('tune', 15, 'peers-observe')`).
-const ids = [...SPLIT.tune].sort((a, b) => (hash(`peers-observe:${a}`) >>> 0) - (hash(`peers-observe:${b}`) >>> 0)).slice(0, 15);
+const ids = pickWcxb('tune', 15, 'peers-observe');
 const site = await serveWcxbPages(ids);
 const ranker = await createRanker({ limitCap: 100_000 });
 const browser = await launch();

@@ -46,7 +46,7 @@ import { readabilityMarkdown } from './read/readability.ts';
 import { unpackOldReader } from './read/old-reader.ts';
 import { markdownText, wordF1 } from './read/metrics.ts';
 import { SPLIT, WCXB_DIR, wcxbAvailable, wcxbPage } from './read/wcxb-eval.ts';
-import { serveWcxbPages } from './wcxb-pages.ts';
+import { serveWcxbPages, hashedIds, pickWcxb } from './wcxb-pages.ts';
 import { typeOf } from './read/pages.ts';
 import { bootstrapMean, quantile } from './stats.ts';
 import { peersChart } from './peers/chart.ts';
@@ -69,8 +69,7 @@ if (!wcxbAvailable()) {
   console.log(`peers: no WCXB checkout at ${WCXB_DIR}/dev (set WCXB_DIR to a checkout of Murrough-Foley/web-content-extraction-benchmark); nothing measured`);
   process.exit(0);
 }
-const hashed = (ids: string[], salt: string) => [...ids].sort((a, b) => (hash(`${salt}:${a}`) >>> 0) - (hash(`${salt}:${b}`) >>> 0));
-const pick = (part: Part, n: number, salt: string) => hashed(SPLIT[part], salt).slice(0, n);
+const hashed = hashedIds, pick = pickWcxb;
 /** `perType` pages of each page type of a part, each type's in a fixed hashed order. */
 const pickByType = (part: Part, perType: number, salt: string) => {
   const ids = hashed(SPLIT[part], salt);

@@ -21,6 +21,11 @@ export const REAL_PAGES: [id: string, type: string][] = [
   ['0635', 'collection'], ['0637', 'collection'],
 ];
 
+/** A part's page ids in a fixed order hashed with `salt` (bench:peers' subsets and the tools that measure them). */
+export const hashedIds = (ids: readonly string[], salt: string) => [...ids].sort((a, b) => (hash(`${salt}:${a}`) >>> 0) - (hash(`${salt}:${b}`) >>> 0));
+/** The first `n` pages of a WCXB split part in `salt`'s hashed order. */
+export const pickWcxb = (part: keyof typeof SPLIT, n: number, salt: string) => hashedIds(SPLIT[part], salt).slice(0, n);
+
 export interface RealPageServer { urls: { id: string; type: string; url: string }[]; close(): Promise<void> }
 
 const CSP = "default-src 'self' 'unsafe-inline' 'unsafe-eval' data: blob:";

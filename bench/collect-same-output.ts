@@ -6,14 +6,10 @@
 // between the two collections is tried again (old, new, old: when the two old ones differ it is unstable,
 // reported apart, not as a difference).
 //   WCXB_DIR=... node --import tsx bench/collect-same-output.ts <commit> [WCXB tune pages, default 50]
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { readdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { launch } from '../test/helpers/browser.ts';
+import { collectorAt } from './old-checkout.ts';
 import { serveFixtures, FIXTURES } from '../test/helpers/fixtures.ts';
 import { serveRealPages } from './wcxb-pages.ts';
 import { wcxbAvailable } from './read/wcxb-eval.ts';
@@ -21,23 +17,8 @@ import { wcxbAvailable } from './read/wcxb-eval.ts';
 const [commit, countArg] = process.argv.slice(2);
 if (!commit) throw new Error('usage: node --import tsx bench/collect-same-output.ts <commit> [WCXB tune pages, default 50]');
 const count = Number(countArg ?? 50);
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** A collector build installing `window[name].collect`, its registry and quiet clock under keys of its own. */
-async function bundle(from: string | null, name: string): Promise<string> {
-  const dir = from ? mkdtempSync(join(tmpdir(), 'sightline-collector-')) : ROOT;
-  try {
-    if (from) execFileSync('tar', ['-x', '-C', dir], { input: execFileSync('git', ['-C', ROOT, 'archive', from, 'src/collect'], { maxBuffer: 64 << 20 }) });
-    const out = await build({
-      stdin: { contents: `import { collect } from './src/collect/collect.ts';\n(window as any).${name} = { collect };\n`, resolveDir: dir, loader: 'ts' },
-      bundle: true, format: 'iife', platform: 'browser', target: 'chrome110', write: false, logLevel: 'warning',
-    });
-    const text = out.outputFiles[0].text;
-    if (!text.includes('"__sightlineRegistry"')) throw new Error('the registry key moved: rename it here too');
-    return text.replaceAll('"__sightlineRegistry"', `"__sightlineRegistry${name}"`).replaceAll('"__sightlineQuiet"', `"__sightlineQuiet${name}"`);
-  } finally { if (from) rmSync(dir, { recursive: true, force: true }); }
-}
-const [oldSrc, newSrc] = await Promise.all([bundle(commit, '__old'), bundle(null, '__new')]);
+const [oldSrc, newSrc] = await Promise.all([collectorAt(commit, '__old', { ownKeys: true }), collectorAt(null, '__new', { ownKeys: true })]);
 
 const RUN = (name: string) => `(() => { const r = window.${name}.collect(); r.collect_ms = 0; r.client_metrics.quiet_ms = 0; return JSON.stringify(r); })()`;
 

@@ -3,13 +3,8 @@
 // JSON.stringify, median of 7 alternating runs per side after one warm-up each (later collections, not a first one).
 // `--same` builds this tree's collector as the other side too: the A/A baseline that shows the method's own bias.
 //   node --import tsx bench/collect-vs-commit.bench.ts <commit> [stride, default 5] [--same]
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { launch } from '../test/helpers/browser.ts';
+import { collectorAt } from './old-checkout.ts';
 import { serveLargePages, goOffline, settle, wcxbIds } from '../test/helpers/large-pages.ts';
 import { inject } from '../src/playwright/collect-page.ts';
 import { quantile } from './stats.ts';
@@ -18,20 +13,6 @@ const [commit, strideArg] = process.argv.slice(2).filter((a) => !a.startsWith('-
 const same = process.argv.includes('--same');
 if (!commit) throw new Error('usage: node --import tsx bench/collect-vs-commit.bench.ts <commit> [stride] [--same]');
 const stride = Number(strideArg ?? 5);
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-
-/** The other side's collector as one script installing `window.__other.collect`. */
-async function otherCollector(): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'sightline-collector-other-'));
-  try {
-    if (!same) execFileSync('tar', ['-x', '-C', dir], { input: execFileSync('git', ['-C', ROOT, 'archive', commit, 'src/collect'], { maxBuffer: 64 << 20 }) });
-    const out = await build({
-      stdin: { contents: "import { collect } from './src/collect/collect.ts';\n(window as any).__other = { collect };\n", resolveDir: same ? ROOT : dir, loader: 'ts' },
-      bundle: true, format: 'iife', platform: 'browser', target: 'chrome110', write: false, logLevel: 'warning',
-    });
-    return out.outputFiles[0].text;
-  } finally { rmSync(dir, { recursive: true, force: true }); }
-}
 
 // A string, not a function: the TypeScript loader's helpers do not exist in the page.
 const MEASURE = `(() => {
@@ -46,7 +27,7 @@ const MEASURE = `(() => {
   return { other: med(other), ours: med(ours) };
 })()`;
 
-const other = await otherCollector();
+const other = await collectorAt(same ? null : commit, '__other');
 const [large, browser] = await Promise.all([serveLargePages(), launch()]);
 const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
 await goOffline(page, large.url);

@@ -1,7 +1,12 @@
 // Another checkout of this repository (the commit before a change, built), for the benchmarks that run its
-// ranker beside this one's in one process: rank-old-new.ts, rank-same-output.ts, long-strings.bench.ts.
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+// ranker beside this one's in one process: rank-old-new.ts, rank-same-output.ts, long-strings.bench.ts; and a
+// commit's collector as a page script beside this one's (collect-vs-commit.bench.ts, collect-same-output.ts).
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
 import type { Ranker } from '../src/rank/ranker.ts';
 
 /** A module of the other checkout, by its path in the repository. */
@@ -12,4 +17,23 @@ export async function rankerAt(dir: string): Promise<Ranker> {
   const { Ranker: OldRanker } = await importFrom(dir, 'src/rank/ranker.ts');
   const { loadWasmCore } = await importFrom(dir, 'src/rank/load-node.ts');
   return new OldRanker(await loadWasmCore());
+}
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** A commit's collector (`null`: this checkout's) as one page script installing `window[name].collect`. With
+ *  `ownKeys` its id registry and quiet clock live under keys of its own, so two builds in one page keep apart. */
+export async function collectorAt(commit: string | null, name: string, { ownKeys = false } = {}): Promise<string> {
+  const dir = commit ? mkdtempSync(join(tmpdir(), 'sightline-collector-')) : ROOT;
+  try {
+    if (commit) execFileSync('tar', ['-x', '-C', dir], { input: execFileSync('git', ['-C', ROOT, 'archive', commit, 'src/collect'], { maxBuffer: 64 << 20 }) });
+    const out = await build({
+      stdin: { contents: `import { collect } from './src/collect/collect.ts';\n(window as any).${name} = { collect };\n`, resolveDir: dir, loader: 'ts' },
+      bundle: true, format: 'iife', platform: 'browser', target: 'chrome110', write: false, logLevel: 'warning',
+    });
+    const text = out.outputFiles[0].text;
+    if (!ownKeys) return text;
+    if (!text.includes('"__sightlineRegistry"')) throw new Error('the registry key moved: rename it in collectorAt too');
+    return text.replaceAll('"__sightlineRegistry"', `"__sightlineRegistry${name}"`).replaceAll('"__sightlineQuiet"', `"__sightlineQuiet${name}"`);
+  } finally { if (commit) rmSync(dir, { recursive: true, force: true }); }
 }

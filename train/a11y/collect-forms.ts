@@ -9,15 +9,19 @@
 // marking of primary actions, scratch/a11y/dev5-tune-controls.txt and scratch/a11y/dev5-test-controls.txt (every
 // named control in page order, visible ones flagged, each page header with its form types; not committed).
 // The pages are read from a git mirror of Formasaurus at run time, never committed; they are decoded (decodeHtml:
-// UTF-8 when valid, else their meta charset) and served as UTF-8, whose HTTP charset the browser follows.
+// UTF-8 when valid and free of C1 controls, else as the egress room reads a page) and served as UTF-8, whose HTTP
+// charset the browser follows. `--redecode` re-renders only the pages whose decoded text changed since dev5.json.gz
+// was written (the C1 fix) and rewrites them in place, every other page byte for byte.
 // Run: [FORMASAURUS_REPO=<git dir>] [DEV5_MAX=300] node --import tsx train/a11y/collect-forms.ts
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { pathToFileURL } from 'node:url';
 import { hash } from '../../src/rank/goal.ts';
-import { renderSet, halfSummary, writeControlListing, type A11yPage, type A11ySplit, type Source } from './collect-a11y.ts';
+import { renderSet, renderPage, halfSummary, writeControlListing, type A11yPage, type A11ySplit, type Source } from './collect-a11y.ts';
+import { launch } from '../../test/helpers/browser.ts';
 import { shopOf } from './collect-products.ts';
+import { decodeBody } from '../../src/observe/egress/fetch-page.ts';
 
 const REPO = process.env.FORMASAURUS_REPO ?? '/work/.mirror/TeamHG-Memex+Formasaurus/repo';
 const MAX = Number(process.env.DEV5_MAX ?? 300);
@@ -29,26 +33,28 @@ function show(path: string): Buffer {
   return execFileSync('git', ['-C', REPO, 'show', `HEAD:formasaurus/data/${path}`], { maxBuffer: 256 << 20 });
 }
 
-/** A saved page's text: UTF-8 when its bytes are valid UTF-8 (many pages declaring another charset were saved
- *  re-encoded as UTF-8: decoding them by their meta garbles them), else by its BOM or the first meta charset in
- *  its first 8 kB, else windows-1252 (what browsers assume for undeclared Western pages). */
+/** A saved page's text. Many pages were saved as UTF-8 of their bytes read as Latin-1, whatever their real charset
+ *  (decoding them by their meta garbles them), so: bytes that are not UTF-8 are read as a browser reads them
+ *  (`decodeBody`, the egress room's decoding of a fetched page: BOM, meta charset, else windows-1252). Valid UTF-8
+ *  is the text, unless it holds C1 controls (U+0080–U+009F), which no page means: those are bytes 0x80–0x9F of the
+ *  original that the saving read as Latin-1. When every character is Latin-1, the original bytes are the text's
+ *  Latin-1 bytes and `decodeBody` reads them (their meta's windows-1252 quotes, or UTF-8 saved twice: "â\u0080\u0099"
+ *  is "’"); a text that also holds other characters keeps them and only its C1 bytes are read as windows-1252. */
 export function decodeHtml(bytes: Buffer): { html: string; charset: string } {
+  let text: string;
   try {
-    return { html: new TextDecoder('utf-8', { fatal: true }).decode(bytes), charset: 'utf-8' };
-  } catch { /* not UTF-8: its declared charset */ }
-  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
-    const charset = bytes[0] === 0xff ? 'utf-16le' : 'utf-16be';
-    return { html: new TextDecoder(charset).decode(bytes), charset };
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    const { text: html, charset } = decodeBody('', bytes);
+    return { html, charset };
   }
-  const label = /<meta[^>]*?charset\s*=\s*["']?\s*([\w.:-]+)/i.exec(bytes.subarray(0, 8192).toString('latin1'))?.[1].toLowerCase();
-  for (const candidate of [label, 'windows-1252']) {
-    if (!candidate || candidate.startsWith('utf-')) continue; // a UTF label on bytes that are not UTF-8: the fallback
-    try {
-      const decoder = new TextDecoder(candidate);
-      return { html: decoder.decode(bytes), charset: decoder.encoding };
-    } catch { /* a label TextDecoder does not know */ }
+  if (!/[\u0080-\u009f]/.test(text)) return { html: text, charset: 'utf-8' };
+  if (!/[^\u0000-\u00ff]/.test(text)) {
+    const { text: html, charset } = decodeBody('', Buffer.from(text, 'latin1'));
+    return { html, charset: `utf-8 of latin-1 read, ${charset}` };
   }
-  return { html: new TextDecoder('windows-1252').decode(bytes), charset: 'windows-1252' };
+  const c1 = (c: string) => decodeBody('text/html; charset=windows-1252', Uint8Array.of(c.charCodeAt(0))).text;
+  return { html: text.replace(/[\u0080-\u009f]/g, c1), charset: 'utf-8, C1 as windows-1252' };
 }
 
 /** The sites of every stored a11y and train/real page (by shopOf of its URL and of its site). */
@@ -114,4 +120,37 @@ async function main() {
   console.log(`pages with no element or no visible named control: ${empty.map((p) => `${p.id} (${p.request.raw_elements.length} elements)`).join(', ') || 'none'}`);
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();
+/** `--redecode`: re-renders, in place, the stored dev5 pages whose source is not plain UTF-8 (a C1 repair or a
+ *  non-UTF-8 page), and prints, for every marked id on them (primary-dev5.json), its element before and after, so a
+ *  mark whose element moved shows. Every other page is kept as stored. */
+async function redecode() {
+  const file = new URL('./dev5.json.gz', import.meta.url);
+  const stored = JSON.parse(gunzipSync(readFileSync(file)).toString()) as { splitSeed: string; pages: A11yPage[] };
+  const marks = (JSON.parse(readFileSync(new URL('./primary-dev5.json', import.meta.url), 'utf8')) as { pages: Record<string, { ids: number[] } | null> }).pages;
+  const bySource = new Map(formSources().sources.map((s) => [s.id, s]));
+  const browser = await launch();
+  const describe = (p: A11yPage, id: number) => {
+    const e = p.request.raw_elements.find((x) => x.id === id);
+    const c = p.controls.filter((x) => x.id === id).map((x) => `${x.role} ${JSON.stringify(x.name.slice(0, 50))}`).join(' | ');
+    return e ? `${e.tag}[${(e.attributes as Record<string, unknown>)?.input_type ?? ''}] ${JSON.stringify(String(e.text ?? '').slice(0, 50))} ${c}` : 'absent';
+  };
+  let changed = 0;
+  for (const [k, old] of stored.pages.entries()) {
+    const s = bySource.get(old.id);
+    if (!s || s.charset === 'utf-8') continue;
+    const got = await renderPage(browser, s, undefined, s.id, s.site, dev5SplitOf(s.site));
+    if (!got) { console.log(`${old.id}: failed to render, kept as stored`); continue; }
+    const same = JSON.stringify(got) === JSON.stringify(old);
+    if (!same) { stored.pages[k] = got; changed++; }
+    const ids = marks[old.id]?.ids ?? [];
+    const moved = ids.filter((id) => describe(old, id) !== describe(got, id));
+    console.log(`${old.id} (${old.split}, ${s.charset}): ${same ? 'same payload' : 'payload changed'}; elements ${old.request.raw_elements.length} -> ${got.request.raw_elements.length}; `
+      + `visible named controls ${old.controls.filter((c) => c.visible).length} -> ${got.controls.filter((c) => c.visible).length}; marked ids ${ids.length}, their element or name differs: ${moved.length}`);
+    for (const id of moved) console.log(`  id ${id}: ${describe(old, id)}  ->  ${describe(got, id)}`);
+  }
+  await browser.close();
+  writeFileSync(file, gzipSync(JSON.stringify(stored)));
+  console.log(`${changed} pages rewritten in dev5.json.gz`);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await (process.argv.includes('--redecode') ? redecode() : main());

@@ -56,7 +56,7 @@ export function guardedAgent(guard: EgressGuard): Agent {
  * it decodes as UTF-8 (that decoding is the text), else windows-1252 (the web's legacy default). A document
  * cannot declare itself UTF-16 (its ASCII declaration proves it is not): WHATWG reads such a <meta> as UTF-8.
  */
-function decodeBody(contentType: string, bytes: Uint8Array): { charset: string; text: string } {
+export function decodeBody(contentType: string, bytes: Uint8Array): { charset: string; text: string } {
   const declared = declaredCharset(contentType, bytes);
   if (declared) return { charset: declared, text: decode(bytes, declared) };
   try { return { charset: 'utf-8', text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) }; } catch { return { charset: 'windows-1252', text: decode(bytes, 'windows-1252') }; }

@@ -204,6 +204,52 @@ function pageFormSubmit(): i32 {
   return best;
 }
 
+/** A drawn, enabled submit outside comment, reply, newsletter and footer sections: a form's own button. */
+function formButton(i: i32, flags: i32): bool {
+  return (flags & Flag.SUBMIT) != 0 && drawn(i, flags) && (flags & (Flag.AFTERMATTER | Flag.DISABLED)) == 0;
+}
+
+/**
+ * A form's button ranks with its fields (issue 38, fourth round): the field takes the input tier, its button
+ * only the control tier, and a search box's button is often unnamed or named "Submit" / "Go" (an
+ * <input type=image>, an icon), so links crowded it out below the box it belongs to. A field's button is the next
+ * element in document order that is a field or a submit, or else the last such before the field when it is drawn
+ * just left of it on the same line (besideBefore: a button before its box); it must be a form button (formButton)
+ * that names no action, and the field drawn and not in a comment, reply, newsletter or footer section. Sets
+ * `fieldButtons[button]` to 1.
+ */
+function markFieldButtons(): void {
+  fieldButtons = new Uint8Array(count);
+  for (let i = 0; i < count; i++) {
+    const flags = i32In(I32In.FLAGS, i);
+    if (i32In(I32In.BAND, i) != Band.INPUT || (flags & (Flag.SUBMIT | Flag.AFTERMATTER)) != 0 || !drawn(i, flags)) continue;
+    let next = -1, prev = -1;
+    for (let j = i + 1; j < count; j++) {
+      const f = i32In(I32In.FLAGS, j);
+      if ((f & Flag.SUBMIT) != 0 || (i32In(I32In.BAND, j) == Band.INPUT && drawn(j, f))) { next = j; break; }
+    }
+    for (let j = i - 1; j >= 0; j--) {
+      const f = i32In(I32In.FLAGS, j);
+      if ((f & Flag.SUBMIT) != 0 || (i32In(I32In.BAND, j) == Band.INPUT && drawn(j, f))) { prev = j; break; }
+    }
+    const button = next >= 0 && formButton(next, i32In(I32In.FLAGS, next)) ? next
+      : (prev >= 0 && formButton(prev, i32In(I32In.FLAGS, prev)) && besideBefore(prev, i) ? prev : -1);
+    // A button that names its action ("Search", "Log in") is ranked by its words: the first three of its kind are
+    // promoted, the rest repeat them (a search form in the header and again in each menu) and stay on their tier.
+    if (button >= 0 && (i32In(I32In.FLAGS, button) & (Flag.PURCHASE | Flag.SIGN_IN | Flag.SEARCH)) == 0) unchecked(fieldButtons[button] = 1);
+  }
+}
+/** Button b is drawn just left of field f on the same line (their vertical centres within half the taller's height,
+ *  at most BESIDE_GAP px apart): a button before its box in document order. */
+function besideBefore(b: i32, f: i32): bool {
+  const bx = f64In(F64In.X, b), bw = f64In(F64In.W, b), by = f64In(F64In.Y, b), bh = f64In(F64In.H, b);
+  const fx = f64In(F64In.X, f), fy = f64In(F64In.Y, f), fh = f64In(F64In.H, f);
+  const gap = fx - (bx + bw);
+  return gap >= -1 && gap <= BESIDE_GAP && Math.abs((by + bh / 2) - (fy + fh / 2)) <= max(bh, fh) / 2;
+}
+const BESIDE_GAP: f64 = 40;
+let fieldButtons = new Uint8Array(0); // scratch: allocated per run (prepare resets the heap)
+
 /** A modal covers the page and hides at least one control (occlusion.ts): what is occluded is behind it. */
 function modalBlocks(): bool {
   const n = i32(param(Param.OUT_MODALS));
@@ -271,6 +317,7 @@ export function computeScores(): void {
   actionCuts(Flag.SEARCH, Band.LINK, Band.INPUT, ACTION_KEEP);
   const searchIn = cutIn, searchOut = cutOut;
   const formSubmit = pageFormSubmit();
+  markFieldButtons();
   lifts = 0;
   visibleActionMin = 1000;
   liftIdx = new Int32Array(LIFT_MAX);
@@ -294,7 +341,7 @@ export function computeScores(): void {
     setI32Out(I32Out.FLAGS, i, out);
     setI32Out(I32Out.COLOR, i, nearestColor(bg));
 
-    let score = tier(band);
+    let score = unchecked(fieldButtons[i]) != 0 ? TIER_INPUT : tier(band);
     if (inView) score += BONUS_IN_VIEWPORT;
     const docY = f64Out(F64Out.DOC_Y, i);
     if (docY >= 0 && docY < vh) score += BONUS_ABOVE_FOLD;

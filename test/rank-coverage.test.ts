@@ -94,3 +94,16 @@ test('a one-field form is no page form: its submit stays below the first screen\
   // The footer's two-field newsletter form is now the longest: its section keeps it from being the page's form.
   assert.ok(subscribe === 0 || subscribe > 10, `the newsletter's "Subscribe" at ${subscribe}`);
 });
+
+test('a search box\'s unnamed image button ranks with its box, above the first screen\'s links', async () => {
+  await page.goto(`${fx.url}/image-search.html`);
+  await waitForStable(page, { quietMs: 100 });
+  const r = await snapshot(page, { limit: 50, api });
+  const field = r.elements.findIndex((e) => e.role === 'textbox' && e.in_viewport && e.input_type === 'text');
+  const button = r.elements.findIndex((e) => e.input_type === 'image');
+  const links = r.elements.flatMap((e, k) => e.role === 'link' && e.in_viewport ? [k] : []);
+  assert.ok(field >= 0 && links.length >= 30, `field at ${field + 1}, ${links.length} links in view`);
+  assert.ok(!r.elements[button]?.text && !r.elements[button]?.name, 'the image button has no name');
+  assert.ok(button >= 0 && button < 10, `the image button at ${button + 1}`);
+  assert.ok(button < Math.min(...links), `above every link in view (first at ${Math.min(...links) + 1})`);
+});

@@ -1,7 +1,8 @@
 // Importance 0..1000 and visual cues (docs/ranking.md has the table and how it was tuned).
 //
 // score = (TIER[band] + bonus) * penalties * placement (+ layer), where
-//   TIER: form input 750, interactive control 500, content link 250, static content 0 (SPEC bands)
+//   TIER: form input 750, interactive control 500, content link 250, static content 0 (SPEC bands); a form's
+//     button that names no action takes its field's tier (markFieldButtons, issue 38 fourth round)
 //   bonus (0..245, so tiers never overlap among comparable elements):
 //     in viewport 80, above the fold (doc_y within the first screen) 30,
 //     area up to 50 (sqrt(area) / 100, capped), primary styling 40,

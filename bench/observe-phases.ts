@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { launch } from '../test/helpers/browser.ts';
 import { serveWcxbPages, pickWcxb } from './wcxb-pages.ts';
-import { collectPage, waitForStable } from '../src/playwright/collect-page.ts';
+import { collectPageTitled, waitForStable } from '../src/playwright/collect-page.ts';
 import { collectorSource } from '../src/playwright/collector-source.ts';
 import { createRanker, toPrompt } from '../src/index.ts';
 import type { SnapshotRequest } from '../src/schema/snapshot.ts';
@@ -40,7 +40,7 @@ for (const [n, id] of ids.entries()) {
     // Both builds injected alike, just before the observation (the settle wait injected this one earlier).
     if (other) await page.evaluate(`delete window.__sightline; ${build === 'other' ? other : collectorSource()}`);
     const t0 = performance.now();
-    const [c, title] = await Promise.all([collectPage(page), page.title()]);
+    const { collected: c, title } = await collectPageTitled(page);
     const t1 = performance.now();
     const request: SnapshotRequest = { url: page.url(), viewport: c.viewport, raw_elements: c.raw_elements as unknown as SnapshotRequest['raw_elements'], options: { limit: 50 } };
     const ranked = ranker.rank(request);

@@ -52,8 +52,8 @@ async function withCollector<R, A>(frame: Frame | Page, fn: (arg: A) => R | null
 
 /** Collects in one frame, injecting the collector first when the frame's document has none (or one before
  *  the wire form). The result crosses as one string: Playwright's value serialiser is far slower for thousands
- *  of objects (500 ms against 35 ms on the 5,000-element page), and the wire form (collect/wire.ts) is a
- *  third of the JSON's size. */
+ *  of objects (500 ms against 35 ms on the 5,000-element page), and the wire form (collect/wire.ts) is about
+ *  a quarter of the JSON's size. */
 async function collectIn(frame: Frame, options: CollectOptions): Promise<CollectResult> {
   const wire = await withCollector(frame, (o: CollectOptions) => (window.__sightline?.wire ? window.__sightline.wire(o) : null), options);
   return wireToResult(wire);

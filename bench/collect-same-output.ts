@@ -4,7 +4,8 @@
 // clock fields (collect_ms, client_metrics.quiet_ms) zeroed. Pages: every test/fixtures page and WCXB tune
 // pages served offline (bench/wcxb-pages.ts; never the frozen test part). A page whose own scripts change it
 // between the two collections is tried again (old, new, old: when the two old ones differ it is unstable,
-// reported apart, not as a difference).
+// reported apart, not as a difference). This tree's side crosses as collectPage carries it: its collection in the
+// in-process wire form (src/collect/wire.ts), decoded in Node and written as JSON, so the decoder is compared too.
 //   WCXB_DIR=... node --import tsx bench/collect-same-output.ts <commit> [WCXB tune pages, default 50]
 import { readdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
@@ -13,18 +14,20 @@ import { collectorAt } from './old-checkout.ts';
 import { serveFixtures, FIXTURES } from '../test/helpers/fixtures.ts';
 import { serveRealPages } from './wcxb-pages.ts';
 import { wcxbAvailable } from './read/wcxb-eval.ts';
+import { wireToResult } from '../src/collect/wire.ts';
 
 const [commit, countArg] = process.argv.slice(2);
 if (!commit) throw new Error('usage: node --import tsx bench/collect-same-output.ts <commit> [WCXB tune pages, default 50]');
 const count = Number(countArg ?? 50);
 
-const [oldSrc, newSrc] = await Promise.all([collectorAt(commit, '__old', { ownKeys: true }), collectorAt(null, '__new', { ownKeys: true })]);
+const [oldSrc, newSrc] = await Promise.all([collectorAt(commit, '__old', { ownKeys: true }), collectorAt(null, '__new', { ownKeys: true, wire: true })]);
 
-const RUN = (name: string) => `(() => { const r = window.${name}.collect(); r.collect_ms = 0; r.client_metrics.quiet_ms = 0; return JSON.stringify(r); })()`;
+const RUN = (name: string) => `(() => { const r = window.${name}.collect(); r.collect_ms = 0; r.client_metrics.quiet_ms = 0; return ${name === '__new' ? `window.${name}.encode(r)` : 'JSON.stringify(r)'}; })()`;
 
-/** Each frame's payload from one side, in frame order (a frame that cannot be reached gives ''). */
+/** Each frame's payload from one side, in frame order (a frame that cannot be reached gives ''), as JSON. */
 async function collectAll(page: Page, name: string): Promise<string[]> {
-  return Promise.all(page.frames().map((f) => f.evaluate(RUN(name)).catch(() => '') as Promise<string>));
+  const sent = await Promise.all(page.frames().map((f) => f.evaluate(RUN(name)).catch(() => '') as Promise<string>));
+  return name === '__new' ? sent.map((s) => (s ? JSON.stringify(wireToResult(s)) : '')) : sent;
 }
 
 async function compare(page: Page): Promise<'same' | 'differs' | 'unstable'> {

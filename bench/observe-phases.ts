@@ -1,25 +1,42 @@
 // Where the observation's time goes (issue 43), on bench:peers' tune observation pages: the in-page collect()
-// (its own collect_ms), the rest of collectPage (round trip, JSON across, parse), rank (Wasm, top 50) and
-// toPrompt, each page loaded and settled as bench:peers does before each of `reps` observations (a first
-// collection each time, as an agent's), median per page, page p50 of each phase. With a second collector build
-// (`--other <collector.js>`, e.g. a commit's build/collector.js) each load is observed by one build, the two
-// builds alternating load by load, page by page, and both are reported.
-//   WCXB_DIR=... node --import tsx bench/observe-phases.ts [reps, default 5] [--other <collector.js>]
-import { readFileSync } from 'node:fs';
+// (its own collect_ms), the rest of the collection (round trip, the payload across, decoding, the title), rank
+// (Wasm, top 50) and toPrompt, each page loaded and settled as bench:peers does before each of `reps`
+// observations (a first collection each time, as an agent's), median per page, page p50 of each phase. With
+// another checkout (`--base <dir>`, built: its src/playwright/collect-page.ts with its own build/collector.js)
+// each load is settled and observed by one side, the two alternating load by load, page by page, each as its
+// bench:peers observes (elements and title); both are reported, and the pages whose text form (top 50, with
+// the title) differs between the sides' first observations.
+//   WCXB_DIR=... node --import tsx bench/observe-phases.ts [reps, default 5] [--base <checkout dir>]
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Page } from 'playwright-core';
 import { launch } from '../test/helpers/browser.ts';
 import { serveWcxbPages, pickWcxb } from './wcxb-pages.ts';
-import { collectPage, waitForStable } from '../src/playwright/collect-page.ts';
-import { collectorSource } from '../src/playwright/collector-source.ts';
+import { collectPageTitled, waitForStable } from '../src/playwright/collect-page.ts';
+import type { CollectResult } from '../src/collect/types.ts';
 import { createRanker, toPrompt } from '../src/index.ts';
 import type { SnapshotRequest } from '../src/schema/snapshot.ts';
 import { quantile } from './stats.ts';
 
 const args = process.argv.slice(2);
-const otherAt = args.indexOf('--other');
-const other = otherAt >= 0 ? readFileSync(args[otherAt + 1], 'utf8') : null;
-if (otherAt >= 0) args.splice(otherAt, 2);
+const baseAt = args.indexOf('--base');
+const baseDir = baseAt >= 0 ? args[baseAt + 1] : null;
+if (baseAt >= 0) args.splice(baseAt, 2);
 const reps = Number(args[0] ?? 5);
-const builds = other ? ['this', 'other'] : ['this'];
+
+interface Side { settle(page: Page): Promise<unknown>; observe(page: Page): Promise<{ collected: CollectResult; title: string }> }
+const sides: Record<string, Side> = {
+  this: { settle: (page) => waitForStable(page, { quietMs: 100, timeoutMs: 3000 }), observe: collectPageTitled },
+};
+if (baseDir) {
+  const base = await import(pathToFileURL(join(baseDir, 'src/playwright/collect-page.ts')).href) as typeof import('../src/playwright/collect-page.ts');
+  sides.base = {
+    settle: (page) => base.waitForStable(page, { quietMs: 100, timeoutMs: 3000 }),
+    // As the base's bench:peers asks: with the title from collectPageTitled where the base has it.
+    observe: base.collectPageTitled ?? (async (page) => { const [collected, title] = await Promise.all([base.collectPage(page), page.title()]); return { collected, title }; }),
+  };
+}
+const builds = Object.keys(sides);
 // bench:peers' observation pages of the tune part (its `pick('tune', 15, 'peers-observe')`).
 const ids = pickWcxb('tune', 15, 'peers-observe');
 const site = await serveWcxbPages(ids);
@@ -31,30 +48,37 @@ const page = await ctx.newPage();
 const PHASES = ['total', 'inPage', 'transfer', 'rank', 'prompt', 'elements'];
 const phases: Record<string, Record<string, number[]>> = Object.fromEntries(builds.map((b) => [b, Object.fromEntries(PHASES.map((k) => [k, []]))]));
 const median = (xs: number[]) => quantile(xs, 0.5);
+const textsDiffer: string[] = [];
 for (const [n, id] of ids.entries()) {
+  const texts: Record<string, string> = {};
   const per: Record<string, Record<string, number[]>> = Object.fromEntries(builds.map((b) => [b, Object.fromEntries(PHASES.map((k) => [k, []]))]));
   for (let r = 0; r < reps * builds.length; r++) {
     const build = builds[(r + n) % builds.length];
     await page.goto(`${site.origin}/wcxb/${id}.html`, { waitUntil: 'load', timeout: 30_000 }).catch(() => undefined);
-    await waitForStable(page, { quietMs: 100, timeoutMs: 3000 });
-    // Both builds injected alike, just before the observation (the settle wait injected this one earlier).
-    if (other) await page.evaluate(`delete window.__sightline; ${build === 'other' ? other : collectorSource()}`);
+    await sides[build].settle(page);
     const t0 = performance.now();
-    const [c, title] = await Promise.all([collectPage(page), page.title()]);
+    const { collected: c, title } = await sides[build].observe(page);
     const t1 = performance.now();
     const request: SnapshotRequest = { url: page.url(), viewport: c.viewport, raw_elements: c.raw_elements as unknown as SnapshotRequest['raw_elements'], options: { limit: 50 } };
     const ranked = ranker.rank(request);
     const t2 = performance.now();
-    toPrompt(ranked, { title });
+    const text = toPrompt(ranked, { title });
     const t3 = performance.now();
+    texts[build] ??= text;
     const p = per[build];
     p.total.push(t3 - t0); p.inPage.push(c.collect_ms); p.transfer.push(t1 - t0 - c.collect_ms); p.rank.push(t2 - t1); p.prompt.push(t3 - t2); p.elements.push(c.raw_elements.length);
   }
   for (const b of builds) for (const k of PHASES) phases[b][k].push(median(per[b][k]));
-  if (process.env.PHASES_PER_PAGE) console.log(id, builds.map((b) => `${b} in-page ${median(per[b].inPage).toFixed(1)} total ${median(per[b].total).toFixed(1)}`).join('; '));
+  if (baseDir && texts.this !== texts.base) textsDiffer.push(id);
+  if (process.env.PHASES_PER_PAGE) console.log(id, builds.map((b) => `${b} in-page ${median(per[b].inPage).toFixed(1)} transfer ${median(per[b].transfer).toFixed(1)} total ${median(per[b].total).toFixed(1)}`).join("; "));
 }
 await browser.close();
 await site.close();
-console.log(`${ids.length} tune observation pages, ${reps} loads each${other ? ' per build' : ''}; p50 over pages of each page's median (ms):`);
+console.log(`${ids.length} tune observation pages, ${reps} loads each${baseDir ? ' per side' : ''}; p50 over pages of each page's median (ms):`);
 for (const b of builds) console.log(`${b}: ${PHASES.map((k) => `${k} ${median(phases[b][k]).toFixed(1)}`).join(', ')}`);
-if (other) console.log(`this/other, total p50: ${(median(phases.this.total) / median(phases.other.total)).toFixed(3)}; in-page p50: ${(median(phases.this.inPage) / median(phases.other.inPage)).toFixed(3)}`);
+if (baseDir) console.log(`text form (top 50 and title), first observation of each side: ${ids.length - textsDiffer.length} of ${ids.length} pages the same${textsDiffer.length ? `; differs on ${textsDiffer.join(', ')}` : ''}`);
+if (baseDir) {
+  const paired = phases.this.total.map((t, i) => t / phases.base.total[i]);
+  console.log(`this/base by page (total): median ${median(paired).toFixed(3)}, faster on ${paired.filter((r) => r < 1).length} of ${paired.length} pages; sum of page medians ${(phases.this.total.reduce((a, b) => a + b, 0) / phases.base.total.reduce((a, b) => a + b, 0)).toFixed(3)}`);
+}
+if (baseDir) console.log(`this/base, total p50: ${(median(phases.this.total) / median(phases.base.total)).toFixed(3)}; in-page p50: ${(median(phases.this.inPage) / median(phases.base.inPage)).toFixed(3)}; transfer p50: ${(median(phases.this.transfer) / median(phases.base.transfer)).toFixed(3)}`);

@@ -22,13 +22,19 @@ export async function rankerAt(dir: string): Promise<Ranker> {
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** A commit's collector (`null`: this checkout's) as one page script installing `window[name].collect`. With
- *  `ownKeys` its id registry and quiet clock live under keys of its own, so two builds in one page keep apart. */
-export async function collectorAt(commit: string | null, name: string, { ownKeys = false } = {}): Promise<string> {
+ *  `ownKeys` its id registry and quiet clock live under keys of its own, so two builds in one page keep apart.
+ *  With `wire` (a tree that has src/collect/wire.ts) also `window[name].encode`, its in-process wire encoder. */
+export async function collectorAt(commit: string | null, name: string, { ownKeys = false, wire = false } = {}): Promise<string> {
   const dir = commit ? mkdtempSync(join(tmpdir(), 'sightline-collector-')) : ROOT;
   try {
     if (commit) execFileSync('tar', ['-x', '-C', dir], { input: execFileSync('git', ['-C', ROOT, 'archive', commit, 'src/collect'], { maxBuffer: 64 << 20 }) });
     const out = await build({
-      stdin: { contents: `import { collect } from './src/collect/collect.ts';\n(window as any).${name} = { collect };\n`, resolveDir: dir, loader: 'ts' },
+      stdin: {
+        contents: wire
+          ? `import { collect } from './src/collect/collect.ts';\nimport { resultToWire } from './src/collect/wire.ts';\n(window as any).${name} = { collect, encode: resultToWire };\n`
+          : `import { collect } from './src/collect/collect.ts';\n(window as any).${name} = { collect };\n`,
+        resolveDir: dir, loader: 'ts',
+      },
       bundle: true, format: 'iife', platform: 'browser', target: 'chrome110', write: false, logLevel: 'warning',
     });
     const text = out.outputFiles[0].text;

@@ -39,7 +39,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { readPage } from '../src/observe/read/read.ts';
 import { createRanker, toPrompt } from '../src/index.ts';
 import type { SnapshotRequest } from '../src/schema/snapshot.ts';
-import { collectPage, waitForStable } from '../src/playwright/collect-page.ts';
+import { collectPageTitled, waitForStable } from '../src/playwright/collect-page.ts';
 import { launch, CHROMIUM } from '../test/helpers/browser.ts';
 import { hash } from '../src/rank/words.ts';
 import { readabilityMarkdown } from './read/readability.ts';
@@ -233,8 +233,8 @@ for (const [k, { part, id }] of obsPages.entries()) {
         await page.goto(url, { waitUntil: 'load', timeout: 30_000 }).catch(() => undefined);
         await waitForStable(page, { quietMs: 100, timeoutMs: 3000 });
         const t = performance.now();
-        // Elements and title asked for at once, as observe map does.
-        const [c, title] = await Promise.all([collectPage(page), page.title()]);
+        // Elements and title in one round trip, as observe map asks for them.
+        const { collected: c, title } = await collectPageTitled(page);
         const collected = performance.now();
         const request: SnapshotRequest = { url: page.url(), viewport: c.viewport, raw_elements: c.raw_elements as unknown as SnapshotRequest['raw_elements'], options: { limit: 50 } };
         text = toPrompt(ranker.rank(request), { title });

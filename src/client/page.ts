@@ -11,7 +11,7 @@ import { collectPage, resolve, highlight as drawBoxes } from '../playwright/coll
 import type { SightlineApi } from './api.ts';
 import { fitElements } from '../budget/elements.ts';
 
-export { collectPage, resolve, waitForStable, stillFading, FADING_WARNING } from '../playwright/collect-page.ts';
+export { collectPage, collectPageTitled, resolve, waitForStable, stillFading, FADING_WARNING } from '../playwright/collect-page.ts';
 
 export interface SnapshotOptions extends RequestOptions {
   /** Rank through the API instead of locally. */

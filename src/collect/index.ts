@@ -1,17 +1,21 @@
 // The collector's entry, bundled to build/collector.js (an IIFE with no imports) and injected into
 // pages: it installs `window.__sightline` once per window.
 import { collect, fadeLayers } from './collect.ts';
+import type { CollectOptions } from './types.ts';
 import { resolve, idOf } from './registry.ts';
 import { watchMutations, quietness } from './metrics.ts';
 import { drawHighlight, clearHighlight } from './highlight.ts';
 import { selectorFor, type ElementSelector } from './selector.ts';
 import { findOverlays } from './overlays.ts';
+import { resultToWire } from './wire.ts';
 
-export const VERSION = 6;
+export const VERSION = 7;
 
 export interface SightlineGlobal {
   version: number;
   collect: typeof collect;
+  /** collect() in the in-process wire form (wire.ts): what collectPage carries to Node. */
+  wire(options?: CollectOptions): string;
   /** The node an id stands for, or null when it is gone. */
   resolve: typeof resolve;
   idOf: typeof idOf;
@@ -34,5 +38,6 @@ if (!host.__sightline || host.__sightline.version < VERSION) {
   const quiet = () => quietness(document);
   const selectors = (ids: number[]) => ids.map((id) => { const el = resolve(id); return el ? selectorFor(el) : null; });
   const fading = () => fadeLayers(document, window).size > 0;
-  host.__sightline = { version: VERSION, collect, resolve, idOf, quiet, highlight: drawHighlight, clearHighlight, selectors, selectorFor, overlays: findOverlays, fading };
+  const wire = (options?: CollectOptions) => resultToWire(collect(options));
+  host.__sightline = { version: VERSION, collect, wire, resolve, idOf, quiet, highlight: drawHighlight, clearHighlight, selectors, selectorFor, overlays: findOverlays, fading };
 }

@@ -8,7 +8,7 @@ import { McpTools, type McpArgs, type McpToolName } from '../schema/mcp.ts';
 import type { RankResult, SnapshotElement } from '../schema/snapshot.ts';
 import { fitElements } from '../budget/elements.ts';
 import { fitContent } from '../observe/read/read-budget.ts';
-import { collectPage, rankCollected, click, type, select, check, hover, press, back, scrollTo, highlight, waitForStable, stillFading, FADING_WARNING } from '../client/page.ts';
+import { collectPage, collectPageTitled, rankCollected, click, type, select, check, hover, press, back, scrollTo, highlight, waitForStable, stillFading, FADING_WARNING } from '../client/page.ts';
 import { expect } from '../client/expect.ts';
 import { toPrompt, promptHeader, promptLine } from '../rank/prompt.ts';
 import { readPage } from '../observe/read/read.ts';
@@ -69,7 +69,7 @@ async function afterAction(session: BrowserSession, page: Page, did: string): Pr
 async function snapshotTool(session: BrowserSession, args: McpArgs<'snapshot'>): Promise<ToolResult> {
   const page = await session.page();
   const memory = session.memoryOf(page);
-  const collected = await collectPage(page);
+  const { collected, title } = await collectPageTitled(page);
   const sinceLast = args.since_last === true && memory.raw !== undefined;
   const known = new Set((memory.raw ?? []).map((e) => e.id));
   const limit = args.limit ?? DEFAULT_LIMIT;
@@ -81,7 +81,6 @@ async function snapshotTool(session: BrowserSession, args: McpArgs<'snapshot'>):
   });
   memory.raw = collected.raw_elements as CollectedElement[];
   memory.elements = new Map(result.elements.filter((e) => e.diff_status !== 'REMOVED').map((e) => [e.id, e]));
-  const title = await page.title().catch(() => '');
   if (!sinceLast) {
     const note = args.since_last ? '(no earlier snapshot of this tab: all elements)\n' : '';
     return text(await withinBudget(result.elements, args.max_tokens, (kept) => note + toPrompt({ ...result, elements: kept }, { title })));

@@ -7,6 +7,7 @@ import type { SightlineGlobal } from '../collect/index.ts';
 import type { Box as HighlightBox } from '../collect/highlight.ts';
 import type { Overlay } from '../collect/overlays.ts';
 import { collectorSource } from './collector-source.ts';
+import { wireToResult } from '../collect/wire.ts';
 
 declare global {
   interface Window { __sightline?: SightlineGlobal }
@@ -49,12 +50,20 @@ async function withCollector<R, A>(frame: Frame | Page, fn: (arg: A) => R | null
   return r as R;
 }
 
-/** Collects in one frame, injecting the collector first when the frame's document has none. The result
- *  crosses as one JSON string: Playwright's value serialiser is far slower for thousands of objects (500 ms
- *  against 35 ms on the 5,000-element page). */
+/** Collects in one frame, injecting the collector first when the frame's document has none (or one before
+ *  the wire form). The result crosses as one string: Playwright's value serialiser is far slower for thousands
+ *  of objects (500 ms against 35 ms on the 5,000-element page), and the wire form (collect/wire.ts) is about
+ *  a quarter of the JSON's size. */
 async function collectIn(frame: Frame, options: CollectOptions): Promise<CollectResult> {
-  const json = await withCollector(frame, (o: CollectOptions) => (window.__sightline ? JSON.stringify(window.__sightline.collect(o)) : null), options);
-  return JSON.parse(json) as CollectResult;
+  const wire = await withCollector(frame, (o: CollectOptions) => (window.__sightline?.wire ? window.__sightline.wire(o) : null), options);
+  return wireToResult(wire);
+}
+
+/** collectIn for the main frame, with the document's title from the same round trip: page.title() asks in
+ *  Playwright's utility world, which costs the first call in each document its script (3-5 ms; issue 43). */
+async function collectTop(frame: Frame, options: CollectOptions): Promise<{ collected: CollectResult; title: string }> {
+  const [wire, title] = await withCollector(frame, (o: CollectOptions) => (window.__sightline?.wire ? [window.__sightline.wire(o), document.title] : null), options);
+  return { collected: wireToResult(wire), title };
 }
 
 /** The page's overlays (the collector's findOverlays), as collectIn collects. */
@@ -85,10 +94,15 @@ function descendants(frame: Frame): Frame[] {
 
 /** Collects the page: the main frame (with its same-origin frames) and every cross-origin frame. */
 export async function collectPage(page: Page, options: CollectOptions = {}): Promise<CollectResult> {
+  return (await collectPageTitled(page, options)).collected;
+}
+
+/** collectPage, and the title of the document collected (what page.title() answers), in the same round trip. */
+export async function collectPageTitled(page: Page, options: CollectOptions = {}): Promise<{ collected: CollectResult; title: string }> {
   const main = page.mainFrame();
   // Ids continue across the tab's documents: after a navigation, an id from the page before names nothing.
   const state = stateOf(page);
-  const top = await collectIn(main, { ...options, idsFrom: state.topNext < TOP_IDS_MAX ? state.topNext : undefined });
+  const { collected: top, title } = await collectTop(main, { ...options, idsFrom: state.topNext < TOP_IDS_MAX ? state.topNext : undefined });
   for (const e of [...top.raw_elements, ...top.frames]) if (e.id < FRAME_ID_SPAN && e.id >= state.topNext) state.topNext = e.id + 1;
   const topViewport = { ...top.viewport, scrollY: top.scroll_y };
   const queue: { frame: Frame; result: CollectResult; depth: number }[] = [{ frame: main, result: top, depth: 0 }];
@@ -132,7 +146,7 @@ export async function collectPage(page: Page, options: CollectOptions = {}): Pro
       queue.push({ frame: c.child, result: c.inner, depth: depth + 1 });
     }
   }
-  return top;
+  return { collected: top, title };
 }
 
 /** The live element behind an id from the latest snapshot, in the frame that owns it. */

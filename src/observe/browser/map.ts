@@ -7,7 +7,7 @@ import type { Overlay as FoundOverlay } from '../../collect/overlays.ts';
 import type { Ranker } from '../../rank/ranker.ts';
 import type { RankResult, SnapshotRequest } from '../../schema/snapshot.ts';
 import type { MapTimings } from '../../schema/observe.ts';
-import { collectPage, highlight, inject, overlaysOf, resolve, selectorsOf, stillFading, waitForStable, FADE_WAIT_MS, FADING_WARNING, type FoundSelector } from '../../playwright/collect-page.ts';
+import { collectPageTitled, highlight, inject, overlaysOf, resolve, selectorsOf, stillFading, waitForStable, FADE_WAIT_MS, FADING_WARNING, type FoundSelector } from '../../playwright/collect-page.ts';
 import { boxesOf } from '../../collect/highlight.ts';
 import type { PageRunner } from './browser-pool.ts';
 import type { EgressGuard } from '../egress/egress.ts';
@@ -158,7 +158,8 @@ export async function mapPage(pool: PageRunner, guard: EgressGuard, ranker: Rank
       if (fast && !job.dismissOverlays) {
         lap('settle');
         // Reads only, nothing clicked: overlays, elements and title are asked for at once.
-        [found, collected, title] = await Promise.all([overlaysOf(page), collectPage(page), page.title().catch(() => '')]);
+        // The title comes with the main frame's collection (one round trip less than page.title()).
+        [found, { collected, title }] = await Promise.all([overlaysOf(page), collectPageTitled(page)]);
         overlays = found.map((o) => ({ ...reported(o), dismissed: false }));
         lap('collection');
         trace('collect');
@@ -167,9 +168,8 @@ export async function mapPage(pool: PageRunner, guard: EgressGuard, ranker: Rank
         overlays = job.dismissOverlays ? await dismiss(page, found, deadline) : found.map((o) => ({ ...reported(o), dismissed: false }));
         lap('settle');
         trace('overlays');
-        collected = await collectPage(page);
+        ({ collected, title } = await collectPageTitled(page));
         trace('collect');
-        title = await page.title().catch(() => '');
       }
       if (collected.truncated) notes.push(`elements_truncated: ${collected.truncated} elements beyond the collector's limit were not listed`);
       if (collected.client_diagnostics.captcha.detected) notes.push(`captcha: the page shows a captcha (${collected.client_diagnostics.captcha.provider_hint ?? 'unknown provider'})`);

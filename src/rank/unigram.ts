@@ -12,6 +12,7 @@ const MARK = '\u2581';
 /** A text longer than this many characters per wanted token is cut first (its tail would not be read). */
 const MAX_CHARS_PER_TOKEN = 16;
 const CACHE_WORDS = 65536;
+const PLAIN = /^[\x20-\x7e]*$/;
 
 export interface UnigramVocab {
   pieces: readonly string[];
@@ -29,6 +30,8 @@ export class Unigram {
   private readonly unkScore: number;
   private readonly cache = new Map<string, readonly number[]>();
   private readonly respelled = new Map<number, readonly number[]>();
+  /** Whether the map leaves printable ASCII as it is (then such a text skips the per-code-point pass). */
+  private readonly plainAscii: boolean;
 
   constructor(private readonly v: UnigramVocab) {
     let max = 1, min = Infinity;
@@ -39,6 +42,8 @@ export class Unigram {
     });
     this.maxBytes = max;
     this.unkScore = Math.fround(min - 10);
+    this.plainAscii = true;
+    for (let c = 0x20; c < 0x7f; c++) if (v.norm.has(c) && !(v.norm.get(c)!.length === 1 && v.norm.get(c)![0] === c)) this.plainAscii = false;
   }
 
   /** Table rows of `text`'s pieces, at most `max` (the first ones), appended to `out`; returns how many. */
@@ -78,9 +83,12 @@ export class Unigram {
   /** Normalised text with word marks: code points mapped, spaces collapsed, a mark first and for each space. */
   private normalise(text: string): string {
     let s = '';
-    for (const ch of text) {
-      const to = this.v.norm.get(ch.codePointAt(0)!);
-      s += to ? String.fromCodePoint(...to) : ch;
+    if (this.plainAscii && PLAIN.test(text)) s = text;
+    else {
+      for (const ch of text) {
+        const to = this.v.norm.get(ch.codePointAt(0)!);
+        s += to ? String.fromCodePoint(...to) : ch;
+      }
     }
     s = s.replace(/ {2,}/g, ' ');
     return (s.startsWith(' ') ? '' : MARK) + s.replaceAll(' ', MARK);

@@ -145,7 +145,10 @@ def e5_table(out_dir):
     rows = int(__import__('os').environ.get('EMBED_ROWS', 32768))
     pieces, scores, specials, norm = read()
     ids, x = piece_vectors(rows)
-    proba = 1 / np.arange(2, rows + 2)
+    if __import__('os').environ.get('EMBED_SIF') == 'score':  # the piece's own unigram probability (measured: README)
+        proba = np.exp(np.asarray(scores, np.float64)[ids])
+    else:  # Zipf by score rank, as the shipped table
+        proba = 1 / np.arange(2, rows + 2)
     proba /= proba.sum()
     scale, q = reduce(x, SIF / (SIF + proba))
     piece_bytes = '\n'.join(pieces).encode('utf-8')

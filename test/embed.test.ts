@@ -9,6 +9,7 @@ import { Buf, Feature } from '../assembly/layout.ts';
 import { EMBED_PATH } from '../src/rank/embed-node.ts';
 import { embedTable, parseEmbedTable, useEmbedTable } from '../src/rank/embed-table.ts';
 import { encode } from '../src/rank/encode.ts';
+import type { Unigram } from '../src/rank/unigram.ts';
 import { loadWasmCore } from '../src/rank/load-node.ts';
 import { Ranker } from '../src/rank/ranker.ts';
 import { el, request, js } from './helpers/elements.ts';
@@ -27,7 +28,7 @@ test('the shipped goal-embedding table is the recorded one, within the package a
   assert.equal(table.dim, record.dim);
   assert.match(record.teacher.licence, /Apache-2\.0/);
   assert.throws(() => parseEmbedTable(bytes.subarray(0, bytes.byteLength - 1)), /truncated/);
-  assert.throws(() => parseEmbedTable(new Uint8Array(64)), /not an SLGE v1 table/);
+  assert.throws(() => parseEmbedTable(new Uint8Array(64)), /not an SLGE v1 or v2 table/);
 });
 
 test('the tokeniser gives the teacher tokenizer\'s ids (scripts, accents, CJK, punctuation, controls, long words)', () => {
@@ -42,6 +43,49 @@ test('the tokeniser gives the teacher tokenizer\'s ids (scripts, accents, CJK, p
     assert.equal(tokenizer.tokenize(c.text, 3, first), Math.min(3, c.ids.length));
     assert.deepEqual(first, c.ids.slice(0, 3), 'the first tokens only');
   }
+});
+
+/** An SLGE v2 table as table.py --teacher e5 writes it, from a toy unigram vocabulary: rows for the pieces `rowed`. */
+function v2Table(pieces: [string, number][], rowed: string[], norm: [number, number[]][], dim = 2): Uint8Array {
+  const text = new TextEncoder().encode(pieces.map(([p]) => p).join('\n'));
+  const head = 32, pad = (4 - ((head + text.length) % 4)) % 4;
+  const normWords = norm.flatMap(([cp, to]) => [cp, to.length, ...to]);
+  const size = rowed.length;
+  const bytes = new Uint8Array(head + text.length + pad + 4 * normWords.length + 4 * pieces.length + 8 * size + size * dim);
+  const view = new DataView(bytes.buffer);
+  [0x45474c53, 2, size, dim, pieces.length, text.length, normWords.length, 3].forEach((v, i) => view.setUint32(4 * i, v, true));
+  bytes.set(text, head);
+  let at = head + text.length + pad;
+  for (const w of normWords) { view.setUint32(at, w, true); at += 4; }
+  for (const [, score] of pieces) { view.setFloat32(at, score, true); at += 4; }
+  for (const p of rowed) { view.setUint32(at, pieces.findIndex(([q]) => q === p), true); at += 4; }
+  for (let r = 0; r < size; r++) { view.setFloat32(at, 1, true); at += 4; }
+  for (let r = 0; r < size; r++) for (let d = 0; d < dim; d++) view.setInt8(at++, r + 1);
+  return bytes;
+}
+
+test('a v2 table (multilingual, SentencePiece unigram) spells texts by the best split, and rowless pieces by their rowed parts', () => {
+  const pieces: [string, number][] = [['<s>', 0], ['<pad>', 0], ['</s>', 0], ['<unk>', 0], ['▁', -2], ['a', -3], ['b', -1], ['▁a', -1], ['▁ab', -1.5], ['ab', -2], ['c', -3], ['▁c', -1]];
+  const rowed = ['▁a', 'b', '▁c', '▁', 'a', 'c'];
+  const bytes = v2Table(pieces, rowed, [[0xff21, [0x61]], [0x2581, [0x20]]]);
+  const table = parseEmbedTable(bytes);
+  assert.equal(table.size, rowed.length);
+  assert.equal(table.dim, 2);
+  const tok = table.tokenizer as Unigram;
+  const id = (p: string) => pieces.findIndex(([q]) => q === p);
+  // "▁ab" (-1.5) beats "▁a"+"b" (-2); spaces collapse; a mapped code point (Ａ -> a); z is no piece: <unk>
+  assert.deepEqual(tok.pieceIds('ab  c Ａ z'), ['▁ab', '▁c', '▁a', '▁', '<unk>'].map(id));
+  assert.deepEqual(tok.pieceIds(' ab'), ['▁ab'].map(id), 'a leading space is the word mark');
+  assert.deepEqual(tok.pieceIds(''), ['▁'].map(id));
+  const rows: number[] = [];
+  assert.equal(tok.tokenize('ab  c Ａ z', 10, rows), 5);
+  // ▁ab has no row: spelled by ▁a + b; <unk> has none and adds nothing
+  assert.deepEqual(rows, ['▁a', 'b', '▁c', '▁a', '▁'].map((p) => rowed.indexOf(p)));
+  const first: number[] = [];
+  assert.equal(tok.tokenize('ab  c', 1, first), 1);
+  assert.deepEqual(first, [rowed.indexOf('▁a')], 'the first rows only');
+  assert.deepEqual(Array.from(table.rows.subarray(0, 4)), [1, 1, 2, 2]);
+  assert.throws(() => parseEmbedTable(bytes.subarray(0, bytes.byteLength - 1)), /truncated/);
 });
 
 /** EMB_* features of each element for `goal`, from the Wasm core. */

@@ -318,3 +318,12 @@ describe('read mode through the server', () => {
     assert.ok(md.includes('_Java_Script') && md.includes('This season'), md.slice(0, 900));
   });
 });
+
+describe('figures', () => {
+  test("a table inside a figure (WordPress's table block) is kept; the figures' captions are not", () => {
+    const out = readPage(fixture('figure-table.html'), 'https://rank.example/largest-harbour-cranes/', { format: 'markdown' }).content;
+    for (const row of ['Northquay Goliath', 'Eastmole Titan', 'Westbasin Atlas', '1,980']) assert.ok(out.includes(row), `${row} in the read`);
+    assert.ok(out.includes('southern ports'), 'the prose after the figures stays');
+    assert.ok(!out.includes('The Northquay crane at dusk'), 'an image caption is dropped');
+  });
+});

@@ -27,9 +27,10 @@ export function tidy(root: El): void {
   }
 }
 
-/** Captions and credits repeat what the images show; article bodies leave them out. */
+/** Captions and credits repeat what the images show; article bodies leave them out. A figure that holds a
+ *  table or code (WordPress wraps every table block in one) holds content, not a caption: kept. */
 export function dropCaptions(root: El): void {
-  for (const el of [...root.querySelectorAll('figcaption, figure > :not(img, picture, a)')]) el.remove();
+  for (const el of [...root.querySelectorAll('figcaption, figure > :not(img, picture, a, table, pre)')]) el.remove();
   for (const el of [...root.querySelectorAll('[class]')]) if (CAPTION.test(el.getAttribute('class')!) && !el.querySelector('a')) el.remove();
 }
 /** A class naming an image caption or credit ("wp-caption-text", "photo-credit"). */

@@ -51,17 +51,12 @@ async function withCollector<R, A>(frame: Frame | Page, fn: (arg: A) => R | null
 }
 
 /** Collects in one frame, injecting the collector first when the frame's document has none (or one before
- *  the wire form). The result crosses as one string: Playwright's value serialiser is far slower for thousands
- *  of objects (500 ms against 35 ms on the 5,000-element page), and the wire form (collect/wire.ts) is about
- *  a quarter of the JSON's size. */
-async function collectIn(frame: Frame, options: CollectOptions): Promise<CollectResult> {
-  const wire = await withCollector(frame, (o: CollectOptions) => (window.__sightline?.wire ? window.__sightline.wire(o) : null), options);
-  return wireToResult(wire);
-}
-
-/** collectIn for the main frame, with the document's title from the same round trip: page.title() asks in
- *  Playwright's utility world, which costs the first call in each document its script (3-5 ms; issue 43). */
-async function collectTop(frame: Frame, options: CollectOptions): Promise<{ collected: CollectResult; title: string }> {
+ *  the wire form), with the document's title from the same round trip (page.title() asks in Playwright's
+ *  utility world, which costs the first call in each document its script: 3-5 ms; issue 43). The result
+ *  crosses as one string: Playwright's value serialiser is far slower for thousands of objects (500 ms
+ *  against 35 ms on the 5,000-element page), and the wire form (collect/wire.ts) is about a quarter of the
+ *  JSON's size. */
+async function collectIn(frame: Frame, options: CollectOptions): Promise<{ collected: CollectResult; title: string }> {
   const [wire, title] = await withCollector(frame, (o: CollectOptions) => (window.__sightline?.wire ? [window.__sightline.wire(o), document.title] : null), options);
   return { collected: wireToResult(wire), title };
 }
@@ -102,7 +97,7 @@ export async function collectPageTitled(page: Page, options: CollectOptions = {}
   const main = page.mainFrame();
   // Ids continue across the tab's documents: after a navigation, an id from the page before names nothing.
   const state = stateOf(page);
-  const { collected: top, title } = await collectTop(main, { ...options, idsFrom: state.topNext < TOP_IDS_MAX ? state.topNext : undefined });
+  const { collected: top, title } = await collectIn(main, { ...options, idsFrom: state.topNext < TOP_IDS_MAX ? state.topNext : undefined });
   for (const e of [...top.raw_elements, ...top.frames]) if (e.id < FRAME_ID_SPAN && e.id >= state.topNext) state.topNext = e.id + 1;
   const topViewport = { ...top.viewport, scrollY: top.scroll_y };
   const queue: { frame: Frame; result: CollectResult; depth: number }[] = [{ frame: main, result: top, depth: 0 }];
@@ -136,7 +131,7 @@ export async function collectPageTitled(page: Page, options: CollectOptions = {}
     const collected = await Promise.all(listed.map(async ({ child, opaque, ordinal }) => {
       // A frame that navigates or goes away while collected (an ad rotating) is left out, not the snapshot.
       try {
-        return { child, inner: await collectIn(child, { ...options, idBase: ordinal * FRAME_ID_SPAN, offset: opaque.offset, topViewport }) };
+        return { child, inner: (await collectIn(child, { ...options, idBase: ordinal * FRAME_ID_SPAN, offset: opaque.offset, topViewport })).collected };
       } catch { return null; /* the frame changed under us: the next snapshot sees it */ }
     }));
     for (const c of collected) {

@@ -24,7 +24,9 @@
 // of a change with the peers in one run; the commit's src/ is unpacked by bench/read/old-reader.ts), BENCH_PEERS_OBSERVE
 // (pages per part, default 15), BENCH_PEERS_SKIP_VENV=1 (no Python peers), BENCH_PEERS_PARTS=tune (the tune part alone,
 // for work in progress: the frozen part is read once, at the end of a change; such a run prints its tables and
-// writes no file).
+// writes no file), BENCH_PEERS_MISSES=1 (with BENCH_PEERS_PARTS=tune: lists, page by page, each visible named control a peer's
+// text covers and ours, top 50, does not, with why: past the top 50, collected but printed otherwise, or not collected; and
+// the truth taken again after our observation, to show how much the truth itself moves between two loads of a page).
 // Writes bench/results/peers.{json,md,svg} and the section between the peers markers in bench/README.md.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -62,6 +64,7 @@ type Part = typeof ALL_PARTS[number];
 const PARTS: readonly Part[] = process.env.BENCH_PEERS_PARTS === 'tune' ? ['tune'] : ALL_PARTS;
 if (process.env.BENCH_PEERS_PARTS && process.env.BENCH_PEERS_PARTS !== 'tune') throw new Error('BENCH_PEERS_PARTS: only "tune" (or unset: both parts)');
 const TUNE_ONLY = PARTS.length === 1;
+const MISSES = TUNE_ONLY && process.env.BENCH_PEERS_MISSES === '1';
 const TYPES = ['article', 'documentation', 'service', 'forum', 'collection', 'listing', 'product'];
 const log = (s: string) => process.stderr.write(s + '\n');
 
@@ -223,6 +226,8 @@ for (const [k, { part, id }] of obsPages.entries()) {
   const cover = (text: string) => { const t = norm(text); return { covered: controls.filter((c) => t.includes(c)).length, controls: controls.length,
     coveredDrawn: drawnControls.filter((c) => t.includes(c)).length, drawn: drawnControls.length }; };
   const order = OBSERVERS.map((_, i) => OBSERVERS[(i + k) % OBSERVERS.length]);
+  const texts: Record<string, string> = {};
+  let ourNames: string[] = [], truthAgain: string[] | null = null;
   for (const o of order) {
     if (unavailable[o]) continue;
     let text = '', ms = 0, failed = false;
@@ -242,6 +247,11 @@ for (const [k, { part, id }] of obsPages.entries()) {
         const t2 = performance.now();
         const all = toPrompt(ranker.rank({ ...request, options: { limit: 100_000 } }), { title });
         obsScores['sightline-map-all'][part].push({ ms: collected - t + performance.now() - t2, tokens: o200k(all).length, ...cover(all), failed: false });
+        if (MISSES) {
+          texts['sightline-map-all'] = all;
+          ourNames = c.raw_elements.flatMap((e) => [e.text, e.attributes.name ?? '', e.attributes.aria_label ?? ''].map(norm));
+          truthAgain = (await visibleNamedControls(ctx, page).catch(() => [])).map((x) => x.name);
+        }
       } else if (o === 'playwright-mcp') {
         let nav = textOf(await mcp!.callTool({ name: 'browser_navigate', arguments: { url } }));
         // A page's alert() or confirm() blocks every other tool until it is handled, as an agent would.
@@ -267,6 +277,18 @@ for (const [k, { part, id }] of obsPages.entries()) {
       if (o === 'sightline-map') obsScores['sightline-map-all'][part].push({ ms: 0, tokens: 0, ...cover(''), failed: true });
     }
     obsScores[o][part].push({ ms, tokens: o200k(text).length, ...cover(text), failed });
+    texts[o] = text;
+  }
+  if (MISSES) {
+    const n = Object.fromEntries(Object.entries(texts).map(([o, t]) => [o, norm(t)]));
+    const peers = OBSERVERS.filter((o) => o !== 'sightline-map' && n[o]);
+    const lines = truth.filter((c) => n['sightline-map'] !== undefined && !n['sightline-map'].includes(c.name) && peers.some((o) => n[o].includes(c.name))).map((c) => {
+      const why = n['sightline-map-all']?.includes(c.name) ? 'past the top 50' : ourNames.some((x) => x.includes(c.name)) ? 'collected, printed otherwise' : 'not collected';
+      return `  [${c.role}] "${c.name}"${c.drawn ? '' : ' (not drawn)'}: ${why}; covered by ${peers.filter((o) => n[o].includes(c.name)).join(', ')}`;
+    });
+    const again = truthAgain ?? [], gained = again.filter((x) => !controls.includes(x)), lost = controls.filter((x) => !again.includes(x));
+    log(`\n${id}: ${controls.length} controls, ours misses ${controls.filter((c) => !n['sightline-map']?.includes(c)).length}; truth again: +${gained.length} -${lost.length}${gained.length + lost.length ? ` (${[...gained.map((x) => `+"${x}"`), ...lost.map((x) => `-"${x}"`)].slice(0, 6).join(' ')})` : ''}`);
+    for (const l of lines) log(l);
   }
   process.stderr.write(`\rpeers observe: ${k + 1}/${obsPages.length} pages`);
 }

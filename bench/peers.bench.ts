@@ -24,7 +24,9 @@
 // of a change with the peers in one run; the commit's src/ is unpacked by bench/read/old-reader.ts), BENCH_PEERS_OBSERVE
 // (pages per part, default 15), BENCH_PEERS_SKIP_VENV=1 (no Python peers), BENCH_PEERS_PARTS=tune (the tune part alone,
 // for work in progress: the frozen part is read once, at the end of a change; such a run prints its tables and
-// writes no file).
+// writes no file), BENCH_PEERS_MISSES=1 (with BENCH_PEERS_PARTS=tune: lists, page by page, each visible named control a peer's
+// text covers and ours, top 50, does not, with why: past the top 50, collected but printed otherwise, or not collected; and
+// where the truth taken again after the observers moved). Every run reports, per part in aggregate, how much that retaken truth moved.
 // Writes bench/results/peers.{json,md,svg} and the section between the peers markers in bench/README.md.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -62,6 +64,7 @@ type Part = typeof ALL_PARTS[number];
 const PARTS: readonly Part[] = process.env.BENCH_PEERS_PARTS === 'tune' ? ['tune'] : ALL_PARTS;
 if (process.env.BENCH_PEERS_PARTS && process.env.BENCH_PEERS_PARTS !== 'tune') throw new Error('BENCH_PEERS_PARTS: only "tune" (or unset: both parts)');
 const TUNE_ONLY = PARTS.length === 1;
+const MISSES = TUNE_ONLY && process.env.BENCH_PEERS_MISSES === '1';
 const TYPES = ['article', 'documentation', 'service', 'forum', 'collection', 'listing', 'product'];
 const log = (s: string) => process.stderr.write(s + '\n');
 
@@ -167,6 +170,8 @@ const OBSERVERS = ['sightline-map', 'browser-use', 'playwright-mcp'];
 /** Measured alongside ours (the same collection): every element ranked, no limit. */
 const REPORTED = ['sightline-map', 'sightline-map-all', 'browser-use', 'playwright-mcp'];
 interface ObsScore { ms: number; tokens: number; covered: number; controls: number; coveredDrawn: number; drawn: number; failed: boolean }
+/** Per page, the truth taken again after the observers: how many controls it gained and lost (aggregate only). */
+const truthMoves: Record<Part, { controls: number; gained: number; lost: number }[]> = { tune: [], test: [] };
 const obsScores: Record<string, Record<Part, ObsScore[]>> = Object.fromEntries(REPORTED.map((o) => [o, { tune: [], test: [] }]));
 
 // Ours, and the controls' truth, in Debian's Chromium through playwright-core; other origins refused.
@@ -223,6 +228,8 @@ for (const [k, { part, id }] of obsPages.entries()) {
   const cover = (text: string) => { const t = norm(text); return { covered: controls.filter((c) => t.includes(c)).length, controls: controls.length,
     coveredDrawn: drawnControls.filter((c) => t.includes(c)).length, drawn: drawnControls.length }; };
   const order = OBSERVERS.map((_, i) => OBSERVERS[(i + k) % OBSERVERS.length]);
+  const texts: Record<string, string> = {};
+  let ourNames: string[] = [];
   for (const o of order) {
     if (unavailable[o]) continue;
     let text = '', ms = 0, failed = false;
@@ -242,6 +249,10 @@ for (const [k, { part, id }] of obsPages.entries()) {
         const t2 = performance.now();
         const all = toPrompt(ranker.rank({ ...request, options: { limit: 100_000 } }), { title });
         obsScores['sightline-map-all'][part].push({ ms: collected - t + performance.now() - t2, tokens: o200k(all).length, ...cover(all), failed: false });
+        if (MISSES) {
+          texts['sightline-map-all'] = all;
+          ourNames = c.raw_elements.flatMap((e) => [e.text, e.attributes.name ?? '', e.attributes.aria_label ?? ''].map(norm));
+        }
       } else if (o === 'playwright-mcp') {
         let nav = textOf(await mcp!.callTool({ name: 'browser_navigate', arguments: { url } }));
         // A page's alert() or confirm() blocks every other tool until it is handled, as an agent would.
@@ -267,6 +278,22 @@ for (const [k, { part, id }] of obsPages.entries()) {
       if (o === 'sightline-map') obsScores['sightline-map-all'][part].push({ ms: 0, tokens: 0, ...cover(''), failed: true });
     }
     obsScores[o][part].push({ ms, tokens: o200k(text).length, ...cover(text), failed });
+    texts[o] = text;
+  }
+  // The truth again, on our page as our observation left it, after every observer (seconds after the first): a
+  // page that changes with time (a carousel, a ticker, late content) moves the truth, and with it every coverage.
+  const again = (await visibleNamedControls(ctx, page).catch(() => [])).map((x) => x.name);
+  const gained = again.filter((x) => !controls.includes(x)), lost = controls.filter((x) => !again.includes(x));
+  truthMoves[part].push({ controls: controls.length, gained: gained.length, lost: lost.length });
+  if (MISSES) {
+    const n = Object.fromEntries(Object.entries(texts).map(([o, t]) => [o, norm(t)]));
+    const peers = OBSERVERS.filter((o) => o !== 'sightline-map' && n[o]);
+    const lines = truth.filter((c) => n['sightline-map'] !== undefined && !n['sightline-map'].includes(c.name) && peers.some((o) => n[o].includes(c.name))).map((c) => {
+      const why = n['sightline-map-all']?.includes(c.name) ? 'past the top 50' : ourNames.some((x) => x.includes(c.name)) ? 'collected, printed otherwise' : 'not collected';
+      return `  [${c.role}] "${c.name}"${c.drawn ? '' : ' (not drawn)'}: ${why}; covered by ${peers.filter((o) => n[o].includes(c.name)).join(', ')}`;
+    });
+    log(`\n${id}: ${controls.length} controls, ours misses ${controls.filter((c) => !n['sightline-map']?.includes(c)).length}; truth after the observers: +${gained.length} -${lost.length}${gained.length + lost.length ? ` (${[...gained.map((x) => `+"${x}"`), ...lost.map((x) => `-"${x}"`)].slice(0, 6).join(' ')})` : ''}`);
+    for (const l of lines) log(l);
   }
   process.stderr.write(`\rpeers observe: ${k + 1}/${obsPages.length} pages`);
 }
@@ -328,6 +355,11 @@ const md: string[] = [
   '|---|---|---|---|---|---|---|---|---|---|---|',
   ...obsRows.map((r) => `| ${partName(r.part)} | ${LABEL[r.observer]} | ${r.pages} | ${r.failed} | ${r.msP50.toFixed(0)} | ${r.msMean.toFixed(0)} | ${r.tokens.toFixed(0)} | ${r.tokensP50.toFixed(0)} | ${(100 * r.coverage).toFixed(1)}% | ${(100 * r.coverageShared).toFixed(1)}% | ${(100 * r.coverageDrawn).toFixed(1)}% |`),
   '',
+  ...PARTS.map((part) => {
+    const m = truthMoves[part], moved = m.filter((x) => x.gained + x.lost > 0), sum = (k: 'controls' | 'gained' | 'lost') => m.reduce((a, x) => a + x[k], 0);
+    return `Truth taken again on each page after the observers (${partName(part)}): ${sum('controls')} controls at first, ${sum('lost')} of them gone and ${sum('gained')} new, on ${moved.length} of ${m.length} pages${moved.length ? ' (pages that change with time move every observer\'s coverage between runs)' : ''}.`;
+  }),
+  '',
   ...(Object.keys(failures).length ? ['Failures (counted above, scored out of the observation means):', '', ...Object.entries(failures).flatMap(([o, m]) => Object.entries(m).map(([why, n]) => `- ${LABEL[o] ?? o}: ${n} × ${why}`)), ''] : []),
   ...(Object.keys(unavailable).length ? ['Not measured here:', '', ...Object.entries(unavailable).map(([p, why]) => `- ${LABEL[p] ?? p}: ${why}`), ''] : []),
 ];
@@ -338,6 +370,9 @@ writeFileSync(new URL('./results/peers.md', import.meta.url), md.join('\n') + '\
 writeFileSync(new URL('./results/peers.svg', import.meta.url), svg);
 writeFileSync(new URL('./results/peers.json', import.meta.url), JSON.stringify({
   date: new Date().toISOString(), readPagesPerType: READ_PER_TYPE, failures, observePagesPerPart: OBSERVE_N, venv: VENV, unavailable, readRows, obsRows,
+  // The truth retaken after the observers, summed per part (no page named).
+  truthMoved: Object.fromEntries(PARTS.map((p) => [p, { pages: truthMoves[p].length, pagesMoved: truthMoves[p].filter((x) => x.gained + x.lost > 0).length,
+    controls: truthMoves[p].reduce((a, x) => a + x.controls, 0), gone: truthMoves[p].reduce((a, x) => a + x.lost, 0), added: truthMoves[p].reduce((a, x) => a + x.gained, 0) }])),
   // Page ids of the tune part only; the frozen part is never listed.
   tunePages: { read: readPages.filter((p) => p.part === 'tune').map((p) => p.id), observe: obsPages.filter((p) => p.part === 'tune').map((p) => p.id) },
 }, null, 1) + '\n');

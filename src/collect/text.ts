@@ -56,18 +56,37 @@ export const UNNAMED_TEXT = `[aria-hidden="true" i], desc, ${NOT_DRAWN}`;
  *  PREFIX_PER_CHAR x MAX_TEXT characters), so the cut never changes a cleaned text with a real prefix. */
 const WALK_MAX = 16 * PREFIX_PER_CHAR * MAX_TEXT;
 
+/** What a `<slot>` draws in its place: the nodes assigned to it (flattened through nested slots), or its own
+ *  children (fallback content) when none are. A shadow tree's button often holds only a slot, its label the
+ *  host's light-DOM text ("Toggle sidebar" in `<mdn-button>`): the accessibility tree names it from that text
+ *  (the flat tree) where textContent sees an empty slot. */
+function slotted(slot: Element): ArrayLike<Node> | null {
+  const nodes = (slot as HTMLSlotElement).assignedNodes?.({ flatten: true });
+  return nodes && nodes.length ? nodes : null;
+}
+const SLOT = 'slot';
+/** A slot anywhere below: the fast paths' textContent cannot be used (it reads the slot's fallback, never the
+ *  nodes assigned to it). Only a shadow tree's slots are assigned nodes. */
+const UNNAMED_OR_SLOT = `${UNNAMED_TEXT}, ${SLOT}`;
+const NOT_DRAWN_OR_SLOT = `${NOT_DRAWN}, ${SLOT}`;
+
 /** The text of `el`'s subtree without the subtrees `skip` names, its text and CDATA nodes in tree order as
- *  textContent joins them (read up to `max` characters, WALK_MAX by default). */
+ *  textContent joins them, a slot's assigned nodes in its place (read up to `max` characters, WALK_MAX by default). */
 export function textWithout(el: Element, skip: (e: Element) => boolean, max = WALK_MAX): string {
   const parts: string[] = [];
   let length = 0;
-  const walk = (node: Node): void => {
-    for (let c = node.firstChild; c && length < max; c = c.nextSibling) {
-      if (c.nodeType === Node.TEXT_NODE || c.nodeType === Node.CDATA_SECTION_NODE) {
-        const t = (c as CharacterData).data;
-        parts.push(t); length += t.length;
-      } else if (c.nodeType === Node.ELEMENT_NODE && !skip(c as Element)) walk(c);
+  const take = (c: Node): void => {
+    if (c.nodeType === Node.TEXT_NODE || c.nodeType === Node.CDATA_SECTION_NODE) {
+      const t = (c as CharacterData).data;
+      parts.push(t); length += t.length;
+    } else if (c.nodeType === Node.ELEMENT_NODE && !skip(c as Element)) {
+      const assigned = (c as Element).localName === SLOT ? slotted(c as Element) : null;
+      if (assigned) for (let i = 0; i < assigned.length && length < max; i++) take(assigned[i]);
+      else walk(c);
     }
+  };
+  const walk = (node: Node): void => {
+    for (let c = node.firstChild; c && length < max; c = c.nextSibling) take(c);
   };
   walk(el);
   return parts.join('');
@@ -80,7 +99,7 @@ const unnamed = (e: Element) => notDrawn(e) || e.getAttribute('aria-hidden')?.to
  *  descendant's text is left out of names ("Click here to search" plus an aria-hidden icon's "search"). */
 function namedText(el: Element): string | null {
   if (notDrawn(el)) return '';
-  if (!el.firstElementChild || !el.querySelector(UNNAMED_TEXT)) return el.textContent;
+  if (!el.firstElementChild || !el.querySelector(UNNAMED_OR_SLOT)) return el.textContent;
   return textWithout(el, unnamed);
 }
 
@@ -88,7 +107,7 @@ function namedText(el: Element): string | null {
  *  aria-hidden words (they still say what is around a control to someone looking at the page). */
 function drawnText(el: Element): string | null {
   if (notDrawn(el)) return '';
-  if (!el.firstElementChild || !el.querySelector(NOT_DRAWN)) return el.textContent;
+  if (!el.firstElementChild || !el.querySelector(NOT_DRAWN_OR_SLOT)) return el.textContent;
   return textWithout(el, notDrawn);
 }
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -141,24 +160,27 @@ function contentName(el: Element): string {
   let length = 0;
   const push = (t: string) => { parts.push(t); length += t.length; };
   const walk = (node: Node): void => {
-    for (let c = node.firstChild; c && length < WALK_MAX; c = c.nextSibling) {
-      if (c.nodeType === Node.TEXT_NODE || c.nodeType === Node.CDATA_SECTION_NODE) { push((c as CharacterData).data); continue; }
-      if (c.nodeType !== Node.ELEMENT_NODE) continue;
-      const e = c as Element;
-      if (unnamed(e) || isTag(e, 'INPUT') || isTag(e, 'SELECT') || isTag(e, 'TEXTAREA')) continue;
-      if (e.localName === 'br') { push(' '); continue; } // a line break parts words as a block does
-      const style = (e.ownerDocument.defaultView ?? window).getComputedStyle(e); // the element's own window (a same-origin frame's)
-      if (style.display === 'none' || style.visibility === 'hidden' || style.visibility === 'collapse') continue;
-      const block = !style.display.startsWith('inline') && style.display !== 'contents';
-      if (block) push(' ');
-      const labelledby = e.getAttribute('aria-labelledby');
-      const byLabel = labelledby ? clean(byIds(e, labelledby)) : '';
-      const label = byLabel || e.getAttribute('aria-label')?.trim();
-      if (label) push(` ${label} `);
-      else if (e.localName === 'img') { const alt = e.getAttribute('alt')?.trim(); if (alt) push(` ${alt} `); }
-      else walk(e);
-      if (block) push(' ');
-    }
+    for (let c = node.firstChild; c && length < WALK_MAX; c = c.nextSibling) take(c);
+  };
+  const take = (c: Node): void => {
+    if (c.nodeType === Node.TEXT_NODE || c.nodeType === Node.CDATA_SECTION_NODE) { push((c as CharacterData).data); return; }
+    if (c.nodeType !== Node.ELEMENT_NODE) return;
+    const e = c as Element;
+    if (unnamed(e) || isTag(e, 'INPUT') || isTag(e, 'SELECT') || isTag(e, 'TEXTAREA')) return;
+    if (e.localName === 'br') { push(' '); return; } // a line break parts words as a block does
+    const assigned = e.localName === SLOT ? slotted(e) : null;
+    if (assigned) { for (let i = 0; i < assigned.length && length < WALK_MAX; i++) take(assigned[i]); return; }
+    const style = (e.ownerDocument.defaultView ?? window).getComputedStyle(e); // the element's own window (a same-origin frame's)
+    if (style.display === 'none' || style.visibility === 'hidden' || style.visibility === 'collapse') return;
+    const block = !style.display.startsWith('inline') && style.display !== 'contents';
+    if (block) push(' ');
+    const labelledby = e.getAttribute('aria-labelledby');
+    const byLabel = labelledby ? clean(byIds(e, labelledby)) : '';
+    const label = byLabel || e.getAttribute('aria-label')?.trim();
+    if (label) push(` ${label} `);
+    else if (e.localName === 'img') { const alt = e.getAttribute('alt')?.trim(); if (alt) push(` ${alt} `); }
+    else walk(e);
+    if (block) push(' ');
   };
   walk(el);
   return clean(parts.join(''));

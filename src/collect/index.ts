@@ -9,7 +9,8 @@ import { selectorFor, type ElementSelector } from './selector.ts';
 import { findOverlays } from './overlays.ts';
 import { resultToWire } from './wire.ts';
 
-export const VERSION = 7;
+// Raised whenever what the collector returns changes: a page holding an older one gets this one injected.
+export const VERSION = 8;
 
 export interface SightlineGlobal {
   version: number;

@@ -1,7 +1,8 @@
 // The web-intent lexicon: what controls on the web are for, in the words people and pages use for it,
 // in many languages (en de fr es it pt nl pl cs sv ru tr ja zh; login, account and search also in the
 // action words' other languages: da no fi et hu ro el uk bg sl hr sk lt lv ar he vi id th hi ko, since the
-// encoder's sign-in and search flags are derived from these three concepts, action-words.ts). A goal and an element that share a
+// encoder's sign-in and search flags are derived from these three concepts, action-words.ts; and submit, from
+// which the encoder tells a form's script-driven button, issue 38 fifth round). A goal and an element that share a
 // concept are about the same thing even with no word in common ("sign me in" and "Anmelden"). Written
 // from general knowledge of the web, never from evaluation goals or pages. Phrases are matched as whole
 // words after the tokeniser's normalisation (lower case, accents dropped, light stemming).
@@ -15,7 +16,7 @@ export const CONCEPTS: Record<string, string[]> = {
     'log ind', 'logg inn', 'kirjaudu', 'kirjaudu sisaan', 'logi sisse', 'bejelentkezes', 'belepes', 'autentificare', 'conectare',
     'σύνδεση', 'είσοδος', 'увійти', 'вхід', 'влез', 'prijava', 'prijavi se', 'prihlasit sa', 'prihlasenie', 'prisijungti',
     'pieslegties', 'ienakt', 'تسجيل الدخول', 'دخول', 'התחברות', 'כניסה', 'đăng nhập', 'masuk', 'เข้าสู่ระบบ', 'लॉग इन', 'साइन इन',
-    '로그인'],
+    '로그인', 'je me connecte', 'me connecter'],
   register: ['register', 'sign up', 'signup', 'join', 'create account', 'create an account', 'make an account', 'make account', 'new account', 'open an account', 'get started', 'enroll',
     'registrieren', 'konto erstellen', 'registrierung', 'inscription', 's inscrire', 'inscrire', 'creer un compte', 'registrarse', 'registrate',
     'crear cuenta', 'crea un account', 'registrati', 'iscriviti', 'cadastre se', 'cadastrar', 'criar conta', 'registreren', 'account aanmaken',
@@ -141,7 +142,10 @@ export const CONCEPTS: Record<string, string[]> = {
     'prenota', 'agendar', 'boeken', 'reserveren', 'zarezerwuj', 'rezervovat', 'boka', 'забронировать', 'rezervasyon', '予約', '预订', '預約'],
   submit: ['submit', 'send', 'send message', 'apply', 'confirm', 'absenden', 'senden', 'bestatigen', 'envoyer', 'valider', 'confirmer', 'enviar',
     'confirmar', 'invia', 'conferma', 'verzenden', 'versturen', 'bevestigen', 'wyslij', 'potwierdz', 'odeslat', 'potvrdit', 'skicka', 'bekrafta',
-    'отправить', 'подтвердить', 'gonder', 'onayla', '送信', '確認', '提交', '发送', '送出'],
+    'отправить', 'подтвердить', 'gonder', 'onayla', '送信', '確認', '提交', '发送', '送出',
+    'indsend', 'send inn', 'laheta', 'saada', 'kuldes', 'elkuld', 'trimite', 'υποβολη', 'αποστολη', 'надіслати', 'відправити',
+    'изпрати', 'poslji', 'posalji', 'odoslat', 'siusti', 'pateikti', 'nosutit', 'iesniegt', 'إرسال', 'ارسال', 'שלח', 'שליחה',
+    'kirim', 'ส่ง', 'भेजें', 'सबमिट करें', '제출', '보내기', '전송'],
   skip: ['skip to content', 'skip to main content', 'skip navigation', 'jump to content', 'zum inhalt springen', 'aller au contenu', 'saltar al contenido',
     'vai al contenuto', 'pular para o conteudo', 'naar inhoud', 'przejdz do tresci', 'preskocit na obsah', 'hoppa till innehall'],
   top: ['back to top', 'scroll to top', 'top of page', 'nach oben', 'haut de page', 'volver arriba', 'torna su', 'voltar ao topo', 'naar boven',

@@ -155,13 +155,13 @@ export function namesPurchaseLink(text: string): boolean {
 // - account nouns only as the whole label, or after a verb of ACCOUNT_VERBS ("My account", "Mein Konto",
 //   "Manage my account"; "Create an account", "Account settings" and "Account +", a footer section's toggle,
 //   are not the sign in), and not a profile or dashboard (ACCOUNT_NOT_SIGN_IN);
-// - search words of scripts written without spaces (Han, kana, Thai) only in a search field's words (anywhere,
-//   as 'キーワード'; account nouns count as the whole label in any script): on a link or control they are not
-//   flagged (with them the goal rerank retrained on its train pages lost a dev goal: docs/ranking.md, tenth
-//   round). Their sign-in words count on a link or control where they end a short label or a part of it
-//   between "/" or "|" (UNSPACED_LABEL_MAX: "ログイン", "マイページログイン", "会員ログイン / 新規登録", "一键登录"),
-//   since such a word ends its compound ("ログイン履歴", login history, is not the sign in; issue 38, fifth
-//   round). Korean writes spaces between words: its words are whole words like the others ("로그인", "검색");
+// - sign-in and search words of scripts written without spaces (Han, kana, Thai): in a search field's words
+//   anywhere (as 'キーワード'; account nouns count as the whole label in any script); on a link or control only
+//   where they end a short label or a part of it between "/" or "|" (UNSPACED_LABEL_MAX: "ログイン",
+//   "マイページログイン", "会員ログイン / 新規登録", "一键登录", "サイト内検索"), since such a word ends its compound
+//   ("ログイン履歴", login history, and "検索データ" are not the action). Anywhere in the label they cost the goal
+//   rerank a dev goal (docs/ranking.md, tenth round); at the end they do not (issue 38, fifth round). Korean
+//   writes spaces between words: its words are whole words like the others ("로그인", "검색");
 // - 'find', 'look up' name a search only in a text field that asks for the query (SEARCH_FIELD_ONLY): "Find
 //   a store" is not the site search.
 
@@ -197,7 +197,7 @@ export const QUERY_FIELD_PHRASES: readonly string[] = [
 /** Written without spaces between words: Han, kana, Thai. */
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
 /** `unspaced`: matched anywhere (a search field's words); `ends`: unspaced words that count where they end a short
- *  label or a part of it (sign in on a link or control). */
+ *  label or a part of it (sign in and search on a link or control). */
 interface Words { phrases: string[]; parts: string[]; whole: string[]; unspaced: string[]; ends: string[] }
 /** Sorts normalised lexicon phrases into the kinds of place above (account nouns: the whole label). */
 function sort(phrases: readonly string[], account = false): Words {
@@ -211,14 +211,12 @@ function sort(phrases: readonly string[], account = false): Words {
 }
 const plus = (a: Words, b: Words): Words => ({ phrases: [...a.phrases, ...b.phrases], parts: [...a.parts, ...b.parts], whole: [...a.whole, ...b.whole], unspaced: [...a.unspaced, ...b.unspaced], ends: [...a.ends, ...b.ends] });
 
-/** On links and controls: no unspaced words anywhere in the label (above). */
-const spaced = (w: Words): Words => ({ ...w, unspaced: [] });
-/** Unspaced sign-in words only where they end a label of at most this many characters (or a part of it): the word
+/** Unspaced sign-in and search words only where they end a label of at most this many characters (or a part of it): the word
  *  with a short compound before it ("マイページログイン", "会員ログイン / 新規登録"), not a sentence. */
 export const UNSPACED_LABEL_MAX = 16;
 const atEnd = (w: Words): Words => ({ ...w, unspaced: [], ends: [...w.ends, ...w.unspaced] });
 export const SIGN_IN: Words = atEnd(plus(sort(CONCEPTS.login), sort(CONCEPTS.account.filter((p) => !ACCOUNT_NOT_SIGN_IN.has(p)), true)));
-export const SEARCH: Words = spaced(sort(CONCEPTS.search.filter((p) => !SEARCH_FIELD_ONLY.has(p))));
+export const SEARCH: Words = atEnd(sort(CONCEPTS.search.filter((p) => !SEARCH_FIELD_ONLY.has(p))));
 /** In a field every search word asks for a query ("Cerca", "Ara", "Find"), anywhere in its words. */
 const QUERY: Words = (() => {
   const all = sort([...CONCEPTS.search, ...QUERY_FIELD_PHRASES]);

@@ -1,8 +1,9 @@
 // The web-intent lexicon: what controls on the web are for, in the words people and pages use for it,
 // in many languages (en de fr es it pt nl pl cs sv ru tr ja zh; login, account and search also in the
 // action words' other languages: da no fi et hu ro el uk bg sl hr sk lt lv ar he vi id th hi ko, since the
-// encoder's sign-in and search flags are derived from these three concepts, action-words.ts; and submit, from
-// which the encoder tells a form's script-driven button, issue 38 fifth round). A goal and an element that share a
+// encoder's sign-in and search flags are derived from these three concepts, action-words.ts; and, since issue 38's
+// fifth round, register, cart, checkout, buy, subscribe and submit too: submit is how the encoder tells a form's
+// script-driven button). A goal and an element that share a
 // concept are about the same thing even with no word in common ("sign me in" and "Anmelden"). Written
 // from general knowledge of the web, never from evaluation goals or pages. Phrases are matched as whole
 // words after the tokeniser's normalisation (lower case, accents dropped, light stemming).
@@ -21,7 +22,8 @@ export const CONCEPTS: Record<string, string[]> = {
     'registrieren', 'konto erstellen', 'registrierung', 'inscription', 's inscrire', 'inscrire', 'creer un compte', 'registrarse', 'registrate',
     'crear cuenta', 'crea un account', 'registrati', 'iscriviti', 'cadastre se', 'cadastrar', 'criar conta', 'registreren', 'account aanmaken',
     'zarejestruj', 'rejestracja', 'registrovat', 'registrace', 'skapa konto', 'registrera', 'регистрация', 'зарегистрироваться', 'kaydol', 'uye ol',
-    '新規登録', '会員登録', '注册', '註冊'],
+    '新規登録', '会員登録', '注册', '註冊',
+    'opret konto', 'registrer deg', 'opprett konto', 'rekisteroidy', 'luo tili', 'registreeru', 'loo konto', 'regisztracio', 'fiok letrehozasa', 'inregistrare', 'creeaza cont', 'εγγραφη', 'реєстрація', 'зареєструватися', 'регистрирай се', 'registracija', 'registriraj se', 'registracia', 'vytvorit ucet', 'registruotis', 'registreties', 'التسجيل', 'إنشاء حساب', 'انشاء حساب', 'הרשמה', 'הירשם', 'đăng ký', 'tạo tài khoản', 'buat akun', 'สมัครสมาชิก', 'ลงทะเบียน', 'रजिस्टर करें', 'साइन अप', '회원가입', '가입하기'],
   logout: ['log out', 'logout', 'sign out', 'signout', 'abmelden', 'ausloggen', 'deconnexion', 'se deconnecter', 'cerrar sesion', 'salir', 'esci',
     'uitloggen', 'wyloguj', 'odhlasit', 'logga ut', 'выйти', 'cikis', 'ログアウト', '退出', '登出'],
   account: ['account', 'my account', 'profile', 'dashboard', 'konto', 'mein konto', 'profil', 'compte', 'mon compte', 'cuenta', 'mi cuenta', 'perfil',
@@ -59,19 +61,23 @@ export const CONCEPTS: Record<string, string[]> = {
   author: ['author', 'writer', 'byline', 'written by', 'posted by', 'journalist', 'columnist', 'contributor', 'autor', 'auteur', 'autore',
     'redakteur', 'redacteur', 'автор', 'yazar', '著者', '作者', '记者'],
   cart: ['cart', 'basket', 'bag', 'shopping cart', 'shopping bag', 'trolley', 'warenkorb', 'einkaufswagen', 'panier', 'carrito', 'cesta', 'carrello',
-    'carrinho', 'winkelwagen', 'koszyk', 'kosik', 'varukorg', 'корзина', 'sepet', 'カート', '购物车', '購物車'],
+    'carrinho', 'winkelwagen', 'koszyk', 'kosik', 'varukorg', 'корзина', 'sepet', 'カート', '购物车', '購物車',
+    'indkøbskurv', 'handlekurv', 'ostoskori', 'ostukorv', 'kosar', 'καλαθι', 'кошик', 'количка', 'kosarica', 'krepselis', 'grozs', 'سلة', 'סל קניות', 'giỏ hàng', 'keranjang', 'ตะกร้า', 'कार्ट', '장바구니', 'カゴ'],
   checkout: ['checkout', 'check out', 'pay', 'payment', 'place order', 'proceed to checkout', 'kasse', 'zur kasse', 'bezahlen', 'commander', 'payer',
     'pagar', 'finalizar compra', 'pagamento', 'cassa', 'afrekenen', 'kassa', 'zaplac', 'zaplatit', 'оформить заказ', 'оплатить', 'odeme',
-    'レジ', 'ご購入手続き', '结算', '结账', '結帳'],
+    'レジ', 'ご購入手続き', '结算', '结账', '結帳',
+    'til kassen', 'betal', 'kassalle', 'maksa', 'kassasse', 'penztar', 'fizetes', 'finalizeaza comanda', 'ολοκληρωση αγορας', 'πληρωμη', 'оформити замовлення', 'оплатити', 'завърши поръчката', 'плащане', 'blagajna', 'placaj', 'plati', 'pokladna', 'apmoketi', 'apmaksat', 'الدفع', 'إتمام الشراء', 'לתשלום', 'thanh toán', 'bayar', 'ชำระเงิน', 'चेकआउट', 'भुगतान करें', '결제', '결제하기', '주문하기'],
   buy: ['buy', 'add to cart', 'add to bag', 'add to basket', 'purchase', 'order now', 'buy now', 'shop now', 'in den warenkorb', 'kaufen', 'jetzt kaufen',
     'ajouter au panier', 'acheter', 'anadir al carrito', 'comprar', 'aggiungi al carrello', 'acquista', 'adicionar ao carrinho', 'in winkelwagen',
     'kopen', 'do koszyka', 'kup', 'koupit', 'do kosiku', 'kop', 'купить', 'в корзину', 'satin al', 'sepete ekle', 'カートに入れる', '購入',
-    '加入购物车', '购买', '立即购买'],
+    '加入购物车', '购买', '立即购买',
+    'køb', 'kjøp', 'osta', 'ostoskoriin', 'kosarba', 'adauga in cos', 'cumpara', 'προσθηκη στο καλαθι', 'αγορα τωρα', 'купити', 'додати в кошик', 'купи сега', 'добави в количката', 'kupi', 'dodaj v kosarico', 'dodaj u kosaricu', 'kupit', 'do kosika', 'pirkti', 'i krepseli', 'pirkt', 'pievienot grozam', 'أضف إلى السلة', 'شراء', 'הוספה לסל', 'קנה עכשיו', 'mua ngay', 'thêm vào giỏ hàng', 'beli', 'tambah ke keranjang', 'ใส่ตะกร้า', 'ซื้อเลย', 'कार्ट में जोड़ें', 'खरीदें', '바로구매', '장바구니 담기', 'カゴに入れる', '購買'],
   wishlist: ['wishlist', 'wish list', 'favorites', 'favourites', 'save for later', 'merkliste', 'wunschliste', 'favoris', 'favoritos', 'preferiti',
     'verlanglijst', 'ulubione', 'oblibene', 'избранное', 'favoriler', 'お気に入り', '收藏'],
   subscribe: ['subscribe', 'newsletter', 'sign up for', 'get updates', 'notify me', 'abonnieren', 'abonnement', 's abonner', 'abonner', 'suscribirse',
     'suscribete', 'iscriviti alla newsletter', 'abbonati', 'assinar', 'inscreva se', 'abonneren', 'subskrybuj', 'zapisz sie', 'odebirat',
-    'prenumerera', 'подписаться', 'abone ol', '購読', '订阅', '訂閱'],
+    'prenumerera', 'подписаться', 'abone ol', '購読', '订阅', '訂閱',
+    'tilmeld nyhedsbrev', 'tilaa uutiskirje', 'telli uudiskiri', 'feliratkozas', 'aboneaza te', 'abonare', 'εγγραφειτε', 'συνδρομη', 'підписатися', 'абонирай се', 'naroci se', 'pretplati se', 'odoberat', 'prenumeruoti', 'abonet', 'اشترك', 'הירשמו', 'đăng ký nhận tin', 'berlangganan', 'สมัครรับข่าวสาร', 'सदस्यता लें', '구독', '구독하기'],
   like: ['like', 'upvote', 'vote up', 'thumbs up', 'heart', 'love', 'gefallt mir', 'j aime', 'me gusta', 'mi piace', 'curtir', 'vind ik leuk',
     'lubie', 'libi se', 'gilla', 'нравится', 'begen', 'いいね', '点赞', '赞', '讚'],
   comment: ['comment', 'comments', 'reply', 'respond', 'leave a reply', 'discussion', 'kommentar', 'kommentieren', 'antworten', 'commentaire',

@@ -35,7 +35,7 @@ test('a Dutch header\'s "Zoeken" and "Mijn account" rank in the top 10 above twe
 });
 
 test('account nouns and search words in other languages are promoted too; look-alikes are not', async () => {
-  for (const [label, promoted] of [['Mein Konto', true], ['Moje konto', true], ['Hesabım', true], ['Oma tili', true], ['Account aanmaken', false], ['Account instellingen', false]] as const) {
+  for (const [label, promoted] of [['Mein Konto', true], ['Moje konto', true], ['Hesabım', true], ['Oma tili', true], ['Client Area', true], ['Kundenbereich', true], ['Area riservata', true], ['Client area news', false], ['Account aanmaken', false], ['Account instellingen', false]] as const) {
     await page.setContent(html().replace('>Mijn account<', `>${label}<`));
     const [at] = await ranks([label]);
     assert.equal(at >= 0 && at < 10, promoted, `${label} at ${at + 1}`);
@@ -80,9 +80,10 @@ test('a news header\'s "Manage My Account" ranks in the top 10 among section, tr
 
 test('the word lists: whole words, ordinary words only as a whole label or part, account nouns only alone', () => {
   for (const l of ['Sign in', 'Log-in', 'LOGIN', 'Inloggen', 'Anmelden', 'Connexion | Inscription', "S'identifier", 'Iniciar sesión', 'Войти', 'Logi sisse', 'Prihlásiť sa', 'My account', 'Your Account', 'Mein Konto', 'Mi cuenta', 'Minu konto', 'Můj účet', 'Hesabım', 'マイページ', 'Manage My Account', 'View your account',
-    'ログイン', 'マイページログイン', '会員ログイン | 新規会員登録', '登录', '一键登录', '登入', 'เข้าสู่ระบบ', 'Je me connecte', 'Me connecter']) assert.ok(namesSignIn(l), l);
+    'ログイン', 'マイページログイン', '会員ログイン | 新規会員登録', '登录', '一键登录', '登入', 'เข้าสู่ระบบ', 'Je me connecte', 'Me connecter',
+    'Client Area', 'Customer portal', 'Members Area', 'Espace membre', 'Área de clientes', 'Strefa klienta']) assert.ok(namesSignIn(l), l);
   for (const l of ['Create an account', 'Account settings', 'Account +', 'Manage subscription', 'Manage my account settings', 'View profile', 'Profile', 'Dashboard', 'Sign up', 'Log out', 'Signing in help', 'Newsletter anmelden',
-    'Acceder al contenido', 'Entra nel vivo', 'Prijava na novice', 'ログイン履歴', 'ログインしてコメントを書く', 'ログインはこちらからどうぞ皆様ようこそ', '登录后查看更多']) assert.ok(!namesSignIn(l), l);
+    'Acceder al contenido', 'Entra nel vivo', 'Prijava na novice', 'ログイン履歴', 'ログインしてコメントを書く', 'ログインはこちらからどうぞ皆様ようこそ', '登录后查看更多', 'Client areas we serve', 'Customer portal news']) assert.ok(!namesSignIn(l), l);
   for (const l of ['Submit', 'Send', 'Send message', 'Submit »', 'Absenden', 'Envoyer', 'Enviar', 'Wyślij', 'Отправить', 'Gönder', '送信', '提交', 'Lähetä', 'Trimite',
     'إرسال', 'שלח', 'Kirim', '제출']) assert.ok(namesSubmit(l), l);
   for (const l of ['Apply', 'Submit a request', 'Send us your CV today', 'Search', 'Add to cart', 'ส่งฟรี']) assert.ok(!namesSubmit(l), l);

@@ -31,7 +31,11 @@ export const CONCEPTS: Record<string, string[]> = {
     'hesabim', 'hesabım', 'マイページ', 'アカウント', '我的账户', '个人中心', '帳戶',
     'your account', 'kundenkonto', 'espace client', 'mina sidor', 'min konto', 'min side', 'oma tili', 'minu konto', 'fiokom', 'contul meu',
     'ο λογαριασμός μου', 'личный кабинет', 'мой аккаунт', 'мій акаунт', 'особистий кабінет', 'моят акаунт', 'moj racun', 'moj ucet',
-    'mano paskyra', 'mans konts', 'حسابي', 'החשבון שלי', 'tài khoản của tôi', 'akun saya', 'บัญชีของฉัน', 'मेरा खाता', '내 계정', '마이페이지'],
+    'mano paskyra', 'mans konts', 'حسابي', 'החשבון שלי', 'tài khoản của tôi', 'akun saya', 'บัญชีของฉัน', 'मेरा खाता', '내 계정', '마이페이지',
+    // a customer's or member's own area (issue 38, fifth round): the account entry of a service's site
+    'client area', 'client portal', 'customer area', 'customer portal', 'member area', 'members area', 'partner portal', 'kundenbereich',
+    'kundenportal', 'espace membre', 'mon espace', 'area de clientes', 'area cliente', 'portal del cliente', 'area clienti', 'area riservata',
+    'area do cliente', 'klantenportaal', 'strefa klienta', 'panel klienta'],
   search: ['search', 'find', 'look up', 'lookup', 'suche', 'suchen', 'recherche', 'rechercher', 'buscar', 'busqueda', 'cerca', 'cercare', 'pesquisar',
     'pesquisa', 'zoeken', 'szukaj', 'wyszukaj', 'hledat', 'vyhledat', 'hledani', 'sok', 'soka', 'поиск', 'найти', 'ara', 'arama', '検索', '搜索', '搜尋',
     'durchsuchen', 'ricerca', 'procurar', 'busca', 'zoek', 'wyszukiwanie', 'vyhledavani', 'искать', 'søg', 'søk', 'hae', 'haku', 'otsi', 'otsing',

@@ -95,6 +95,32 @@ test('a one-field form is no page form: its submit stays below the first screen\
   assert.ok(subscribe === 0 || subscribe > 10, `the newsletter's "Subscribe" at ${subscribe}`);
 });
 
+/** The goal-less rank (1-based; 0 when not in the top 50) of contact-page.html's form button once it is a plain
+ *  `<input type=button>` labelled `label` (a form sent by a script). */
+async function scriptButtonRank(label: string): Promise<number> {
+  await page.goto(`${fx.url}/contact-page.html`);
+  await page.evaluate((value) => {
+    const b = document.createElement('input');
+    b.type = 'button'; b.value = value; b.id = 'send';
+    document.querySelector('#send')!.replaceWith(b);
+  }, label);
+  await waitForStable(page, { quietMs: 100 });
+  const box = await page.locator('#send').boundingBox();
+  assert.ok(box && box.y > 1600, `the form's button is two screens down (y ${box?.y})`);
+  const r = await snapshot(page, { limit: 50, api });
+  return r.elements.findIndex((e) => e.input_type === 'button' && (e.text ?? '').trim() === label) + 1;
+}
+
+test('a form\'s script-driven button named "Submit" (input type=button) ranks in the top 10 as its submit; "Apply" does not', async () => {
+  // Issue 38, fifth round: a contact form whose "Submit" is an <input type=button> ranked 54th on dev5.
+  for (const label of ['Submit', 'Envoyer']) {
+    const at = await scriptButtonRank(label);
+    assert.ok(at >= 1 && at <= 10, `"${label}" at ${at}`);
+  }
+  const apply = await scriptButtonRank('Apply');
+  assert.ok(apply === 0 || apply > 10, `"Apply" at ${apply}`);
+});
+
 test('a search box\'s unnamed image button ranks with its box, above the first screen\'s links', async () => {
   await page.goto(`${fx.url}/image-search.html`);
   await waitForStable(page, { quietMs: 100 });

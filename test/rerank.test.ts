@@ -232,6 +232,20 @@ describe('the model in the core', () => {
     assert.equal(first('enter my email for the newsletter'), 9);
   });
 
+  test('the lexicon\'s register, cart, checkout and subscribe words in the other action languages meet an English goal', async () => {
+    // Issue 38, fifth round: these concepts had 14 languages; sign in and search had every action language.
+    const ranker = new Ranker(await loadWasmCore());
+    const el = (id: number, tag: string, text: string) => ({ id, tag, text, rect: { x: 20, y: 40 * id, width: 160, height: 30 }, attributes: tag === 'a' ? { href: `https://shop.example/${id}` } : {} });
+    const page = [el(1, 'a', 'Αρχική'), el(2, 'a', 'Ολοκλήρωση αγοράς'), el(3, 'a', '회원가입'), el(4, 'a', 'Ostoskori'), el(5, 'a', 'Επικοινωνία'),
+      el(6, 'button', 'Tilaa uutiskirje'), el(7, 'a', 'Hakkımızda'), el(8, 'a', 'Mua ngay')];
+    const first = (goal: string) => ranker.rank({ url: 'https://shop.example/', viewport: { width: 1280, height: 800 }, raw_elements: page, goal }).elements[0].id;
+    assert.equal(first('proceed to checkout'), 2);
+    assert.equal(first('create an account'), 3);
+    assert.equal(first('open the shopping cart'), 4);
+    assert.equal(first('subscribe to the newsletter'), 6);
+    assert.equal(first('buy now'), 8);
+  });
+
   test('the fast element tokeniser gives exactly the hashes and counts of the plain one, on every training page', () => {
     const data = JSON.parse(gunzipSync(readFileSync(new URL('../train/data/pages.json.gz', import.meta.url))).toString());
     const texts = new Set<string>(['Ünïcödé Straße — café', 'boxes classes churches wishes stories headphones running stopped', 'x'.repeat(80), '',

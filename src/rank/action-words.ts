@@ -8,6 +8,7 @@
 import { normalise } from './words.ts';
 import { asciiScanner, CANNOT_TELL } from './ascii-scan.ts';
 import { CONCEPTS } from './lexicon.ts';
+import { ACTION_LABEL_MAX } from '../../assembly/layout.ts';
 
 /** The languages of all three kinds: the lexicon's 14 (en de fr es it pt nl pl cs sv ru tr ja zh), then
  *  Estonian, Slovak, Croatian, Korean (sixth and eighth rounds) and the major languages of the web left
@@ -154,11 +155,12 @@ export function namesPurchaseLink(text: string): boolean {
 // - account nouns only as the whole label, or after a verb of ACCOUNT_VERBS ("My account", "Mein Konto",
 //   "Manage my account"; "Create an account", "Account settings" and "Account +", a footer section's toggle,
 //   are not the sign in), and not a profile or dashboard (ACCOUNT_NOT_SIGN_IN);
-// - sign-in and search words of scripts written without spaces (Han, kana, Thai) only in a search field's
-//   words (anywhere, as 'キーワード'; account nouns count as the whole label in any script): on a link or
-//   control they are not flagged yet. Where they end the label they name the action
-//   ("ウェブ検索", "一键登录"; "検索データ" is a compound), but with them the goal rerank retrained on its train
-//   pages (Chinese and Japanese sign ins now first) lost a dev goal (docs/ranking.md, tenth round). Korean
+// - sign-in and search words of scripts written without spaces (Han, kana, Thai): in a search field's words
+//   anywhere (as 'キーワード'; account nouns count as the whole label in any script); on a link or control only
+//   where they end a short label or a part of it between "/" or "|" (UNSPACED_LABEL_MAX: "ログイン",
+//   "マイページログイン", "会員ログイン / 新規登録", "一键登录", "サイト内検索"), since such a word ends its compound
+//   ("ログイン履歴", login history, and "検索データ" are not the action). Anywhere in the label they cost the goal
+//   rerank a dev goal (docs/ranking.md, tenth round); at the end they do not (issue 38, fifth round). Korean
 //   writes spaces between words: its words are whole words like the others ("로그인", "검색");
 // - 'find', 'look up' name a search only in a text field that asks for the query (SEARCH_FIELD_ONLY): "Find
 //   a store" is not the site search.
@@ -194,10 +196,12 @@ export const QUERY_FIELD_PHRASES: readonly string[] = [
 
 /** Written without spaces between words: Han, kana, Thai. */
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
-interface Words { phrases: string[]; parts: string[]; whole: string[]; unspaced: string[] }
+/** `unspaced`: matched anywhere (a search field's words); `ends`: unspaced words that count where they end a short
+ *  label or a part of it (sign in and search on a link or control). */
+interface Words { phrases: string[]; parts: string[]; whole: string[]; unspaced: string[]; ends: string[] }
 /** Sorts normalised lexicon phrases into the kinds of place above (account nouns: the whole label). */
 function sort(phrases: readonly string[], account = false): Words {
-  const w: Words = { phrases: [], parts: [], whole: [], unspaced: [] };
+  const w: Words = { phrases: [], parts: [], whole: [], unspaced: [], ends: [] };
   for (const p of new Set(phrases.map(normalise))) {
     if (account) w.whole.push(p);
     else if (UNSPACED.test(p)) w.unspaced.push(p);
@@ -205,16 +209,18 @@ function sort(phrases: readonly string[], account = false): Words {
   }
   return w;
 }
-const plus = (a: Words, b: Words): Words => ({ phrases: [...a.phrases, ...b.phrases], parts: [...a.parts, ...b.parts], whole: [...a.whole, ...b.whole], unspaced: [...a.unspaced, ...b.unspaced] });
+const plus = (a: Words, b: Words): Words => ({ phrases: [...a.phrases, ...b.phrases], parts: [...a.parts, ...b.parts], whole: [...a.whole, ...b.whole], unspaced: [...a.unspaced, ...b.unspaced], ends: [...a.ends, ...b.ends] });
 
-/** On links and controls: no unspaced words (above). */
-const spaced = (w: Words): Words => ({ ...w, unspaced: [] });
-export const SIGN_IN: Words = spaced(plus(sort(CONCEPTS.login), sort(CONCEPTS.account.filter((p) => !ACCOUNT_NOT_SIGN_IN.has(p)), true)));
-export const SEARCH: Words = spaced(sort(CONCEPTS.search.filter((p) => !SEARCH_FIELD_ONLY.has(p))));
+/** Unspaced sign-in and search words only where they end a label of at most this many characters (or a part of it): the word
+ *  with a short compound before it ("マイページログイン", "会員ログイン / 新規登録"), not a sentence. */
+export const UNSPACED_LABEL_MAX = 16;
+const atEnd = (w: Words): Words => ({ ...w, unspaced: [], ends: [...w.ends, ...w.unspaced] });
+export const SIGN_IN: Words = atEnd(plus(sort(CONCEPTS.login), sort(CONCEPTS.account.filter((p) => !ACCOUNT_NOT_SIGN_IN.has(p)), true)));
+export const SEARCH: Words = atEnd(sort(CONCEPTS.search.filter((p) => !SEARCH_FIELD_ONLY.has(p))));
 /** In a field every search word asks for a query ("Cerca", "Ara", "Find"), anywhere in its words. */
 const QUERY: Words = (() => {
   const all = sort([...CONCEPTS.search, ...QUERY_FIELD_PHRASES]);
-  return { phrases: [...all.phrases, ...all.parts], parts: [], whole: [], unspaced: all.unspaced };
+  return { phrases: [...all.phrases, ...all.parts], parts: [], whole: [], unspaced: all.unspaced, ends: [] };
 })();
 
 /** A phrase as a pattern: a space matches any run of white space, hyphens or apostrophes ("sign-in",
@@ -236,6 +242,7 @@ function pattern(words: Words, ascii: boolean): RegExp | null {
   if (keep(words.parts).length) parts.push(`(?:^[^${word}]*|[/|]\\s*)(?:${alternation(keep(words.parts))})${partEnd}`);
   if (keep(words.whole).length) parts.push(`^\\s*(?:(?:${ACCOUNT_VERBS.join('|')})\\s+)?(?:${alternation(keep(words.whole))})\\s*$`);
   if (!ascii && words.unspaced.length) parts.push(`(?:${alternation(words.unspaced)})`);
+  if (!ascii && words.ends.length) parts.push(`^(?=[\\s\\S]{1,${UNSPACED_LABEL_MAX}}$)[\\s\\S]*?(?:${alternation(words.ends)})${partEnd}`);
   return parts.length ? new RegExp(parts.join('|'), ascii ? 'i' : 'iu') : null;
 }
 /** The longest word of a phrase, without its optional letters ("keywords?" -> "keyword"): every spelling holds it. */
@@ -294,3 +301,15 @@ export const namesSearch = matcher(SEARCH, ACTION_GROUP);
 /** A text field's own words (or placeholder) ask for a search query ("What are you looking for?", "Czego szukasz?",
  *  "キーワードを入力"). */
 export const asksForQuery = matcher(QUERY, QUERY_GROUP);
+
+/**
+ * The label of a button that does not submit by itself (`type=button`) names submitting its form ("Submit", "Send",
+ * "Envoyer", "Отправить", "送信"): a form sent by a script. The lexicon's `submit` words (in LANGUAGES) as the whole
+ * label, trailing marks aside ("Submit »"); not "apply", which applies a filter panel's choices (issue 38, fifth round).
+ */
+export const SUBMIT_NOT_FORM: ReadonlySet<string> = new Set(['apply']);
+const SUBMIT_WORDS = [...new Set(CONCEPTS.submit.map(normalise))].filter((p) => !SUBMIT_NOT_FORM.has(p));
+const SUBMIT_LABEL = new RegExp(`^[^\\p{L}\\p{N}]*(?:${alternation(SUBMIT_WORDS)})[^\\p{L}\\p{N}]*$`, 'iu');
+export function namesSubmit(text: string): boolean {
+  return text.length <= ACTION_LABEL_MAX && SUBMIT_LABEL.test(normalised(text));
+}

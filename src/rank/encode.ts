@@ -9,7 +9,7 @@ import { parseColor } from './color.ts';
 import { normalizeText, accessibleName, stateKey, isDisabled, isTrue, hasNonSpace } from './text.ts';
 import type { CoreBackend } from './backend.ts';
 import { goalTokens, goalCount, readyGoal, writeGoal } from './encode-goal.ts';
-import { namesPurchase, namesPurchaseLink, leadsWithPurchase, namesSignIn, namesSearch, asksForQuery } from './action-words.ts';
+import { namesPurchase, namesPurchaseLink, leadsWithPurchase, namesSignIn, namesSearch, asksForQuery, namesSubmit } from './action-words.ts';
 import { CONSENT, DISMISS_ANY } from '../collect/overlay-words.ts';
 
 export const DEFAULT_LIMIT = 50;
@@ -287,9 +287,12 @@ export function encode(body: unknown, core: CoreBackend, options: EncodeOptions 
     if (band > 0 && (inputType === 'submit' || (a?.class && PRIMARY_CLASS.test(a.class)))) flags |= Flag.PRIMARY_HINT;
     // Submits a form (the core's pageFormSubmit): a <button>'s input_type is its tag, its own type (submit by
     // default, as the DOM reports it) is in type_.
+    const text = e.text || accessibleName(a);
     if (band > 0 && (inputType === 'submit' || (tag === 'input' && inputType === 'image')
       || (tag === 'button' && String(a?.type_ ?? '').toLowerCase() === 'submit'))) flags |= Flag.SUBMIT;
-    const text = e.text || accessibleName(a);
+    // A plain button (`type=button`) named "Submit" / "Send" submits its form by script (issue 38, fifth round).
+    else if (band > 0 && ((tag === 'input' && inputType === 'button') || (tag === 'button' && String(a?.type_ ?? '').toLowerCase() === 'button'))
+      && namesSubmit(text)) flags |= Flag.SUBMIT;
     if (hasNonSpace(text)) flags |= Flag.HAS_TEXT;
     if (role === HEADING_ROLE) flags |= Flag.HEADING;
     if (tag === 'details') flags |= Flag.DISCLOSURE;

@@ -327,3 +327,14 @@ describe('figures', () => {
     assert.ok(!out.includes('The Northquay crane at dusk'), 'an image caption is dropped');
   });
 });
+
+describe('filter facets', () => {
+  test("a collection's filter facets (labelled checkboxes) go; its cards' colour choices and its intro stay", () => {
+    const out = readPage(fixture('collection-filters.html'), 'https://shop.example/collections/casual-dresses', { format: 'markdown' }).content;
+    assert.ok(!out.includes('Filter Size with value'), 'the size facet is dropped');
+    assert.ok(!out.includes('Maxi Length'), 'the length facet is dropped');
+    for (const card of ['Harbour Linen Midi Dress', 'Riverbank Slip Dress', '$88']) assert.ok(out.includes(card), `${card} in the read`);
+    assert.ok(out.includes('Sand Olive Navy'), "a card's colour choices stay (repeated on every card)");
+    assert.ok(out.includes('breezy linen midis'), 'the intro stays');
+  });
+});

@@ -132,6 +132,57 @@ function strip(doc: Document, mainOnly: boolean): void {
 }
 
 /**
+ * Groups of labelled checkboxes and radio buttons: a listing's filter facets ("Size: XS, S, M", "Filter
+ * Color with value Beige") or a form's options, not what the page says (except on a product's page). A
+ * group is the outermost element holding several such choices whose labels make up most of its text, and
+ * few links (a checklist without labels, as Markdown task lists are written, is none). Found before the
+ * strip drops the inputs.
+ */
+function choiceGroups(doc: Document): El[] {
+  const inputs = [...doc.querySelectorAll('input')].filter((i) => CHOICE_INPUT.test(i.getAttribute('type') ?? ''));
+  if (inputs.length < CHOICES_MIN) return [];
+  const byFor = new Map<string, El>();
+  for (const l of doc.querySelectorAll('label[for]')) byFor.set(l.getAttribute('for')!, l);
+  // Per ancestor: how many labelled choices it holds and how much of its text their labels are.
+  const held = new Map<El, { choices: number; labelText: number }>();
+  const counted = new Set<El>();
+  for (const input of inputs) {
+    const label = input.closest('label') ?? byFor.get(input.getAttribute('id') ?? '');
+    if (!label || counted.has(label)) continue;
+    counted.add(label);
+    const n = textOf(label).length;
+    for (let a = label.parentElement, level = 0; a && a.tagName !== 'BODY' && a.tagName !== 'HTML' && level < CHOICE_LEVELS; a = a.parentElement, level++) {
+      const h = held.get(a) ?? { choices: 0, labelText: 0 };
+      h.choices++; h.labelText += n;
+      held.set(a, h);
+    }
+  }
+  // Not a block of links (cards whose pictures or names are links, with a compare box or colour swatches each),
+  // nor one holding the page's heading or prose (a page body whose filters outweigh its short intro).
+  const groups = [...held].filter(([el, h]) => {
+    const n = textOf(el).length;
+    return h.choices >= CHOICES_MIN && h.labelText >= CHOICE_TEXT * n && linkDensity(el, n) < CHOICE_LINKS && !hasDescendant(el, holdsProse);
+  }).map(([el]) => el);
+  // The outermost groups; one repeated on many items (each card's colour swatches) is part of the items.
+  const outermost = groups.filter((el) => !groups.some((g) => g !== el && g.contains(el)));
+  const shape = (el: El) => `${el.tagName} ${el.getAttribute('class') ?? ''}`;
+  const count = new Map<string, number>();
+  for (const el of outermost) count.set(shape(el), (count.get(shape(el)) ?? 0) + 1);
+  return outermost.filter((el) => (count.get(shape(el)) ?? 0) < CHOICE_REPEATS);
+}
+const CHOICE_INPUT = /^(?:checkbox|radio)$/i;
+/** The page's heading, or a paragraph of prose (not a choice's label). */
+const holdsProse = (el: El) => el.tagName === 'H1' || (el.tagName === 'P' && textOf(el).length >= CHOICE_PROSE && !el.closest('label'));
+const CHOICE_PROSE = 80;
+/** Fewest labelled choices a group holds, levels above a label it may reach, and its text's share in their labels. */
+const CHOICES_MIN = 3;
+const CHOICE_LEVELS = 8;
+const CHOICE_TEXT = 0.5;
+const CHOICE_LINKS = 0.2;
+/** Groups of one shape on this many items are the items' own choices. */
+const CHOICE_REPEATS = 3;
+
+/**
  * Removes blocks whose class or id says they are boilerplate (the first attempt only). Comment threads
  * go too unless `keepComments` (a discussion page); returns how much comment text was removed, and
  * whether a block named as chrome held most of the page's text in varied prose (`tookMost`: the page
@@ -482,6 +533,7 @@ function pageHead(doc: Document, url: string): { baseUrl: string; title: string 
 function regionRead(html: string, url: string): Extracted | null {
   const doc = parsePage(html);
   const { baseUrl, title } = pageHead(doc, url);
+  for (const el of choiceGroups(doc)) el.remove();
   strip(doc, true);
   const body = pageRoot(doc);
   dropSmallPrint(body);
@@ -626,15 +678,25 @@ function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Atte
   // FAQ and feature panels, a category's buying guide) disclosure panels only, never overlays or parked blocks.
   if (kind === 'product') revealPanels(doc);
   else if (kind === 'page' && mainOnly) revealPanels(doc, false);
+  // Found before the strip drops the inputs; removed once the page's kind is settled (a product's choices,
+  // sizes and colours, are what it is sold in; elsewhere they are filters or a form).
+  const choices = mainOnly ? choiceGroups(doc) : [];
+  const dropChoices = () => {
+    if (kind === 'product' || !choices.some((el) => el.isConnected)) return false;
+    for (const el of choices) el.remove();
+    return true;
+  };
   strip(doc, mainOnly);
   const body = pageRoot(doc);
   if (probe && said) {
-    const group = findItems(body);
+    let group = findItems(body);
     probe.pageType = detectPageType(said, url, group?.items.length ?? 0, doc, !!group && arePosts(group));
     if (forced) probe.pageType = { type: forced === 'page' ? 'unknown' : forced, signals: ['forced'] };
     const listing = probe.pageType.type === 'listing' || probe.pageType.type === 'collection';
     // One verdict: a page the vote calls a listing of products is not one product's page (nor a thread).
     if (listing) kind = 'listing';
+    // Filter facets may have been the repeated items found: look again without them.
+    if (dropChoices()) group = findItems(body);
     if (group && listing) {
       probe.items = group;
       probe.listing = finishListing(listingContent(group, body), baseUrl, title);
@@ -645,7 +707,7 @@ function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Atte
       const main = mainRegion(group, body);
       if (main !== body) probe.mainText = blockText(main);
     }
-  }
+  } else dropChoices();
   // Legal small print (offer terms, test conditions) is never what a product or a listing of them is:
   // on both it is long, comma-rich prose the scoring may take for the content. Blocks named as small
   // print go on every page (a product page no signal marks as one, its feature disclaimers kept); not

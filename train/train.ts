@@ -60,7 +60,11 @@ for (const page of data.pages) {
 // what choices are made on; the frozen test split is only reported (at the end), never tuned on.
 import { loadGoals } from './real/evaluate.ts';
 const realTrain: Example[] = [], realDev: Example[] = [], realTest: Example[] = [];
+/** Real train sites left out of the fit (a JSON list; measurement only, e.g. the sites a refined goal-embedding
+ *  table was fitted on: train/embed/refine.py's fitted-sites.json). Unset: every train goal is fitted. */
+const SKIP_SITES = new Set<string>(process.env.TRAIN_SKIP_SITES ? JSON.parse(readFileSync(process.env.TRAIN_SKIP_SITES, 'utf8')) : []);
 for (const g of loadGoals()) {
+  if (g.page.split === 'train' && SKIP_SITES.has(g.page.site)) continue;
   const e = featurize(g.page.id, g.style, g.page.request, g.goal, (el) => g.targets.includes(el.id));
   if (!e) continue;
   e.lang = g.page.lang;

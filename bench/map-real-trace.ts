@@ -39,8 +39,9 @@ const STEPS: [string, string][] = [
   ['other', 'other (URL check, warnings, return; context close after the answer not included)'],
 ];
 
-/** CPU seconds (user + system) of this process and of every Chromium process, from /proc. */
-function cpu(): { node: number; chromium: number } {
+/** CPU seconds (user + system) of this process and of the Chromium processes it started (in all, and the
+ *  renderers alone: a page's parse, scripts, layout and collection run on a renderer's main thread), from /proc. */
+function cpu(): { node: number; chromium: number; renderer: number } {
   const tick = 100;
   const stat = (pid: string) => { try { const f = readFileSync(`/proc/${pid}/stat`, 'utf8'); const p = f.slice(f.lastIndexOf(')') + 2).split(' '); return (Number(p[11]) + Number(p[12])) / tick; } catch { return 0; } };
   // Chromium processes started by this one only (other sessions share the machine).
@@ -49,9 +50,14 @@ function cpu(): { node: number; chromium: number } {
     try { const f = readFileSync(`/proc/${pid}/stat`, 'utf8'); parent.set(pid, f.slice(f.lastIndexOf(')') + 2).split(' ')[1]); } catch { /* gone */ }
   }
   const ours = (pid: string) => { for (let p = parent.get(pid), n = 0; p && n < 8; p = parent.get(p), n++) if (p === String(process.pid)) return true; return false; };
-  let chromium = 0;
-  for (const pid of parent.keys()) if (ours(pid)) chromium += stat(pid);
-  return { node: stat('self'), chromium };
+  let chromium = 0, renderer = 0;
+  for (const pid of parent.keys()) {
+    if (!ours(pid)) continue;
+    const t = stat(pid);
+    chromium += t;
+    try { if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer')) renderer += t; } catch { /* gone */ }
+  }
+  return { node: stat('self'), chromium, renderer };
 }
 
 function checkoutOf(commit: string): { dir: string; remove(): void } {
@@ -84,7 +90,7 @@ const sides: Side[] = [];
   sides.push({ name: 'this checkout', runner: new AlternatingBrowsers({ ...options, readySpare: readyAhead }, 2), mapPage });
 }
 
-interface Row { side: string; id: string; round: number; total: number; steps: Record<string, number>; settle: { ok: boolean; dom: number; timers: number; frames: number; requests: number }; cpuNode: number; cpuChromium: number; load: number; map: string }
+interface Row { side: string; id: string; round: number; total: number; steps: Record<string, number>; settle: { ok: boolean; dom: number; timers: number; frames: number; requests: number }; cpuNode: number; cpuChromium: number; cpuRenderer: number; load: number; map: string }
 const rows: Row[] = [];
 const once = async (side: Side, id: string, url: string, round: number, keep: boolean) => {
   const seen: Record<string, number> = {};
@@ -103,7 +109,7 @@ const once = async (side: Side, id: string, url: string, round: number, keep: bo
   for (const [s, ms] of Object.entries(seen)) if (known.has(s)) steps[s] = ms; else steps.other += ms;
   steps.other += total - Object.values(seen).reduce((a, b) => a + b, 0);
   const map = JSON.stringify(m.ranked.elements.map((e) => [e.id, e.role, e.name, e.text, e.bbox]));
-  rows.push({ side: side.name, id, round, total, steps, settle, cpuNode: c1.node - c0.node, cpuChromium: c1.chromium - c0.chromium, load: loadavg()[0], map });
+  rows.push({ side: side.name, id, round, total, steps, settle, cpuNode: c1.node - c0.node, cpuChromium: c1.chromium - c0.chromium, cpuRenderer: c1.renderer - c0.renderer, load: loadavg()[0], map });
 };
 
 try {
@@ -134,6 +140,8 @@ const md: string[] = [
   ...STEPS.map(([s, label]) => `| ${label} | ${sides.map((side) => f0(p50(rows.filter((r) => r.side === side.name).map((r) => r.steps[s] ?? 0)))).join(' | ')} |`),
   `| **total** p50 / p95 | ${sides.map((side) => { const xs = rows.filter((r) => r.side === side.name).map((r) => r.total); return `**${f0(p50(xs))}** / ${f0(quantile(xs, 0.95))}`; }).join(' | ')} |`,
   `| CPU per request, Node + Chromium (ms, p50) | ${sides.map((side) => { const rs = rows.filter((r) => r.side === side.name); return `${f0(p50(rs.map((r) => r.cpuNode * 1000)))} + ${f0(p50(rs.map((r) => r.cpuChromium * 1000)))}`; }).join(' | ')} |`,
+  `| of it in renderers (ms, p50) | ${sides.map((side) => f0(p50(rows.filter((r) => r.side === side.name).map((r) => r.cpuRenderer * 1000)))).join(' | ')} |`,
+  `| CPU per request in all, Node + Chromium (ms, p50 / mean) | ${sides.map((side) => { const xs = rows.filter((r) => r.side === side.name).map((r) => (r.cpuNode + r.cpuChromium) * 1000); return `${f0(p50(xs))} / ${f0(xs.reduce((a, b) => a + b, 0) / xs.length)}`; }).join(' | ')} |`,
   `| settles ended quiet / at the cap | ${sides.map((side) => { const rs = rows.filter((r) => r.side === side.name); const q = rs.filter((r) => r.settle.ok).length; return `${q} / ${rs.length - q}`; }).join(' | ')} |`,
   '',
   'Settle wait per page (ms, median over rounds; held: the in-page hold by what was pending, dom / timers / frames, and Node\'s wait for requests):',
@@ -157,7 +165,22 @@ if (base) {
     n++;
     if (x.map === y.map) same++; else diff.push(`${u.id}/${round + 1}`);
   }
-  md.push(`Maps (top 50: id, role, text, box) identical before and after, same page and round: ${same} of ${n}${diff.length ? ` (differ: ${diff.join(', ')})` : ''}.`, '');
+  // Paired by page: each page's median total on each side, then the median and mean of the differences.
+  const d = real.urls.map((u) => { const m = (side: string) => p50(rows.filter((r) => r.side === side && r.id === u.id).map((r) => r.total)); return m(b) - m(a); });
+  md.push(`Paired by page (${b} − ${a}, each page's median total): p50 of the differences ${f0(p50(d))} ms, mean ${f0(d.reduce((x, y) => x + y, 0) / d.length)} ms; ${d.filter((x) => x < 0).length} of ${d.length} pages faster.`, '');
+  md.push(`Maps (top 50: id, role, name, text, box) identical before and after, same page and round: ${same} of ${n}${diff.length ? ` (differ: ${diff.join(', ')})` : ''}.`, '');
+  // The pages' own noise: each side's later rounds against its first.
+  for (const side of [a, b]) {
+    const moved: string[] = [];
+    let k = 0;
+    for (const u of real.urls) for (let round = 1; round < ROUNDS; round++) {
+      const x = rows.find((r) => r.side === side && r.id === u.id && r.round === 0), y = rows.find((r) => r.side === side && r.id === u.id && r.round === round);
+      if (!x || !y) continue;
+      k++;
+      if (x.map !== y.map) moved.push(`${u.id}/${round + 1}`);
+    }
+    md.push(`${side}, each later round against its first: ${k - moved.length} of ${k} identical${moved.length ? ` (differ: ${moved.join(', ')})` : ''}.`, '');
+  }
 }
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
 writeFileSync(new URL('./results/map-real-trace.json', import.meta.url), JSON.stringify({ date: new Date().toISOString(), rounds: ROUNDS, base: BASE ?? null, rows: rows.map(({ map: _, ...r }) => r) }, null, 2) + '\n');

@@ -34,7 +34,7 @@ const guard = createEgressGuard(['127.0.0.1/32']);
 const proxy = await startEgressProxy(guard, () => undefined);
 const browser = await chromium.launch(launchOptions(process.env.SIGHTLINE_CHROMIUM ?? '/usr/bin/chromium', [...CHROMIUM_FLAGS, LEAN_FLAG], proxy.url));
 
-interface Variant { name: string; js: boolean; delayed: boolean; prepare(page: Page): Promise<unknown> }
+interface Variant { name: string; js: boolean; delayed: boolean; prepare(page: Page): Promise<void> }
 const VARIANTS: Variant[] = [
   { name: 'route', js: true, delayed: false, prepare: routeHeavy },
   { name: 'by type', js: true, delayed: false, prepare: blockHeavy },

@@ -1,8 +1,7 @@
 // What map's performance engine loads (issue 43), through the real server and its Chromium: images,
 // media and fonts are refused inside Chromium by resource type (block-heavy.ts), on both map paths and
 // with the caller's headers (whose Playwright route sees every request); the stylesheets and scripts
-// that make the layout and the elements load, and the stylesheet's sizes are in the map's boxes. The
-// spares readied for the fast path (map-ready.ts) are plain pages again for the precision engine.
+// that make the layout and the elements load, and the stylesheet's sizes are in the map's boxes.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
@@ -19,8 +18,6 @@ const FILES: Record<string, [type: string, body: string]> = {
   '/page': ['text/html', PAGE],
   '/style.css': ['text/css', '@font-face { font-family: Web; src: url(/web.woff2) format("woff2"); } .fonted { font-family: Web, sans-serif; } #buy { width: 321px; height: 47px; }'],
   '/app.js': ['text/javascript', `addEventListener('DOMContentLoaded', () => { document.getElementById('root').innerHTML = '<button>Scripted action</button>'; });`],
-  // Tells whether the settle watcher runs in the document (a spare readied for the map: map-ready.ts).
-  '/probe': ['text/html', `<!doctype html><title>Probe</title><img src="/photo.png" width="10" height="10" alt="p"><script>document.write('<button>' + (window.__sightlineSettle ? 'watched' : 'plain') + '</button>');</script>`],
   '/photo.png': ['image/png', ''], '/clip.mp4': ['video/mp4', ''], '/web.woff2': ['font/woff2', ''],
 };
 
@@ -61,16 +58,6 @@ test('performance map: images, media and fonts are never requested, on either ma
       const full = await observe(server, key, { url: `${siteUrl}/page`, mode: 'map', options: { render_quality: 'precision' } });
       assert.equal(full.status, 200, JSON.stringify(full.body));
       for (const p of ['/photo.png', '/web.woff2']) assert.ok(seen.some((s) => s.path === p), `precision requests ${p}: ${JSON.stringify(seen.map((s) => s.path))}`);
-      // The spares are readied for the performance map's fast path: precision gets a plain page (no
-      // watcher, images load), and a performance map after it a readied one again.
-      const texts = (body: Record<string, unknown>) => (body.interactable_elements as { text: string }[]).map((e) => e.text);
-      for (const [quality, want, image] of [['performance', path === 'fast' ? 'watched' : 'plain', false], ['precision', 'plain', true], ['performance', path === 'fast' ? 'watched' : 'plain', false]] as const) {
-        seen.length = 0;
-        const probe = await observe(server, key, { url: `${siteUrl}/probe`, mode: 'map', options: { render_quality: quality } });
-        assert.equal(probe.status, 200, JSON.stringify(probe.body));
-        assert.ok(texts(probe.body).includes(want), `${path}, ${quality}: ${want} (${JSON.stringify(texts(probe.body))})`);
-        assert.equal(seen.some((s) => s.path === '/photo.png'), image, `${path}, ${quality}: image requested ${image}`);
-      }
     } finally {
       await server.stop();
       removeDataDir(server.dataDir);

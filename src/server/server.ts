@@ -16,7 +16,6 @@ import { createMetrics, metricsRoute, METRICS_PATH, type Metrics } from './metri
 import { pageRoutes } from './pages.ts';
 import { AlternatingBrowsers, BrowserPool, CHROMIUM_FLAGS, type PageRunner } from '../observe/browser/browser-pool.ts';
 import { BrowserFleet } from '../observe/browser/browser-fleet.ts';
-import { readyAhead } from '../observe/browser/map-ready.ts';
 import { mcpRoute } from './routes/mcp.ts';
 import { ExtractPool, defaultExtractWorkers } from '../observe/worker/extract-pool.ts';
 import { startEgressProxy, logBlocked, type EgressProxy } from '../observe/egress/egress-proxy.ts';
@@ -65,14 +64,12 @@ function lazyBrowser(config: ServerConfig, guard: EgressGuard, logger: Logger) {
   const proxy = () => (proxyStarted ??= startEgressProxy(guard, logBlocked(logger)));
   let started: Promise<PageRunner> | undefined;
   let poolRef: PageRunner | undefined;
-  // Spares readied for the performance map's adaptive path (map-ready.ts); the legacy path routes its own.
-  const readySpare = config.mapPath === 'legacy' ? undefined : readyAhead;
   const start = async (): Promise<PageRunner> => {
     if (config.browserWs.length) {
       return new BrowserFleet({ endpoints: config.browserWs, token: config.browserToken, size: config.browserPages, maxQueue: config.browserQueue,
-        spares: config.mapSpares, readySpare, closeBeforeAnswer: config.mapPath === 'legacy', log: (event, fields) => logger.warn(fields, event) });
+        spares: config.mapSpares, closeBeforeAnswer: config.mapPath === 'legacy', log: (event, fields) => logger.warn(fields, event) });
     }
-    const options = { executablePath: config.chromium, proxyUrl: (await proxy()).url, size: config.browserPages, maxQueue: config.browserQueue, closeBeforeAnswer: config.mapPath === 'legacy', spares: config.mapSpares, readySpare };
+    const options = { executablePath: config.chromium, proxyUrl: (await proxy()).url, size: config.browserPages, maxQueue: config.browserQueue, closeBeforeAnswer: config.mapPath === 'legacy', spares: config.mapSpares };
     // One browser per page slot at most: a second browser for one slot would only wait for it.
     const browsers = Math.min(config.mapBrowsers, config.browserPages);
     return browsers > 1 && config.mapPath !== 'legacy' ? new AlternatingBrowsers(options, browsers) : new BrowserPool(options);

@@ -5,7 +5,7 @@
 // included, and sends it through Node and back before it may go on (issue 43: navigation to DOM ready
 // 7 ms shorter at the median and 32 ms on average per WCXB page, more on pages with many blocking scripts).
 // docs/decisions.md, "Heavy requests refused by type".
-import type { CDPSession, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 
 /** The resource types refused (CDP Network.ResourceType). */
 const HEAVY_TYPES = ['Image', 'Media', 'Font'] as const;
@@ -15,12 +15,11 @@ const HEAVY_TYPES = ['Image', 'Media', 'Font'] as const;
  * client blocked (`net::ERR_BLOCKED_BY_CLIENT`). The page's own target only: a frame in a process of its
  * own (a cross-site iframe) loads its images, as a page does; no request it makes waits for them.
  */
-export async function blockHeavy(page: Page): Promise<CDPSession> {
+export async function blockHeavy(page: Page): Promise<void> {
   const session = await page.context().newCDPSession(page);
   // A request paused after its page closed fails to be answered: nothing is left to refuse.
   session.on('Fetch.requestPaused', (e) => void session.send('Fetch.failRequest', { requestId: e.requestId, errorReason: 'BlockedByClient' }).catch(() => undefined));
   await session.send('Fetch.enable', { patterns: HEAVY_TYPES.map((resourceType) => ({ urlPattern: '*', resourceType, requestStage: 'Request' as const })) });
-  return session;
 }
 
 /** The same types refused by a Playwright route, the path before (map's `--map-path legacy`): every request of

@@ -17,8 +17,6 @@ export interface FleetOptions {
   maxQueue: number;
   /** Each host pool's spare contexts (--map-spares) and path (--map-path legacy), as the local pool's. */
   spares?: number;
-  /** Each host pool's hook for a spare just made (PoolOptions.readySpare). */
-  readySpare?: (page: Page) => Promise<void>;
   closeBeforeAnswer?: boolean;
   /** How often hosts' health is read. */
   pollMs?: number;
@@ -69,7 +67,7 @@ export class BrowserFleet implements PageRunner {
         endpoint, up: true, inflight: 0, pages: null, capacity: null, inflightAtPoll: 0, missed: 0, health: health.href,
         pool: new BrowserPool({
           executablePath: '', wsEndpoint: endpoint, connectHeaders: headers, proxyUrl: '', size: options.size, maxQueue: options.maxQueue,
-          spares: options.spares, readySpare: options.readySpare, closeBeforeAnswer: options.closeBeforeAnswer, onGone: (why) => this.down(host, why),
+          spares: options.spares, closeBeforeAnswer: options.closeBeforeAnswer, onGone: (why) => this.down(host, why),
         }),
       };
       return host;

@@ -80,9 +80,6 @@ export interface PoolOptions {
    *  `taken`, as the request takes it, alongside its work (measured worse when paced: bench/README.md,
    *  "Warm spares"; kept for bench/map-spares.bench.ts). */
   spareRefill?: 'taken' | 'answered';
-  /** Called on each spare's page once made, before it counts as ready (map-ready.ts readies it for the
-   *  performance map); a failure leaves the page as made. */
-  readySpare?: (page: Page) => Promise<void>;
   /** Page slots shared with other pools (AlternatingBrowsers); by default the pool's own. */
   slots?: PageSlots;
   /** Launch Chromium without the renderers nobody uses (LEAN_FLAG; default true). False: Chromium's
@@ -380,9 +377,6 @@ export class BrowserPool implements PageRunner {
       const made = browser.then((b) => (b.isConnected() && !this.closed ? this.create(b) : undefined)).then((fresh) => {
         // Closed (or killed) while it was being made: it must not outlive the pool.
         if (fresh && (this.closed || this.browser !== browser)) { void fresh.context.close().catch(() => undefined); return undefined; }
-        return fresh;
-      }).then(async (fresh) => {
-        if (fresh) await this.options.readySpare?.(fresh.page).catch(() => undefined);
         return fresh;
       }).catch(() => undefined);
       const spare: Spare = { on: browser, made, ready: false };

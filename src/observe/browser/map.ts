@@ -12,9 +12,8 @@ import { boxesOf } from '../../collect/highlight.ts';
 import type { PageRunner } from './browser-pool.ts';
 import type { EgressGuard } from '../egress/egress.ts';
 import { checkUrl, navigate, readSettled } from './navigate.ts';
-import { routeHeavy } from './block-heavy.ts';
-import { adaptiveSettle, type Inflight, type SettleReport } from './settle.ts';
-import { plainPage, readyForMap } from './map-ready.ts';
+import { blockHeavy, routeHeavy } from './block-heavy.ts';
+import { adaptiveSettle, prepareSettle, type Inflight, type SettleReport } from './settle.ts';
 import { applyCredentials, type Credentials } from '../egress/credentials.ts';
 
 export type Engine = 'performance' | 'precision';
@@ -136,12 +135,12 @@ export async function mapPage(pool: PageRunner, guard: EgressGuard, ranker: Rank
     // The adaptive path: the settle watcher is installed while the route is set up, not after it.
     const fast = job.engine === 'performance' && job.settle !== 'fixed';
     let inflight: Inflight | undefined;
-    // A spare readied ahead for the adaptive path (map-ready.ts) is made plain for the others.
-    if (!fast) await plainPage(page);
     await applyCredentials(page, job.credentials, job.deadlineMs);
-    if (fast) inflight = await readyForMap(page);
-    // The path before issue 19 (and 43): every request through a Playwright route.
-    else if (job.engine === 'performance') await routeHeavy(page);
+    if (job.engine === 'performance') {
+      if (fast) [inflight] = await Promise.all([prepareSettle(page), blockHeavy(page)]);
+      // The path before issue 19 (and 43): every request through a Playwright route.
+      else await routeHeavy(page);
+    }
     trace('route');
     const navigated = await navigate(page, job.url, job.engine === 'performance' ? 'domcontentloaded' : 'load', job.deadlineMs);
     lap('navigation');

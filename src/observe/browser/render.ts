@@ -4,7 +4,6 @@ import type { PageRunner } from './browser-pool.ts';
 import type { EgressGuard } from '../egress/egress.ts';
 import { checkUrl, navigate, readSettled } from './navigate.ts';
 import { applyCredentials, type Credentials } from '../egress/credentials.ts';
-import { plainPage } from './map-ready.ts';
 
 export interface Rendered { url: string; html: string; blocked: string[]; warnings: string[] }
 
@@ -17,7 +16,6 @@ export async function renderPage(pool: PageRunner, guard: EgressGuard, url: stri
   await checkUrl(guard, url);
   return pool.withPage(async (page) => {
     const deadline = Date.now() + deadlineMs;
-    await plainPage(page); // a spare readied for the map (map-ready.ts) loads as a fresh page here
     await applyCredentials(page, credentials, deadlineMs);
     const navigated = await navigate(page, url, 'domcontentloaded', deadlineMs);
     const warnings: string[] = [];

@@ -178,12 +178,11 @@ export class Inflight {
   }
 }
 
-/** Installs the watcher in the page's future documents; call before navigating. `script` removes it again
- *  from the documents to come (a page readied for a map that another request took: map-ready.ts). */
-export async function prepareSettle(page: Page): Promise<{ inflight: Inflight; script: { dispose(): Promise<void> } }> {
+/** Installs the watcher in the page's future documents; call before navigating. */
+export async function prepareSettle(page: Page): Promise<Inflight> {
   const inflight = new Inflight(page);
-  const script = await page.addInitScript({ content: WATCHER.replace('HORIZON', String(WINDOW_MS + 400)).replace('POLL_DEPTH', String(POLL_DEPTH)).replaceAll('RAF_DEPTH', String(RAF_DEPTH)) });
-  return { inflight, script };
+  await page.addInitScript({ content: WATCHER.replace('HORIZON', String(WINDOW_MS + 400)).replace('POLL_DEPTH', String(POLL_DEPTH)).replaceAll('RAF_DEPTH', String(RAF_DEPTH)) });
+  return inflight;
 }
 
 /**

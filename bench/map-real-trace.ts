@@ -6,7 +6,7 @@
 // BENCH_MAP_BASE=<commit> that commit's map path (unpacked with git archive, its own pool and Chromiums)
 // runs beside this one, the two alternating page by page with the order rotating by round; the maps are
 // compared element by element (ids, roles, names, boxes).
-// Run: node --import tsx bench/map-real-trace.ts. Env: BENCH_MAP_REAL_ROUNDS (default 3), BENCH_MAP_BASE.
+// Run: npm run bench:map-real (WCXB_DIR names the checkout). Env: BENCH_MAP_REAL_ROUNDS (default 3), BENCH_MAP_BASE.
 // Writes bench/results/map-real-trace.json and .md.
 import { writeFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, readFileSync, readdirSync } from 'node:fs';
 import { execSync } from 'node:child_process';
@@ -39,25 +39,37 @@ const STEPS: [string, string][] = [
   ['other', 'other (URL check, warnings, return; context close after the answer not included)'],
 ];
 
-/** CPU seconds (user + system) of this process and of the Chromium processes it started (in all, and the
- *  renderers alone: a page's parse, scripts, layout and collection run on a renderer's main thread), from /proc. */
-function cpu(): { node: number; chromium: number; renderer: number } {
+/** CPU seconds by process (user + system, with the children each reaped: a renderer that exited counts in
+ *  its parent), of this process and of the Chromium processes it started; renderers marked (a page's parse,
+ *  scripts, layout and collection run on a renderer's main thread). From /proc. */
+interface CpuSnap { node: number; chromium: Map<string, { t: number; renderer: boolean }> }
+function cpuSnap(): CpuSnap {
   const tick = 100;
-  const stat = (pid: string) => { try { const f = readFileSync(`/proc/${pid}/stat`, 'utf8'); const p = f.slice(f.lastIndexOf(')') + 2).split(' '); return (Number(p[11]) + Number(p[12])) / tick; } catch { return 0; } };
-  // Chromium processes started by this one only (other sessions share the machine).
-  const parent = new Map<string, string>();
+  const fields = (pid: string) => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8'); return f.slice(f.lastIndexOf(')') + 2).split(' '); };
+  const parent = new Map<string, string>(), time = new Map<string, number>();
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try { const f = readFileSync(`/proc/${pid}/stat`, 'utf8'); parent.set(pid, f.slice(f.lastIndexOf(')') + 2).split(' ')[1]); } catch { /* gone */ }
+    try { const p = fields(pid); parent.set(pid, p[1]); time.set(pid, (Number(p[11]) + Number(p[12]) + Number(p[13]) + Number(p[14])) / tick); } catch { /* gone */ }
   }
+  // Chromium processes started by this one only (other sessions share the machine).
   const ours = (pid: string) => { for (let p = parent.get(pid), n = 0; p && n < 8; p = parent.get(p), n++) if (p === String(process.pid)) return true; return false; };
-  let chromium = 0, renderer = 0;
+  const chromium = new Map<string, { t: number; renderer: boolean }>();
   for (const pid of parent.keys()) {
     if (!ours(pid)) continue;
-    const t = stat(pid);
-    chromium += t;
-    try { if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer')) renderer += t; } catch { /* gone */ }
+    let renderer = false;
+    try { renderer = readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer'); } catch { /* gone */ }
+    chromium.set(pid, { t: time.get(pid)!, renderer });
   }
-  return { node: stat('self'), chromium, renderer };
+  const self = fields('self');
+  return { node: (Number(self[11]) + Number(self[12])) / tick, chromium };
+}
+/** CPU between two snapshots. */
+function cpuBetween(a: CpuSnap, b: CpuSnap): { node: number; chromium: number; renderer: number } {
+  // In all: the trees' totals (live processes' own time and what they reaped), so each CPU second counts
+  // once; the renderers: each live renderer's growth (one that exited in between is left out: a lower bound).
+  const sum = (s: CpuSnap) => [...s.chromium.values()].reduce((n, x) => n + x.t, 0);
+  let renderer = 0;
+  for (const [pid, x] of b.chromium) if (x.renderer) renderer += Math.max(0, x.t - (a.chromium.get(pid)?.t ?? 0));
+  return { node: b.node - a.node, chromium: sum(b) - sum(a), renderer };
 }
 
 function checkoutOf(commit: string): { dir: string; remove(): void } {
@@ -80,21 +92,19 @@ const sides: Side[] = [];
 {
   const { AlternatingBrowsers } = await import('../src/observe/browser/browser-pool.ts');
   const { mapPage } = await import('../src/observe/browser/map.ts');
-  const { readyAhead } = await import('../src/observe/browser/map-ready.ts');
   if (base) {
     const old = await importFrom(base.dir, 'src/observe/browser/browser-pool.ts');
     const oldMap = await importFrom(base.dir, 'src/observe/browser/map.ts');
     sides.push({ name: `before (${BASE})`, runner: new old.AlternatingBrowsers(options, 2), mapPage: oldMap.mapPage });
   }
-  // As the server builds it (src/server/server.ts): spares readied for the map.
-  sides.push({ name: 'this checkout', runner: new AlternatingBrowsers({ ...options, readySpare: readyAhead }, 2), mapPage });
+  sides.push({ name: 'this checkout', runner: new AlternatingBrowsers(options, 2), mapPage });
 }
 
 interface Row { side: string; id: string; round: number; total: number; steps: Record<string, number>; settle: { ok: boolean; dom: number; timers: number; frames: number; requests: number }; cpuNode: number; cpuChromium: number; cpuRenderer: number; load: number; map: string }
 const rows: Row[] = [];
 const once = async (side: Side, id: string, url: string, round: number, keep: boolean) => {
   const seen: Record<string, number> = {};
-  const c0 = cpu();
+  const c0 = cpuSnap();
   const t0 = performance.now();
   let last = t0;
   const trace = (s: string) => { const now = performance.now(); seen[s] = (seen[s] ?? 0) + now - last; last = now; };
@@ -102,14 +112,14 @@ const once = async (side: Side, id: string, url: string, round: number, keep: bo
   const m = await side.mapPage(side.runner as never, guard, ranker, { url, engine: 'performance', limit: 50, selectors: false, screenshot: false, annotate: false,
     dismissOverlays: false, deadlineMs: 15_000, trace, settleReport: settle });
   const total = performance.now() - t0;
-  const c1 = cpu();
+  const c1 = cpuBetween(c0, cpuSnap());
   if (!keep) return;
   const known = new Set(STEPS.map(([s]) => s));
   const steps: Record<string, number> = { other: 0 };
   for (const [s, ms] of Object.entries(seen)) if (known.has(s)) steps[s] = ms; else steps.other += ms;
   steps.other += total - Object.values(seen).reduce((a, b) => a + b, 0);
   const map = JSON.stringify(m.ranked.elements.map((e) => [e.id, e.role, e.name, e.text, e.bbox]));
-  rows.push({ side: side.name, id, round, total, steps, settle, cpuNode: c1.node - c0.node, cpuChromium: c1.chromium - c0.chromium, cpuRenderer: c1.renderer - c0.renderer, load: loadavg()[0], map });
+  rows.push({ side: side.name, id, round, total, steps, settle, cpuNode: c1.node, cpuChromium: c1.chromium, cpuRenderer: c1.renderer, load: loadavg()[0], map });
 };
 
 try {

@@ -42,7 +42,7 @@ const STEPS: [string, string][] = [
 /** CPU seconds by process (user + system, with the children each reaped: a renderer that exited counts in
  *  its parent), of this process and of the Chromium processes it started; renderers marked (a page's parse,
  *  scripts, layout and collection run on a renderer's main thread). From /proc. */
-interface CpuSnap { node: number; chromium: Map<string, { t: number; renderer: boolean }> }
+interface CpuSnap { node: number; chromium: Map<string, { t: number; renderer: boolean; type: string }> }
 function cpuSnap(): CpuSnap {
   const tick = 100;
   const fields = (pid: string) => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8'); return f.slice(f.lastIndexOf(')') + 2).split(' '); };
@@ -52,12 +52,16 @@ function cpuSnap(): CpuSnap {
   }
   // Chromium processes started by this one only (other sessions share the machine).
   const ours = (pid: string) => { for (let p = parent.get(pid), n = 0; p && n < 8; p = parent.get(p), n++) if (p === String(process.pid)) return true; return false; };
-  const chromium = new Map<string, { t: number; renderer: boolean }>();
+  const chromium = new Map<string, { t: number; renderer: boolean; type: string }>();
   for (const pid of parent.keys()) {
     if (!ours(pid)) continue;
-    let renderer = false;
-    try { renderer = readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer'); } catch { /* gone */ }
-    chromium.set(pid, { t: time.get(pid)!, renderer });
+    let type = 'browser';
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      type = /--type=([a-z-]+)/.exec(cmd)?.[1] ?? 'browser';
+      if (type === 'utility') type = `utility ${/--utility-sub-type=([\w.]+)/.exec(cmd)?.[1] ?? ''}`.trim();
+    } catch { /* gone */ }
+    chromium.set(pid, { t: time.get(pid)!, renderer: type === 'renderer', type });
   }
   const self = fields('self');
   return { node: (Number(self[11]) + Number(self[12])) / tick, chromium };
@@ -122,8 +126,10 @@ const once = async (side: Side, id: string, url: string, round: number, keep: bo
   rows.push({ side: side.name, id, round, total, steps, settle, cpuNode: c1.node, cpuChromium: c1.chromium, cpuRenderer: c1.renderer, load: loadavg()[0], map });
 };
 
+let runStart: CpuSnap | undefined, runEnd: CpuSnap | undefined;
 try {
   for (const side of sides) for (const u of real.urls.slice(0, 3)) await once(side, u.id, u.url, -1, false);
+  runStart = cpuSnap();
   for (let round = 0; round < ROUNDS; round++) {
     for (const [k, u] of real.urls.entries()) {
       const order = (round + k) % 2 ? [...sides].reverse() : sides;
@@ -131,6 +137,7 @@ try {
     }
     process.stderr.write(`\rround ${round + 1}/${ROUNDS}`);
   }
+  runEnd = cpuSnap();
   process.stderr.write('\n');
 } finally {
   for (const s of sides) await s.runner.close();
@@ -165,6 +172,14 @@ const md: string[] = [
   }).join(' | ')} |`),
   '',
 ];
+// Chromium's CPU over the measured rounds by process type (a renderer that exited counts in the zygote that reaped it).
+const byType = new Map<string, number>();
+if (runStart && runEnd) {
+  for (const [pid, x] of runEnd.chromium) byType.set(x.type, (byType.get(x.type) ?? 0) + x.t - (runStart.chromium.get(pid)?.t ?? 0));
+  for (const [pid, x] of runStart.chromium) if (!runEnd.chromium.has(pid)) byType.set(x.type, (byType.get(x.type) ?? 0) - x.t);
+  const n = rows.length;
+  md.push(`Chromium CPU per request by process type over the measured rounds (ms, mean; renderers that exited are in the zygote's): ${[...byType].sort((x, y) => y[1] - x[1]).map(([t, v]) => `${t} ${f0((v * 1000) / n)}`).join(', ')}; this process ${f0(((runEnd.node - runStart.node) * 1000) / n)}.`, '');
+}
 if (base) {
   const [a, b] = sides.map((s) => s.name);
   let same = 0, n = 0;
@@ -193,6 +208,6 @@ if (base) {
   }
 }
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-writeFileSync(new URL('./results/map-real-trace.json', import.meta.url), JSON.stringify({ date: new Date().toISOString(), rounds: ROUNDS, base: BASE ?? null, rows: rows.map(({ map: _, ...r }) => r) }, null, 2) + '\n');
+writeFileSync(new URL('./results/map-real-trace.json', import.meta.url), JSON.stringify({ date: new Date().toISOString(), rounds: ROUNDS, base: BASE ?? null, chromiumCpuByType: Object.fromEntries([...byType].map(([t, v]) => [t, (v * 1000) / rows.length])), rows: rows.map(({ map: _, ...r }) => r) }, null, 2) + '\n');
 writeFileSync(new URL('./results/map-real-trace.md', import.meta.url), md.join('\n'));
 console.log(md.join('\n'));

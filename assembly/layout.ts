@@ -208,3 +208,7 @@ export enum OutFlag {
 }
 
 export enum Diff { NONE = 0, ADDED = 1, REMOVED = 2, MODIFIED = 3, MOVED = 4 }
+
+/** How many headings above an element the core's section lookup tries for one in its column (the nearest usually
+ *  is; assembly/rerank.ts sections()). Here so the training dumps that mirror the lookup read the same number. */
+export const SECTION_HEADINGS_BACK = 32;

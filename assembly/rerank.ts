@@ -3,7 +3,7 @@
 // position the goal names against the element's place in its list, and the heuristic signals; a logistic model
 // over them (weights in WEIGHTS, trained by `npm run train`); the fused score orders the result when
 // the best candidate is confident enough. Only + - * / and floor: identical in Wasm and JS.
-import { F64In, F64Out, I32In, I32Out, Flag, OutFlag, Param, Feature, Intent, Kind } from "./layout";
+import { F64In, F64Out, I32In, I32Out, Flag, OutFlag, Param, Feature, Intent, Kind, SECTION_HEADINGS_BACK } from "./layout";
 import { count, f64In, i32In, i32Out, setI32Out, f64Out, setF64Out, param, setParam, tokens, goal, weights, features, order } from "./state";
 import { sortByKey, tableSize, hash3 } from "./sort";
 import { byDocY } from "./group";
@@ -150,8 +150,6 @@ export function rerankProbabilities(selected: i32): void {
   }
 }
 
-/** How many headings above an element are tried for one in its column (the nearest usually is). */
-const MAX_HEADINGS_BACK = 32;
 
 /**
  * The section each element sits in: the label the client sent (SEC_*), else the nearest heading above
@@ -183,7 +181,7 @@ function sections(secStart: Int32Array, secLen: Int32Array, secId: Int32Array): 
       const mid = (lo + hi) >> 1;
       if (f64Out(F64Out.DOC_Y, unchecked(heads[mid])) < y) lo = mid + 1; else hi = mid;
     }
-    for (let k = lo - 1; k >= 0 && k >= lo - MAX_HEADINGS_BACK; k--) {
+    for (let k = lo - 1; k >= 0 && k >= lo - SECTION_HEADINGS_BACK; k--) {
       const j = unchecked(heads[k]);
       if (j == i) continue;
       const hx0 = f64In(F64In.X, j), hx1 = hx0 + f64In(F64In.W, j);

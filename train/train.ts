@@ -11,13 +11,11 @@ import { gunzipSync } from 'node:zlib';
 import { Buf, Feature, I32Out } from '../assembly/layout.ts';
 import { jsBackend } from '../src/rank/core-js.ts';
 import { encode } from '../src/rank/encode.ts';
-import { hash } from '../src/rank/goal.ts';
 import type { DataPage } from './build-data.ts';
 import { join } from 'node:path';
 import { SHARED_DATA } from '../bench/payloads.ts';
+import { TRAIN_SEED as SEED, heldOutTemplatePage } from './template-split.ts';
 
-const SEED = Number(process.env.TRAIN_SEED ?? 7);
-const HELD_OUT = 0.25;
 const EPOCHS = 600;
 const L2 = 1e-3;
 const K = Feature.COUNT;
@@ -47,7 +45,7 @@ function featurize(id: string, template: string, request: object, goal: string, 
   return { page: id, template, goal, x, importance, heuristicIndex, heuristicRank, target: targets[0], targets };
 }
 
-const heldOut = (id: string) => ((hash(`${SEED}:${id}`) >>> 0) % 1000) / 1000 < HELD_OUT;
+const heldOut = heldOutTemplatePage;
 const train: Example[] = [], test: Example[] = [];
 for (const page of data.pages) {
   for (const ex of page.examples) {

@@ -10,17 +10,15 @@
 // (START_TABLE: the table to refine, default train/embed/.cache/distilled/goal-embed.bin from table.py --out)
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import { Buf, F64In, F64Out, Feature, Flag, I32In, Param } from '../../assembly/layout.ts';
+import { Buf, F64In, F64Out, Feature, Flag, I32In, Param, SECTION_HEADINGS_BACK } from '../../assembly/layout.ts';
+import { heldOutTemplatePage } from '../template-split.ts';
 import { jsBackend } from '../../src/rank/core-js.ts';
 import { encode } from '../../src/rank/encode.ts';
-import { hash } from '../../src/rank/goal.ts';
 import { parseEmbedTable, useEmbedTable } from '../../src/rank/embed-table.ts';
 import { loadGoals } from '../real/evaluate.ts';
 import type { DataPage } from '../build-data.ts';
 
 const CACHE = new URL('./.cache/', import.meta.url);
-/** assembly/rerank.ts sections(): headings tried above an element for one in its column. */
-const MAX_HEADINGS_BACK = 32;
 const K = Feature.COUNT;
 const EMB = [Feature.EMB_OWN, Feature.EMB_LINK, Feature.EMB_SECTION];
 const BASE = JSON.parse(readFileSync(new URL('./refine-base.json', import.meta.url), 'utf8')) as { features: string[]; weights: number[] };
@@ -72,7 +70,7 @@ function dumpGoal(page: string, site: string, source: string, style: string, lan
     const y = outF[F64Out.DOC_Y * n + i], x0 = inF[F64In.X * n + i], x1 = x0 + inF[F64In.W * n + i];
     let lo = 0, hi = heads.length;
     while (lo < hi) { const mid = (lo + hi) >> 1; if (outF[F64Out.DOC_Y * n + heads[mid]] < y) lo = mid + 1; else hi = mid; }
-    for (let k = lo - 1; k >= 0 && k >= lo - MAX_HEADINGS_BACK; k--) {
+    for (let k = lo - 1; k >= 0 && k >= lo - SECTION_HEADINGS_BACK; k--) {
       const j = heads[k];
       if (j === i) continue;
       const hx0 = inF[F64In.X * n + j], hx1 = hx0 + inF[F64In.W * n + j];
@@ -101,10 +99,8 @@ for (const g of loadGoals()) {
 }
 const nReal = goals.length;
 const data = JSON.parse(gunzipSync(readFileSync(new URL('../data/pages.json.gz', import.meta.url))).toString()) as { pages: DataPage[] };
-/** train/train.ts's held-out template pages (its TRAIN_SEED 7, HELD_OUT 0.25) are left out: they stay held out. */
-const trainHeldOut = (id: string) => ((hash(`7:${id}`) >>> 0) % 1000) / 1000 < 0.25;
 for (const p of data.pages) {
-  if (trainHeldOut(p.id)) continue;
+  if (heldOutTemplatePage(p.id)) continue; // train/train.ts's held-out template pages stay held out
   for (const ex of p.examples) {
     const d = dumpGoal(p.id, `template:${p.template}`, 'template', 'template', 'en', p.request, ex.goal, (el) => el.id === ex.target);
     if (d) goals.push(d);

@@ -6,6 +6,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { createRanker } from '../../src/index.ts';
+import { SECTION_HEADINGS_BACK } from '../../assembly/layout.ts';
 import { loadGoals } from '../real/evaluate.ts';
 import type { RealPage } from '../real/collect-real.ts';
 import type { DataPage } from '../build-data.ts';
@@ -13,8 +14,6 @@ import type { DataPage } from '../build-data.ts';
 const CACHE = new URL('./.cache/', import.meta.url);
 const SPLITS = new Set(['train', 'dev']);
 const HEADING_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
-/** How many headings above an element are tried for one spanning its column (as the core does). */
-const MAX_HEADINGS_BACK = 32;
 /** How many of today's first elements keep their rerank score in the dump (a second stage's candidates). */
 const TOP_SCORED = 100;
 
@@ -51,7 +50,7 @@ function headingAbove(els: Raw[]): Map<number, string> {
     const y = e.doc_y ?? e.rect.y, x = e.center_x ?? e.rect.x + e.rect.width / 2;
     let i = heads.length - 1;
     while (i >= 0 && (heads[i].doc_y ?? heads[i].rect.y) >= y) i--;
-    for (let back = 0; i >= 0 && back < MAX_HEADINGS_BACK; i--, back++) {
+    for (let back = 0; i >= 0 && back < SECTION_HEADINGS_BACK; i--, back++) {
       const h = heads[i];
       if (h.id !== e.id && h.rect.x <= x && x <= h.rect.x + h.rect.width) { out.set(e.id, clean(h.text).slice(0, 200)); break; }
     }

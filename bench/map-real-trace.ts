@@ -8,11 +8,8 @@
 // compared element by element (ids, roles, names, boxes).
 // Run: npm run bench:map-real (WCXB_DIR names the checkout). Env: BENCH_MAP_REAL_ROUNDS (default 3), BENCH_MAP_BASE.
 // Writes bench/results/map-real-trace.json and .md.
-import { writeFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, readFileSync, readdirSync } from 'node:fs';
-import { execSync } from 'node:child_process';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { writeFileSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { createEgressGuard } from '../src/observe/egress/egress.ts';
 import { startEgressProxy } from '../src/observe/egress/egress-proxy.ts';
 import { loadWasmCore } from '../src/rank/load-node.ts';
@@ -20,10 +17,9 @@ import { Ranker } from '../src/rank/ranker.ts';
 import { MAP_MAX_LIMIT } from '../src/schema/observe.ts';
 import { serveRealPages } from './wcxb-pages.ts';
 import { wcxbAvailable, WCXB_DIR } from './read/wcxb-eval.ts';
-import { importFrom } from './old-checkout.ts';
+import { builtCheckout, importFrom } from './old-checkout.ts';
 import { quantile } from './stats.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ROUNDS = Number(process.env.BENCH_MAP_REAL_ROUNDS ?? 3);
 const BASE = process.env.BENCH_MAP_BASE;
 if (!wcxbAvailable()) { console.log(`skipped: no WCXB checkout at ${WCXB_DIR}/dev (set WCXB_DIR)`); process.exit(0); }
@@ -76,15 +72,7 @@ function cpuBetween(a: CpuSnap, b: CpuSnap): { node: number; chromium: number; r
   return { node: b.node - a.node, chromium: sum(b) - sum(a), renderer };
 }
 
-function checkoutOf(commit: string): { dir: string; remove(): void } {
-  const dir = mkdtempSync(join(tmpdir(), 'sightline-map-base-'));
-  execSync(`git -C ${ROOT} archive ${commit} | tar -x -C ${dir}`);
-  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
-  execSync('node scripts/build.js', { cwd: dir, stdio: 'ignore' });
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
-}
-
-const base = BASE ? checkoutOf(BASE) : undefined;
+const base = BASE ? builtCheckout(BASE, 'sightline-map-base-') : undefined;
 const real = await serveRealPages();
 const guard = createEgressGuard(['127.0.0.1/32']);
 const proxy = await startEgressProxy(guard, () => undefined);

@@ -2,7 +2,7 @@
 // ranker beside this one's in one process: rank-old-new.ts, rank-same-output.ts, long-strings.bench.ts; and a
 // commit's collector as a page script beside this one's (collect-vs-commit.bench.ts, collect-same-output.ts).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -20,6 +20,16 @@ export async function rankerAt(dir: string): Promise<Ranker> {
 }
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** A commit of this repository unpacked (`git archive`) into a temporary folder and built there, this
+ *  checkout's node_modules shared: the "before" side of a benchmark that runs both in one process or two servers. */
+export function builtCheckout(commit: string, prefix: string): { dir: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  execFileSync('tar', ['-x', '-C', dir], { input: execFileSync('git', ['-C', ROOT, 'archive', commit], { maxBuffer: 1 << 30 }) });
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  execFileSync('node', ['scripts/build.js'], { cwd: dir, stdio: 'ignore' });
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
 
 /** A commit's collector (`null`: this checkout's) as one page script installing `window[name].collect`. With
  *  `ownKeys` its id registry and quiet clock live under keys of its own, so two builds in one page keep apart.

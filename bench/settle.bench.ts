@@ -11,19 +11,17 @@
 // and boxes, before against after, and each side's two rounds against each other for the pages' own noise).
 // Run: npm run bench:settle. Env: BENCH_SETTLE_ROUNDS (default 2), BENCH_SETTLE_REAL (default 50),
 // BENCH_SETTLE_BASE (a commit). Writes bench/results/settle.json and .md.
-import { writeFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, existsSync } from 'node:fs';
-import { execSync } from 'node:child_process';
+import { writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { serveFixtures } from '../test/helpers/fixtures.ts';
 import { startServer, createKey, removeDataDir, observe, type ServerProcess } from '../test/helpers/server.ts';
 import { serveRealPages, type RealPageServer } from './wcxb-pages.ts';
 import { wcxbAvailable, WCXB_DIR } from './read/wcxb-eval.ts';
 import { quantile } from './stats.ts';
+import { builtCheckout } from './old-checkout.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BASE = process.env.BENCH_SETTLE_BASE ?? 'b9c6a2e';
 const ROUNDS = Number(process.env.BENCH_SETTLE_ROUNDS ?? 2);
 const REAL = Number(process.env.BENCH_SETTLE_REAL ?? 50);
@@ -50,12 +48,9 @@ const LATE: [string, string, string[]][] = [
 
 /** This checkout's base commit, built in a temporary folder (node_modules shared). */
 function buildBase(): { cli: string; remove(): void } {
-  const dir = mkdtempSync(join(tmpdir(), 'sightline-settle-base-'));
-  execSync(`git -C ${ROOT} archive ${BASE} | tar -x -C ${dir}`);
-  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
-  execSync('node scripts/build.js', { cwd: dir, stdio: 'ignore' });
+  const { dir, remove } = builtCheckout(BASE, 'sightline-settle-base-');
   if (!existsSync(join(dir, 'build', 'cli.js'))) throw new Error(`building ${BASE} failed`);
-  return { cli: join(dir, 'build', 'cli.js'), remove: () => rmSync(dir, { recursive: true, force: true }) };
+  return { cli: join(dir, 'build', 'cli.js'), remove };
 }
 
 const late = createServer((req, res) => {

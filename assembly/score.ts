@@ -162,8 +162,9 @@ let cutIn: f64 = 0, cutOut: f64 = 0;
  * the viewport whose doc_y is at most cutIn, outside it at most cutOut. Returns how many that is. A page
  * repeats its actions (a search form in the header and again in a menu, "Add to cart" under 40
  * products): the first few say what the page offers, the rest would crowd out everything else.
+ * `items` (purchases only): 0 counts only the page's own purchases, 1 only items' (markPurchaseItems), -1 all.
  */
-function actionCuts(flag: i32, minBand: i32, maxBand: i32, keep: i32): i32 {
+function actionCuts(flag: i32, minBand: i32, maxBand: i32, keep: i32, items: i32 = -1): i32 {
   // The three smallest doc_y inside (a <= b <= c) and outside (d <= e <= g) the viewport.
   let a: f64 = Infinity, b: f64 = Infinity, c: f64 = Infinity;
   let d: f64 = Infinity, e: f64 = Infinity, g: f64 = Infinity;
@@ -172,6 +173,7 @@ function actionCuts(flag: i32, minBand: i32, maxBand: i32, keep: i32): i32 {
     if ((flags & flag) == 0) continue; // the flag first: most elements have none
     const band = i32In(I32In.BAND, i);
     if (band < minBand || band > maxBand || !namesAction(i, flags, flag)) continue;
+    if (items >= 0 && i32(unchecked(purchaseItems[i])) != items) continue;
     const y = f64Out(F64Out.DOC_Y, i);
     if ((i32Out(I32Out.FLAGS, i) & OutFlag.IN_VIEWPORT) != 0) {
       if (y < a) { c = b; b = a; a = y; } else if (y < b) { c = b; b = y; } else if (y < c) c = y;
@@ -184,6 +186,36 @@ function actionCuts(flag: i32, minBand: i32, maxBand: i32, keep: i32): i32 {
   const outside = d == Infinity ? 0 : (e == Infinity ? 1 : (g == Infinity ? 2 : 3));
   return inside + min(outside, left);
 }
+
+/**
+ * Purchases that belong to repeated items, not to the page (issue 38, sixth round): a product page's own "Add to
+ * cart" sits once in its main block, while carousels and lists of other products repeat theirs on every card. A
+ * purchase control is an item's when the client sent it inside a list of at least ITEM_MIN items (src/collect/lists.ts),
+ * or, outside such lists, when at least ITEM_MIN drawn purchase controls outside them carry its very label (a client
+ * that sends no lists, an unstyled render where the cards no longer line up). Sets `purchaseItems[i]` to 1.
+ */
+function markPurchaseItems(): void {
+  purchaseItems = new Uint8Array(count);
+  const perLabel = new Int32Array(count + 2);   // TEXT_KEY is 1 + an interned label: at most count + 1
+  for (let i = 0; i < count; i++) {
+    const flags = i32In(I32In.FLAGS, i);
+    if ((flags & Flag.PURCHASE) == 0 || !drawn(i, flags) || listed(i)) continue;
+    const k = i32In(I32In.TEXT_KEY, i);
+    if (k > 0 && k < count + 2) unchecked(perLabel[k] = unchecked(perLabel[k]) + 1);
+  }
+  for (let i = 0; i < count; i++) {
+    if ((i32In(I32In.FLAGS, i) & Flag.PURCHASE) == 0) continue;
+    const k = i32In(I32In.TEXT_KEY, i);
+    const repeated = listed(i) || (k > 0 && k < count + 2 && unchecked(perLabel[k]) >= ITEM_MIN);
+    if (repeated) unchecked(purchaseItems[i] = 1);
+  }
+}
+/** Inside a list of at least ITEM_MIN items the client sent. */
+function listed(i: i32): bool {
+  return i32In(I32In.LIST_ID, i) != 0 && i32In(I32In.LIST_SIZE, i) >= ITEM_MIN;
+}
+const ITEM_MIN = 3;                      // as the collector's lists (src/collect/lists.ts MIN_ITEMS)
+let purchaseItems = new Uint8Array(0);   // scratch: allocated per run (prepare resets the heap)
 
 /**
  * The submit of the form the page exists for (a contact, sign-up or booking form), or -1: the drawn, enabled submit
@@ -309,10 +341,18 @@ export function computeScores(): void {
   const pageBottom = pageBottomOf(vh);
   // A purchase is done by a control: buttons and fields naming one take the promotions first, links naming
   // one ("Buy New Gear" in a menu) only those left.
-  const purchaseControls = actionCuts(Flag.PURCHASE, Band.CONTROL, Band.INPUT, ACTION_KEEP);
-  const purchaseIn = cutIn, purchaseOut = cutOut;
-  actionCuts(Flag.PURCHASE, Band.LINK, Band.LINK, ACTION_KEEP - purchaseControls);
-  const purchaseLinkIn = cutIn, purchaseLinkOut = cutOut;
+  // In each band the page's own purchases (markPurchaseItems) come first, and items' purchases are promoted only where
+  // the band has none of the page's own (a listing's cards, a product whose own button shares the cards' label).
+  markPurchaseItems();
+  const ownControls = actionCuts(Flag.PURCHASE, Band.CONTROL, Band.INPUT, ACTION_KEEP, 0);
+  const ownIn = cutIn, ownOut = cutOut;
+  const itemControls = actionCuts(Flag.PURCHASE, Band.CONTROL, Band.INPUT, ownControls > 0 ? 0 : ACTION_KEEP, 1);
+  const itemIn = cutIn, itemOut = cutOut;
+  const linkKeep = ACTION_KEEP - ownControls - itemControls;
+  const ownLinks = actionCuts(Flag.PURCHASE, Band.LINK, Band.LINK, linkKeep, 0);
+  const ownLinkIn = cutIn, ownLinkOut = cutOut;
+  actionCuts(Flag.PURCHASE, Band.LINK, Band.LINK, ownLinks > 0 ? 0 : linkKeep, 1);
+  const itemLinkIn = cutIn, itemLinkOut = cutOut;
   actionCuts(Flag.SIGN_IN, Band.LINK, Band.INPUT, ACTION_KEEP);
   const signInIn = cutIn, signInOut = cutOut;
   actionCuts(Flag.SEARCH, Band.LINK, Band.INPUT, ACTION_KEEP);
@@ -353,7 +393,9 @@ export function computeScores(): void {
     if ((flags & Flag.HAS_TEXT) != 0) score += BONUS_TEXT;
     // Each flag tested before the call: most elements name no action.
     const purchase = (flags & Flag.PURCHASE) != 0 && namesAction(i, flags, Flag.PURCHASE)
-      && docY <= (band == Band.LINK ? (inView ? purchaseLinkIn : purchaseLinkOut) : (inView ? purchaseIn : purchaseOut));
+      && docY <= (unchecked(purchaseItems[i]) != 0
+        ? (band == Band.LINK ? (inView ? itemLinkIn : itemLinkOut) : (inView ? itemIn : itemOut))
+        : (band == Band.LINK ? (inView ? ownLinkIn : ownLinkOut) : (inView ? ownIn : ownOut)));
     // Covered by a layer whose controls come first: what it covers names no action until the layer is dealt with.
     const covered = layered && (out & OutFlag.OCCLUDED) != 0;
     const action = !covered && (purchase || i == formSubmit

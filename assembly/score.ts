@@ -8,8 +8,8 @@
 //     area up to 50 (sqrt(area) / 100, capped), primary styling 40,
 //     opaque non-white/grey background 15, cursor:pointer 15, visible text or accessible name 15
 //   primary action: +600 for a control naming a purchase, sign in or search (Flag.PURCHASE / SIGN_IN /
-//     SEARCH; not tiny; a link or control only with a label of at most 40 chars), among the first three of its
-//     kind by doc_y, those in the viewport first; not when a layer covers it
+//     SEARCH; not tiny, not hidden from the accessibility tree; a link or control only with a label of at most 40 chars), among the first three of its
+//     kind by doc_y, those in the viewport first (a purchase: the page's own before items', markPurchaseItems); not when a layer covers it
 //   penalties (multiplied): hidden x0.05, hidden from the accessibility tree (aria-hidden / inert, drawn) x0.3, disabled x0.6 (not for a promoted purchase: a shop's add to cart
 //     stays disabled until a size is chosen), occluded x0.7 (x0.5 when a modal blocks the page or a layer covers it), unnamed x0.6, tiny x0.6 (thinner
 //     than 4 px, or under 100 px² without a name: an icon button drawn without its icon is still a control)
@@ -139,12 +139,14 @@ function drawn(i: i32, flags: i32): bool {
 
 /** The element, whose words say so (the encoder's `flag`: callers test it first, since most elements name no
  *  action and the test is cheaper than this call), names a kind of primary action: it is neither
- *  hidden nor tiny (a small named control counts in the viewport only), and its label is short unless it is a form input (a search box may have a long placeholder):
+ *  hidden (nor hidden from the accessibility tree) nor tiny (a small named control counts in the viewport only), and its label is short unless it is a form input (a search box may have a long placeholder):
  *  the words name what the control does, not a sentence around it ("You must log in to reply here"). */
 function namesAction(i: i32, flags: i32, flag: i32): bool {
   // A collapsed toggle is not a visible action: thinner than TINY_SIDE, or under TINY_AREA unless it is named
   // and in the viewport (a header's "Sign in" or "Search" icon button drawn 16×6 because its icon did not load).
-  if (!drawn(i, flags)) return false;
+  // Nor is a control hidden from the accessibility tree (a closed menu drawn because its styles did not load): it
+  // would take one of the three promotions of its kind from the visible one (issue 38, sixth round).
+  if (!drawn(i, flags) || (flags & Flag.A11Y_HIDDEN) != 0) return false;
   const w = f64In(F64In.W, i), h = f64In(F64In.H, i);
   if (w * h < TINY_AREA && ((flags & Flag.HAS_TEXT) == 0 || (i32Out(I32Out.FLAGS, i) & OutFlag.IN_VIEWPORT) == 0)) return false;
   // A purchase may have a longer label when it begins with the purchase words (Flag.PURCHASE_LEAD: the words

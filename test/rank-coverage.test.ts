@@ -166,3 +166,15 @@ test('without a list, a purchase label repeated on three or more cards is the it
   assert.ok(own >= 1 && own <= 10, `the product's add to basket at ${own}`);
   assert.ok(cards.every((k) => k > own), `every card's button (at ${cards}) below it`);
 });
+
+test('a closed menu\'s sign-in links (drawn, hidden from the accessibility tree) leave the promotion to the visible "Log in"', async () => {
+  await page.goto(`${fx.url}/closed-account-menu.html`);
+  await waitForStable(page, { quietMs: 100 });
+  const box = await page.locator('#login').boundingBox();
+  assert.ok(box && box.y < 800, `the visible "Log in" is in the first screen (y ${box?.y})`);
+  const r = await snapshot(page, { limit: 50, api });
+  const login = r.elements.findIndex((e) => (e.text ?? '').trim() === 'Log in') + 1;
+  const stories = r.elements.filter((e) => /^Story \d+$/.test(e.text ?? '')).length;
+  assert.ok(stories >= 20, `the first screen's story links are ranked (${stories})`);
+  assert.ok(login >= 1 && login <= 3, `"Log in" at ${login}`);
+});

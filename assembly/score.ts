@@ -8,8 +8,8 @@
 //     area up to 50 (sqrt(area) / 100, capped), primary styling 40,
 //     opaque non-white/grey background 15, cursor:pointer 15, visible text or accessible name 15
 //   primary action: +600 for a control naming a purchase, sign in or search (Flag.PURCHASE / SIGN_IN /
-//     SEARCH; not tiny; a link or control only with a label of at most 40 chars), among the first three of its
-//     kind by doc_y, those in the viewport first; not when a layer covers it
+//     SEARCH; not tiny, not hidden from the accessibility tree; a link or control only with a label of at most 40 chars), among the first three of its
+//     kind by doc_y, those in the viewport first (a purchase: the page's own before items', markPurchaseItems); not when a layer covers it
 //   penalties (multiplied): hidden x0.05, hidden from the accessibility tree (aria-hidden / inert, drawn) x0.3, disabled x0.6 (not for a promoted purchase: a shop's add to cart
 //     stays disabled until a size is chosen), occluded x0.7 (x0.5 when a modal blocks the page or a layer covers it), unnamed x0.6, tiny x0.6 (thinner
 //     than 4 px, or under 100 px² without a name: an icon button drawn without its icon is still a control)
@@ -139,12 +139,14 @@ function drawn(i: i32, flags: i32): bool {
 
 /** The element, whose words say so (the encoder's `flag`: callers test it first, since most elements name no
  *  action and the test is cheaper than this call), names a kind of primary action: it is neither
- *  hidden nor tiny (a small named control counts in the viewport only), and its label is short unless it is a form input (a search box may have a long placeholder):
+ *  hidden (nor hidden from the accessibility tree) nor tiny (a small named control counts in the viewport only), and its label is short unless it is a form input (a search box may have a long placeholder):
  *  the words name what the control does, not a sentence around it ("You must log in to reply here"). */
 function namesAction(i: i32, flags: i32, flag: i32): bool {
   // A collapsed toggle is not a visible action: thinner than TINY_SIDE, or under TINY_AREA unless it is named
   // and in the viewport (a header's "Sign in" or "Search" icon button drawn 16×6 because its icon did not load).
-  if (!drawn(i, flags)) return false;
+  // Nor is a control hidden from the accessibility tree (a closed menu drawn because its styles did not load): it
+  // would take one of the three promotions of its kind from the visible one (issue 38, sixth round).
+  if (!drawn(i, flags) || (flags & Flag.A11Y_HIDDEN) != 0) return false;
   const w = f64In(F64In.W, i), h = f64In(F64In.H, i);
   if (w * h < TINY_AREA && ((flags & Flag.HAS_TEXT) == 0 || (i32Out(I32Out.FLAGS, i) & OutFlag.IN_VIEWPORT) == 0)) return false;
   // A purchase may have a longer label when it begins with the purchase words (Flag.PURCHASE_LEAD: the words
@@ -162,8 +164,9 @@ let cutIn: f64 = 0, cutOut: f64 = 0;
  * the viewport whose doc_y is at most cutIn, outside it at most cutOut. Returns how many that is. A page
  * repeats its actions (a search form in the header and again in a menu, "Add to cart" under 40
  * products): the first few say what the page offers, the rest would crowd out everything else.
+ * `items` (purchases only): 0 counts only the page's own purchases, 1 only items' (markPurchaseItems), -1 all.
  */
-function actionCuts(flag: i32, minBand: i32, maxBand: i32, keep: i32): i32 {
+function actionCuts(flag: i32, minBand: i32, maxBand: i32, keep: i32, items: i32 = -1): i32 {
   // The three smallest doc_y inside (a <= b <= c) and outside (d <= e <= g) the viewport.
   let a: f64 = Infinity, b: f64 = Infinity, c: f64 = Infinity;
   let d: f64 = Infinity, e: f64 = Infinity, g: f64 = Infinity;
@@ -172,6 +175,7 @@ function actionCuts(flag: i32, minBand: i32, maxBand: i32, keep: i32): i32 {
     if ((flags & flag) == 0) continue; // the flag first: most elements have none
     const band = i32In(I32In.BAND, i);
     if (band < minBand || band > maxBand || !namesAction(i, flags, flag)) continue;
+    if (items >= 0 && i32(unchecked(purchaseItems[i])) != items) continue;
     const y = f64Out(F64Out.DOC_Y, i);
     if ((i32Out(I32Out.FLAGS, i) & OutFlag.IN_VIEWPORT) != 0) {
       if (y < a) { c = b; b = a; a = y; } else if (y < b) { c = b; b = y; } else if (y < c) c = y;
@@ -184,6 +188,36 @@ function actionCuts(flag: i32, minBand: i32, maxBand: i32, keep: i32): i32 {
   const outside = d == Infinity ? 0 : (e == Infinity ? 1 : (g == Infinity ? 2 : 3));
   return inside + min(outside, left);
 }
+
+/**
+ * Purchases that belong to repeated items, not to the page (issue 38, sixth round): a product page's own "Add to
+ * cart" sits once in its main block, while carousels and lists of other products repeat theirs on every card. A
+ * purchase control is an item's when the client sent it inside a list of at least ITEM_MIN items (src/collect/lists.ts),
+ * or, outside such lists, when at least ITEM_MIN drawn purchase controls outside them carry its very label (a client
+ * that sends no lists, an unstyled render where the cards no longer line up). Sets `purchaseItems[i]` to 1.
+ */
+function markPurchaseItems(): void {
+  purchaseItems = new Uint8Array(count);
+  const perLabel = new Int32Array(count + 2);   // TEXT_KEY is 1 + an interned label: at most count + 1
+  for (let i = 0; i < count; i++) {
+    const flags = i32In(I32In.FLAGS, i);
+    if ((flags & Flag.PURCHASE) == 0 || !drawn(i, flags) || listed(i)) continue;
+    const k = i32In(I32In.TEXT_KEY, i);
+    if (k > 0 && k < count + 2) unchecked(perLabel[k] = unchecked(perLabel[k]) + 1);
+  }
+  for (let i = 0; i < count; i++) {
+    if ((i32In(I32In.FLAGS, i) & Flag.PURCHASE) == 0) continue;
+    const k = i32In(I32In.TEXT_KEY, i);
+    const repeated = listed(i) || (k > 0 && k < count + 2 && unchecked(perLabel[k]) >= ITEM_MIN);
+    if (repeated) unchecked(purchaseItems[i] = 1);
+  }
+}
+/** Inside a list of at least ITEM_MIN items the client sent. */
+function listed(i: i32): bool {
+  return i32In(I32In.LIST_ID, i) != 0 && i32In(I32In.LIST_SIZE, i) >= ITEM_MIN;
+}
+const ITEM_MIN = 3;                      // as the collector's lists (src/collect/lists.ts MIN_ITEMS)
+let purchaseItems = new Uint8Array(0);   // scratch: allocated per run (prepare resets the heap)
 
 /**
  * The submit of the form the page exists for (a contact, sign-up or booking form), or -1: the drawn, enabled submit
@@ -309,10 +343,18 @@ export function computeScores(): void {
   const pageBottom = pageBottomOf(vh);
   // A purchase is done by a control: buttons and fields naming one take the promotions first, links naming
   // one ("Buy New Gear" in a menu) only those left.
-  const purchaseControls = actionCuts(Flag.PURCHASE, Band.CONTROL, Band.INPUT, ACTION_KEEP);
-  const purchaseIn = cutIn, purchaseOut = cutOut;
-  actionCuts(Flag.PURCHASE, Band.LINK, Band.LINK, ACTION_KEEP - purchaseControls);
-  const purchaseLinkIn = cutIn, purchaseLinkOut = cutOut;
+  // In each band the page's own purchases (markPurchaseItems) come first, and items' purchases are promoted only where
+  // the band has none of the page's own (a listing's cards, a product whose own button shares the cards' label).
+  markPurchaseItems();
+  const ownControls = actionCuts(Flag.PURCHASE, Band.CONTROL, Band.INPUT, ACTION_KEEP, 0);
+  const ownIn = cutIn, ownOut = cutOut;
+  const itemControls = actionCuts(Flag.PURCHASE, Band.CONTROL, Band.INPUT, ownControls > 0 ? 0 : ACTION_KEEP, 1);
+  const itemIn = cutIn, itemOut = cutOut;
+  const linkKeep = ACTION_KEEP - ownControls - itemControls;
+  const ownLinks = actionCuts(Flag.PURCHASE, Band.LINK, Band.LINK, linkKeep, 0);
+  const ownLinkIn = cutIn, ownLinkOut = cutOut;
+  actionCuts(Flag.PURCHASE, Band.LINK, Band.LINK, ownLinks > 0 ? 0 : linkKeep, 1);
+  const itemLinkIn = cutIn, itemLinkOut = cutOut;
   actionCuts(Flag.SIGN_IN, Band.LINK, Band.INPUT, ACTION_KEEP);
   const signInIn = cutIn, signInOut = cutOut;
   actionCuts(Flag.SEARCH, Band.LINK, Band.INPUT, ACTION_KEEP);
@@ -353,7 +395,9 @@ export function computeScores(): void {
     if ((flags & Flag.HAS_TEXT) != 0) score += BONUS_TEXT;
     // Each flag tested before the call: most elements name no action.
     const purchase = (flags & Flag.PURCHASE) != 0 && namesAction(i, flags, Flag.PURCHASE)
-      && docY <= (band == Band.LINK ? (inView ? purchaseLinkIn : purchaseLinkOut) : (inView ? purchaseIn : purchaseOut));
+      && docY <= (unchecked(purchaseItems[i]) != 0
+        ? (band == Band.LINK ? (inView ? itemLinkIn : itemLinkOut) : (inView ? itemIn : itemOut))
+        : (band == Band.LINK ? (inView ? ownLinkIn : ownLinkOut) : (inView ? ownIn : ownOut)));
     // Covered by a layer whose controls come first: what it covers names no action until the layer is dealt with.
     const covered = layered && (out & OutFlag.OCCLUDED) != 0;
     const action = !covered && (purchase || i == formSubmit

@@ -133,3 +133,48 @@ test('a search box\'s unnamed image button ranks with its box, above the first s
   assert.ok(button >= 0 && button < 10, `the image button at ${button + 1}`);
   assert.ok(button < Math.min(...links), `above every link in view (first at ${Math.min(...links) + 1})`);
 });
+
+/** On product-carousel.html: the ranks (1-based; 0 when not in the top 50) of the product's own "Add to cart" (#buy)
+ *  and of the other products' cards' "Add to cart" buttons. */
+async function ownPurchaseRanks(): Promise<{ own: number; cards: number[] }> {
+  await waitForStable(page, { quietMs: 100 });
+  const box = await page.locator('#buy').boundingBox();
+  assert.ok(box && box.y > 1600, `the product's add to cart is two screens down (y ${box?.y})`);
+  const r = await snapshot(page, { limit: 50, api });
+  const own = r.elements.findIndex((e) => e.in_viewport === false && /^Add to (cart|basket)$/.test((e.text ?? '').trim())) + 1;
+  const cards = r.elements.flatMap((e, k) => e.in_viewport && (e.text ?? '').trim() === 'Add to cart' ? [k + 1] : []);
+  return { own, cards };
+}
+
+test('the product\'s own add to cart outranks the same button on other products\' cards above it (a list)', async () => {
+  await page.goto(`${fx.url}/product-carousel.html`);
+  const { own, cards } = await ownPurchaseRanks();
+  assert.equal(cards.length, 4, `the four cards' buttons are ranked (at ${cards})`);
+  assert.ok(own >= 1 && own <= 10, `the product's add to cart at ${own}`);
+  assert.ok(cards.every((k) => k > own), `every card's button (at ${cards}) below it`);
+});
+
+test('without a list, a purchase label repeated on three or more cards is the items\', a single one the page\'s', async () => {
+  await page.goto(`${fx.url}/product-carousel.html`);
+  // Cards of different shapes (no list for the collector) and the product's own button named apart.
+  await page.evaluate(() => {
+    document.querySelectorAll('.card').forEach((c, k) => { c.className = `tile-${'abcd'[k]}`; (c as HTMLElement).style.cssText = 'width:260px;border:1px solid #ccc;padding:12px'; });
+    document.querySelector('#buy')!.textContent = 'Add to basket';
+  });
+  const { own, cards } = await ownPurchaseRanks();
+  assert.equal(cards.length, 4, `the four cards' buttons are ranked (at ${cards})`);
+  assert.ok(own >= 1 && own <= 10, `the product's add to basket at ${own}`);
+  assert.ok(cards.every((k) => k > own), `every card's button (at ${cards}) below it`);
+});
+
+test('a closed menu\'s sign-in links (drawn, hidden from the accessibility tree) leave the promotion to the visible "Log in"', async () => {
+  await page.goto(`${fx.url}/closed-account-menu.html`);
+  await waitForStable(page, { quietMs: 100 });
+  const box = await page.locator('#login').boundingBox();
+  assert.ok(box && box.y < 800, `the visible "Log in" is in the first screen (y ${box?.y})`);
+  const r = await snapshot(page, { limit: 50, api });
+  const login = r.elements.findIndex((e) => (e.text ?? '').trim() === 'Log in') + 1;
+  const stories = r.elements.filter((e) => /^Story \d+$/.test(e.text ?? '')).length;
+  assert.ok(stories >= 20, `the first screen's story links are ranked (${stories})`);
+  assert.ok(login >= 1 && login <= 3, `"Log in" at ${login}`);
+});

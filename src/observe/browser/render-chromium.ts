@@ -1,0 +1,18 @@
+// Which Chromium binary the page pool launches (map, visual, a rendered read): by default Debian's headless
+// shell (package chromium-headless-shell), the same Blink without the browser application around it. A map
+// made and closed a context, loaded and collected a page for about 420 ms of Chromium's CPU in the shell
+// against 650 in the full browser, its browser process 104 ms against 274 (bench/README.md, "Map on real
+// pages"; docs/decisions.md, "Headless shell for the page pool"). MCP sessions keep --chromium (they may be
+// headed, and agents expect the browser they know).
+import { existsSync } from 'node:fs';
+
+/** Where Debian's chromium-headless-shell puts the binary (its /usr/bin wrapper runs it without exec, which
+ *  would leave a shell between Playwright and the browser process). */
+export const HEADLESS_SHELL = '/usr/lib/chromium/chromium-headless-shell';
+
+/** The pool's binary for `--render-chromium`: a path as given; `auto`, the headless shell when installed,
+ *  else `chromium` (--chromium). */
+export function renderChromium(setting: string, chromium: string, shell = HEADLESS_SHELL): string {
+  if (setting !== 'auto') return setting;
+  return existsSync(shell) ? shell : chromium;
+}

@@ -9,11 +9,14 @@
 // Run: npm run bench:map-real (WCXB_DIR names the checkout). Env: BENCH_MAP_REAL_ROUNDS (default 3), BENCH_MAP_BASE,
 // SIGHTLINE_RENDER_CHROMIUM and SIGHTLINE_CHROMIUM (the binary, chosen as the server's --render-chromium and --chromium
 // choose it: by default the headless shell), BENCH_MAP_BASE_CHROMIUM (the base side's; default what that commit's
-// server launched: its own --render-chromium choice, or --chromium before it had one).
+// server launched: its own --render-chromium choice, or --chromium before it had one), BENCH_MAP_PROXY_CHILD=1 (the
+// egress proxy in a process of its own, its CPU reported apart).
 // Writes bench/results/map-real-trace.json and .md.
 import { existsSync, writeFileSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { basename } from 'node:path';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { createEgressGuard } from '../src/observe/egress/egress.ts';
 import { startEgressProxy } from '../src/observe/egress/egress-proxy.ts';
 import { loadWasmCore } from '../src/rank/load-node.ts';
@@ -73,7 +76,7 @@ function cpuSnap(): CpuSnap {
 function cpuBetween(a: CpuSnap, b: CpuSnap): { node: number; chromium: number; renderer: number } {
   // In all: the trees' totals (live processes' own time and what they reaped), so each CPU second counts
   // once; the renderers: each live renderer's growth (one that exited in between is left out: a lower bound).
-  const sum = (s: CpuSnap) => [...s.chromium.values()].reduce((n, x) => n + x.t, 0);
+  const sum = (s: CpuSnap) => [...s.chromium.values()].reduce((n, x) => (x.root === proxyPid ? n : n + x.t), 0);
   let renderer = 0;
   for (const [pid, x] of b.chromium) if (x.renderer) renderer += Math.max(0, x.t - (a.chromium.get(pid)?.t ?? 0));
   return { node: b.node - a.node, chromium: sum(b) - sum(a), renderer };
@@ -82,7 +85,22 @@ function cpuBetween(a: CpuSnap, b: CpuSnap): { node: number; chromium: number; r
 const base = BASE ? builtCheckout(BASE, 'sightline-map-base-') : undefined;
 const real = await serveRealPages();
 const guard = createEgressGuard(['127.0.0.1/32']);
-const proxy = await startEgressProxy(guard, () => undefined);
+/** BENCH_MAP_PROXY_CHILD=1: the egress proxy runs in a Node process of its own (the same module and guard), so
+ *  its CPU per map is read apart from Playwright's and the page server's. */
+const proxyChild = process.env.BENCH_MAP_PROXY_CHILD === '1';
+const proxy = proxyChild ? await childProxy() : await startEgressProxy(guard, () => undefined);
+async function childProxy(): Promise<{ url: string; pid: number; close(): Promise<void> }> {
+  const src = (m: string) => JSON.stringify(fileURLToPath(new URL(`../src/observe/egress/${m}`, import.meta.url)));
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e',
+    `import { createEgressGuard } from ${src('egress.ts')}; import { startEgressProxy } from ${src('egress-proxy.ts')};
+     const p = await startEgressProxy(createEgressGuard(['127.0.0.1/32']), () => undefined); console.log(p.url);`], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.once('data', (b: Buffer) => resolve(b.toString().trim()));
+    child.once('exit', () => reject(new Error('the proxy process exited')));
+  });
+  return { url, pid: child.pid!, close: async () => { child.kill(); } };
+}
+const proxyPid = 'pid' in proxy ? String(proxy.pid) : undefined;
 const ranker = new Ranker(await loadWasmCore(), { limitCap: MAP_MAX_LIMIT });
 const chromiumPath = process.env.SIGHTLINE_CHROMIUM ?? '/usr/bin/chromium';
 const options = { executablePath: renderChromium(process.env.SIGHTLINE_RENDER_CHROMIUM ?? 'auto', chromiumPath), proxyUrl: proxy.url, size: 4, maxQueue: 16, spares: 1 };
@@ -131,7 +149,7 @@ const sideOfRoot = new Map<string, string>();
 try {
   for (const side of sides) {
     for (const u of real.urls.slice(0, 3)) await once(side, u.id, u.url, -1, false);
-    for (const x of cpuSnap().chromium.values()) if (!sideOfRoot.has(x.root)) sideOfRoot.set(x.root, side.name);
+    for (const x of cpuSnap().chromium.values()) if (!sideOfRoot.has(x.root) && x.root !== proxyPid) sideOfRoot.set(x.root, side.name);
   }
   runStart = cpuSnap();
   for (let round = 0; round < ROUNDS; round++) {
@@ -187,15 +205,21 @@ if (runStart && runEnd) {
     const m = byType.get(side)!;
     m.set(type, (m.get(type) ?? 0) + v);
   };
-  for (const [pid, x] of runEnd.chromium) add(x.root, x.type, x.t - (runStart.chromium.get(pid)?.t ?? 0));
-  for (const [pid, x] of runStart.chromium) if (!runEnd.chromium.has(pid)) add(x.root, x.type, -x.t);
+  let proxyCpu = 0;
+  for (const [pid, x] of runEnd.chromium) {
+    if (x.root === proxyPid) proxyCpu += x.t - (runStart.chromium.get(pid)?.t ?? 0);
+    else add(x.root, x.type, x.t - (runStart.chromium.get(pid)?.t ?? 0));
+  }
+  for (const [pid, x] of runStart.chromium) if (!runEnd.chromium.has(pid) && x.root !== proxyPid) add(x.root, x.type, -x.t);
   md.push('Chromium CPU per request by side and process type over the measured rounds (each side\'s own browsers; ms, mean per request of that side; renderers that exited are in the zygote\'s):', '');
   for (const [side, m] of byType) {
     const n = rows.filter((r) => r.side === side).length || rows.length;
     const all = [...m.values()].reduce((a, b) => a + b, 0);
     md.push(`- ${side}: **${f0((all * 1000) / n)}** in all; ${[...m].sort((x, y) => y[1] - x[1]).map(([t, v]) => `${t} ${f0((v * 1000) / n)}`).join(', ')}`);
   }
-  md.push('', `This process (both sides, the egress proxy and the page server): ${f0(((runEnd.node - runStart.node) * 1000) / rows.length)} ms per request.`, '');
+  md.push('', proxyPid
+    ? `The egress proxy's own process (BENCH_MAP_PROXY_CHILD, both sides): ${f0((proxyCpu * 1000) / rows.length)} ms per request; this process (Playwright, the page server): ${f0(((runEnd.node - runStart.node) * 1000) / rows.length)}.`
+    : `This process (both sides, the egress proxy and the page server): ${f0(((runEnd.node - runStart.node) * 1000) / rows.length)} ms per request.`, '');
 }
 if (base) {
   const [a, b] = sides.map((s) => s.name);

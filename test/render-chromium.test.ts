@@ -1,9 +1,10 @@
 // The page pool's browser (--render-chromium): `auto` takes Debian's headless shell when it is installed, else
 // --chromium; a path is taken as given. The real server maps in the binary chosen, and the shell's map of a
-// page is the full browser's: same elements, names and boxes, and a visual screenshot of the same size.
+// page is the full browser's: same elements, names and boxes, and a visual screenshot of the same size. A
+// browser host (`sightline browser-host`) chooses the same way.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execSync } from 'node:child_process';
+import { execSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { startServer, createKey, removeDataDir, observe, type ServerProcess } fr
 import { serveFixtures } from './helpers/fixtures.ts';
 import { CHROMIUM } from './helpers/browser.ts';
 import { readPng } from './helpers/png.ts';
+import { startHost } from './helpers/browser-host.ts';
 
 test('auto: the headless shell when installed, else --chromium; a path as given', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sightline-shell-'));
@@ -26,9 +28,9 @@ test('auto: the headless shell when installed, else --chromium; a path as given'
   }
 });
 
-/** The Chromium binaries the server's descendants run (the pool's browsers and their children; not the
+/** The Chromium binaries a process's descendants run (the pool's browsers and their children; not the
  *  extraction processes, which are Node). */
-function binariesUnder(server: ServerProcess): Set<string> {
+function binariesUnder(server: { proc: ChildProcess }): Set<string> {
   const rows = execSync('ps -eo pid=,ppid=', { encoding: 'utf8' }).trim().split('\n').map((l) => l.trim().split(/\s+/).map(Number));
   const tree = new Set([server.proc.pid!]);
   for (let grew = true; grew;) { grew = false; for (const [pid, ppid] of rows) if (tree.has(ppid) && !tree.has(pid)) { tree.add(pid); grew = true; } }
@@ -70,5 +72,19 @@ test('the server maps in the headless shell by default, in --chromium when told;
     removeDataDir(shell.dataDir);
     removeDataDir(full.dataDir);
     await site.close();
+  }
+});
+
+test('a browser host launches the headless shell by default, --chromium when told', { skip }, async () => {
+  for (const [flags, shell] of [[[], true], [['--render-chromium', CHROMIUM], false]] as const) {
+    const host = await startHost(['--port', '0', ...flags]);
+    try {
+      const exes = binariesUnder(host);
+      assert.ok(exes.size > 0, 'Chromium runs under the host');
+      assert.equal(exes.has(HEADLESS_SHELL), shell, [...exes].join(', '));
+      if (shell) assert.equal(exes.size, 1, [...exes].join(', '));
+    } finally {
+      await host.stop();
+    }
   }
 });

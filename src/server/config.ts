@@ -257,6 +257,8 @@ export interface BrowserHostConfig {
   /** Bearer token a connection must present; empty: none (then only a loopback address may be served). */
   token: string;
   chromium: string;
+  /** The Chromium the host launches: a path, or `auto` (render-chromium.ts). */
+  renderChromium: string;
   egressAllow: string[];
   logLevel: string;
 }
@@ -266,7 +268,8 @@ export const HOST_SETTINGS: Setting[] = [
   { key: 'host', flag: 'host', env: 'SIGHTLINE_BROWSER_HOST_LISTEN', default: '127.0.0.1', help: 'address to listen on (other than loopback only with a token)', parse: text },
   { key: 'pages', flag: 'pages', env: 'SIGHTLINE_BROWSER_HOST_PAGES', default: '8', help: 'pages at once: each connection reserves its pool size plus its spares (the API --browser-pages plus --map-spares), a connection beyond is refused (503)', parse: int(1, 1024) },
   { key: 'token', flag: 'token', env: 'SIGHTLINE_BROWSER_HOST_TOKEN', default: '', help: 'bearer token every connection must present (API instances: --browser-token)', parse: (raw: string) => raw },
-  { key: 'chromium', flag: 'chromium', env: 'SIGHTLINE_CHROMIUM', default: '/usr/bin/chromium', help: 'Chromium executable', parse: text },
+  { key: 'chromium', flag: 'chromium', env: 'SIGHTLINE_CHROMIUM', default: '/usr/bin/chromium', help: 'Chromium executable (when --render-chromium auto finds no headless shell)', parse: text },
+  { key: 'renderChromium', flag: 'render-chromium', env: 'SIGHTLINE_RENDER_CHROMIUM', default: 'auto', help: 'Chromium executable the host launches; auto: Debian\'s headless shell (/usr/lib/chromium/chromium-headless-shell) when installed, else --chromium', parse: text },
   { key: 'egressAllow', flag: 'egress-allow', env: 'SIGHTLINE_EGRESS_ALLOW', default: '', help: 'private CIDRs the browser may reach (comma-separated; for tests)', parse: cidrs },
   { key: 'logLevel', flag: 'log-level', env: 'SIGHTLINE_LOG_LEVEL', default: 'info', help: 'pino log level', parse: level },
 ];

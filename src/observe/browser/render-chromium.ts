@@ -1,4 +1,4 @@
-// Which Chromium binary the page pool launches (map, visual, a rendered read): by default Debian's headless
+// Which Chromium binary the page pool (map, visual, a rendered read) and a browser host launch: by default Debian's headless
 // shell (package chromium-headless-shell), the same Blink without the browser application around it. A map
 // made and closed a context, loaded and collected a page for about 420 ms of Chromium's CPU in the shell
 // against 650 in the full browser, its browser process 104 ms against 274 (bench/README.md, "Map on real

@@ -1,9 +1,9 @@
-// Which Chromium binary the page pool (map, visual, a rendered read) and a browser host launch: by default Debian's headless
-// shell (package chromium-headless-shell), the same Blink without the browser application around it. A map
-// made and closed a context, loaded and collected a page for about 420 ms of Chromium's CPU in the shell
-// against 650 in the full browser, its browser process 104 ms against 274 (bench/README.md, "Map on real
-// pages"; docs/decisions.md, "Headless shell for the page pool"). MCP sessions keep --chromium (they may be
-// headed, and agents expect the browser they know).
+// Which Chromium binary the page pool (map, visual, a rendered read) and a browser host launch: by default
+// Debian's headless shell (package chromium-headless-shell), the same Blink without the browser application
+// around it. A map on a real page cost about 464 ms of Chromium's CPU in the shell against 722 in the full
+// browser, its browser process 116 ms against 311 (bench/README.md, "Map on real pages"; docs/decisions.md,
+// "Headless shell for the page pool"). MCP sessions keep --chromium (they may be headed, and agents expect
+// the browser they know).
 import { existsSync } from 'node:fs';
 
 /** Where Debian's chromium-headless-shell puts the binary (its /usr/bin wrapper runs it without exec, which

@@ -9,7 +9,7 @@ const path = process.env.SIGHTLINE_CHROMIUM || '/usr/bin/chromium';
 // Only the packages for the default paths: a Chromium of one's own is one's own to install.
 const missing = [
   ...(existsSync(path) ? [] : ['chromium']),
-  ...(process.env.SIGHTLINE_RENDER_CHROMIUM || existsSync('/usr/lib/chromium/chromium-headless-shell') ? [] : ['chromium-headless-shell']),
+  ...(process.env.SIGHTLINE_RENDER_CHROMIUM || path !== '/usr/bin/chromium' || existsSync('/usr/lib/chromium/chromium-headless-shell') ? [] : ['chromium-headless-shell']),
 ];
 if (missing.length) {
   if (process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')) {

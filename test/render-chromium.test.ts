@@ -1,5 +1,5 @@
-// The page pool's browser (--render-chromium): `auto` takes Debian's headless shell when it is installed, else
-// --chromium; a path is taken as given. The real server maps in the binary chosen, and the shell's map of a
+// The page pool's browser (--render-chromium): `auto` takes Debian's headless shell when it is installed and
+// --chromium is Debian's, else --chromium; a path is taken as given. The real server maps in the binary chosen, and the shell's map of a
 // page is the full browser's: same elements, names and boxes, and a visual screenshot of the same size. A
 // browser host (`sightline browser-host`) chooses the same way.
 import { test } from 'node:test';
@@ -15,13 +15,14 @@ import { CHROMIUM } from './helpers/browser.ts';
 import { readPng } from './helpers/png.ts';
 import { startHost } from './helpers/browser-host.ts';
 
-test('auto: the headless shell when installed, else --chromium; a path as given', () => {
+test('auto: the headless shell when installed and --chromium is Debian\'s, else --chromium; a path as given', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sightline-shell-'));
   try {
     const shell = join(dir, 'chromium-headless-shell');
     assert.equal(renderChromium('auto', '/usr/bin/chromium', shell), '/usr/bin/chromium', 'no shell: --chromium');
     writeFileSync(shell, '');
     assert.equal(renderChromium('auto', '/usr/bin/chromium', shell), shell, 'installed: the shell');
+    assert.equal(renderChromium('auto', '/opt/other/chrome', shell), '/opt/other/chrome', 'a --chromium of one\'s own is kept');
     assert.equal(renderChromium('/opt/other/chrome', '/usr/bin/chromium', shell), '/opt/other/chrome', 'a path wins');
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -10,9 +10,12 @@ import { existsSync } from 'node:fs';
  *  would leave a shell between Playwright and the browser process). */
 export const HEADLESS_SHELL = '/usr/lib/chromium/chromium-headless-shell';
 
-/** The pool's binary for `--render-chromium`: a path as given; `auto`, the headless shell when installed,
- *  else `chromium` (--chromium). */
+/** Debian's Chromium, whose package the shell is built beside (the same version). */
+export const DEBIAN_CHROMIUM = '/usr/bin/chromium';
+
+/** The pool's binary for `--render-chromium`: a path as given; `auto`, the headless shell when installed and
+ *  `chromium` (--chromium) is Debian's, else `chromium` (a Chromium of one's own is kept). */
 export function renderChromium(setting: string, chromium: string, shell = HEADLESS_SHELL): string {
   if (setting !== 'auto') return setting;
-  return existsSync(shell) ? shell : chromium;
+  return chromium === DEBIAN_CHROMIUM && existsSync(shell) ? shell : chromium;
 }

@@ -6,10 +6,17 @@
 // BENCH_MAP_BASE=<commit> that commit's map path (unpacked with git archive, its own pool and Chromiums)
 // runs beside this one, the two alternating page by page with the order rotating by round; the maps are
 // compared element by element (ids, roles, names, boxes).
-// Run: npm run bench:map-real (WCXB_DIR names the checkout). Env: BENCH_MAP_REAL_ROUNDS (default 3), BENCH_MAP_BASE.
+// Run: npm run bench:map-real (WCXB_DIR names the checkout). Env: BENCH_MAP_REAL_ROUNDS (default 3), BENCH_MAP_BASE,
+// SIGHTLINE_RENDER_CHROMIUM and SIGHTLINE_CHROMIUM (the binary, chosen as the server's --render-chromium and --chromium
+// choose it: by default the headless shell), BENCH_MAP_BASE_CHROMIUM (the base side's; default what that commit's
+// server launched: its own --render-chromium choice, or --chromium before it had one), BENCH_MAP_PROXY_CHILD=1 (the
+// egress proxy in a process of its own, its CPU reported apart).
 // Writes bench/results/map-real-trace.json and .md.
-import { writeFileSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, writeFileSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import { basename } from 'node:path';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { createEgressGuard } from '../src/observe/egress/egress.ts';
 import { startEgressProxy } from '../src/observe/egress/egress-proxy.ts';
 import { loadWasmCore } from '../src/rank/load-node.ts';
@@ -18,6 +25,7 @@ import { MAP_MAX_LIMIT } from '../src/schema/observe.ts';
 import { serveRealPages } from './wcxb-pages.ts';
 import { wcxbAvailable, WCXB_DIR } from './read/wcxb-eval.ts';
 import { builtCheckout, importFrom } from './old-checkout.ts';
+import { renderChromium } from '../src/observe/browser/render-chromium.ts';
 import { quantile } from './stats.ts';
 
 const ROUNDS = Number(process.env.BENCH_MAP_REAL_ROUNDS ?? 3);
@@ -38,7 +46,7 @@ const STEPS: [string, string][] = [
 /** CPU seconds by process (user + system, with the children each reaped: a renderer that exited counts in
  *  its parent), of this process and of the Chromium processes it started; renderers marked (a page's parse,
  *  scripts, layout and collection run on a renderer's main thread). From /proc. */
-interface CpuSnap { node: number; chromium: Map<string, { t: number; renderer: boolean; type: string }> }
+interface CpuSnap { node: number; chromium: Map<string, { t: number; renderer: boolean; type: string; root: string }> }
 function cpuSnap(): CpuSnap {
   const tick = 100;
   const fields = (pid: string) => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8'); return f.slice(f.lastIndexOf(')') + 2).split(' '); };
@@ -47,17 +55,19 @@ function cpuSnap(): CpuSnap {
     try { const p = fields(pid); parent.set(pid, p[1]); time.set(pid, (Number(p[11]) + Number(p[12]) + Number(p[13]) + Number(p[14])) / tick); } catch { /* gone */ }
   }
   // Chromium processes started by this one only (other sessions share the machine).
-  const ours = (pid: string) => { for (let p = parent.get(pid), n = 0; p && n < 8; p = parent.get(p), n++) if (p === String(process.pid)) return true; return false; };
-  const chromium = new Map<string, { t: number; renderer: boolean; type: string }>();
+  // The process tree's root under this one (a browser): which side's Chromium the process belongs to.
+  const rootOf = (pid: string) => { for (let c = pid, p = parent.get(pid), n = 0; p && n < 8; c = p, p = parent.get(p), n++) if (p === String(process.pid)) return c; return undefined; };
+  const chromium = new Map<string, { t: number; renderer: boolean; type: string; root: string }>();
   for (const pid of parent.keys()) {
-    if (!ours(pid)) continue;
+    const root = rootOf(pid);
+    if (!root) continue;
     let type = 'browser';
     try {
       const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
       type = /--type=([a-z-]+)/.exec(cmd)?.[1] ?? 'browser';
       if (type === 'utility') type = `utility ${/--utility-sub-type=([\w.]+)/.exec(cmd)?.[1] ?? ''}`.trim();
     } catch { /* gone */ }
-    chromium.set(pid, { t: time.get(pid)!, renderer: type === 'renderer', type });
+    chromium.set(pid, { t: time.get(pid)!, renderer: type === 'renderer', type, root });
   }
   const self = fields('self');
   return { node: (Number(self[11]) + Number(self[12])) / tick, chromium };
@@ -66,7 +76,7 @@ function cpuSnap(): CpuSnap {
 function cpuBetween(a: CpuSnap, b: CpuSnap): { node: number; chromium: number; renderer: number } {
   // In all: the trees' totals (live processes' own time and what they reaped), so each CPU second counts
   // once; the renderers: each live renderer's growth (one that exited in between is left out: a lower bound).
-  const sum = (s: CpuSnap) => [...s.chromium.values()].reduce((n, x) => n + x.t, 0);
+  const sum = (s: CpuSnap) => [...s.chromium.values()].reduce((n, x) => (x.root === proxyPid ? n : n + x.t), 0);
   let renderer = 0;
   for (const [pid, x] of b.chromium) if (x.renderer) renderer += Math.max(0, x.t - (a.chromium.get(pid)?.t ?? 0));
   return { node: b.node - a.node, chromium: sum(b) - sum(a), renderer };
@@ -75,9 +85,25 @@ function cpuBetween(a: CpuSnap, b: CpuSnap): { node: number; chromium: number; r
 const base = BASE ? builtCheckout(BASE, 'sightline-map-base-') : undefined;
 const real = await serveRealPages();
 const guard = createEgressGuard(['127.0.0.1/32']);
-const proxy = await startEgressProxy(guard, () => undefined);
+/** BENCH_MAP_PROXY_CHILD=1: the egress proxy runs in a Node process of its own (the same module and guard), so
+ *  its CPU per map is read apart from Playwright's and the page server's. */
+const proxyChild = process.env.BENCH_MAP_PROXY_CHILD === '1';
+const proxy = proxyChild ? await childProxy() : await startEgressProxy(guard, () => undefined);
+async function childProxy(): Promise<{ url: string; pid: number; close(): Promise<void> }> {
+  const src = (m: string) => JSON.stringify(fileURLToPath(new URL(`../src/observe/egress/${m}`, import.meta.url)));
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e',
+    `import { createEgressGuard } from ${src('egress.ts')}; import { startEgressProxy } from ${src('egress-proxy.ts')};
+     const p = await startEgressProxy(createEgressGuard(['127.0.0.1/32']), () => undefined); console.log(p.url);`], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.once('data', (b: Buffer) => resolve(b.toString().trim()));
+    child.once('exit', () => reject(new Error('the proxy process exited')));
+  });
+  return { url, pid: child.pid!, close: async () => { child.kill(); } };
+}
+const proxyPid = 'pid' in proxy ? String(proxy.pid) : undefined;
 const ranker = new Ranker(await loadWasmCore(), { limitCap: MAP_MAX_LIMIT });
-const options = { executablePath: process.env.SIGHTLINE_CHROMIUM ?? '/usr/bin/chromium', proxyUrl: proxy.url, size: 4, maxQueue: 16, spares: 1 };
+const chromiumPath = process.env.SIGHTLINE_CHROMIUM ?? '/usr/bin/chromium';
+const options = { executablePath: renderChromium(process.env.SIGHTLINE_RENDER_CHROMIUM ?? 'auto', chromiumPath), proxyUrl: proxy.url, size: 4, maxQueue: 16, spares: 1 };
 
 interface Side { name: string; runner: { withPage: unknown; close(): Promise<void> }; mapPage: typeof import('../src/observe/browser/map.ts').mapPage }
 const sides: Side[] = [];
@@ -87,9 +113,12 @@ const sides: Side[] = [];
   if (base) {
     const old = await importFrom(base.dir, 'src/observe/browser/browser-pool.ts');
     const oldMap = await importFrom(base.dir, 'src/observe/browser/map.ts');
-    sides.push({ name: `before (${BASE})`, runner: new old.AlternatingBrowsers(options, 2), mapPage: oldMap.mapPage });
+    const chooses = existsSync(`${base.dir}/src/observe/browser/render-chromium.ts`);
+    const executablePath = process.env.BENCH_MAP_BASE_CHROMIUM
+      ?? (chooses ? (await importFrom(base.dir, 'src/observe/browser/render-chromium.ts')).renderChromium(process.env.SIGHTLINE_RENDER_CHROMIUM ?? 'auto', chromiumPath) : chromiumPath);
+    sides.push({ name: `before (${BASE}, ${basename(executablePath)})`, runner: new old.AlternatingBrowsers({ ...options, executablePath }, 2), mapPage: oldMap.mapPage });
   }
-  sides.push({ name: 'this checkout', runner: new AlternatingBrowsers(options, 2), mapPage });
+  sides.push({ name: `this checkout (${basename(options.executablePath)})`, runner: new AlternatingBrowsers(options, 2), mapPage });
 }
 
 interface Row { side: string; id: string; round: number; total: number; steps: Record<string, number>; settle: { ok: boolean; dom: number; timers: number; frames: number; requests: number }; cpuNode: number; cpuChromium: number; cpuRenderer: number; load: number; map: string }
@@ -115,8 +144,13 @@ const once = async (side: Side, id: string, url: string, round: number, keep: bo
 };
 
 let runStart: CpuSnap | undefined, runEnd: CpuSnap | undefined;
+/** Each browser (process tree root) by the side that launched it: the sides warm up one after the other. */
+const sideOfRoot = new Map<string, string>();
 try {
-  for (const side of sides) for (const u of real.urls.slice(0, 3)) await once(side, u.id, u.url, -1, false);
+  for (const side of sides) {
+    for (const u of real.urls.slice(0, 3)) await once(side, u.id, u.url, -1, false);
+    for (const x of cpuSnap().chromium.values()) if (!sideOfRoot.has(x.root) && x.root !== proxyPid) sideOfRoot.set(x.root, side.name);
+  }
   runStart = cpuSnap();
   for (let round = 0; round < ROUNDS; round++) {
     for (const [k, u] of real.urls.entries()) {
@@ -160,13 +194,32 @@ const md: string[] = [
   }).join(' | ')} |`),
   '',
 ];
-// Chromium's CPU over the measured rounds by process type (a renderer that exited counts in the zygote that reaped it).
-const byType = new Map<string, number>();
+// Chromium's CPU over the measured rounds by side and process type, each side's own browsers (a renderer that
+// exited counts in the zygote that reaped it): per request of that side, background work (the spare made, the
+// used context closed) included, whichever side's request it ran beside.
+const byType = new Map<string, Map<string, number>>();
 if (runStart && runEnd) {
-  for (const [pid, x] of runEnd.chromium) byType.set(x.type, (byType.get(x.type) ?? 0) + x.t - (runStart.chromium.get(pid)?.t ?? 0));
-  for (const [pid, x] of runStart.chromium) if (!runEnd.chromium.has(pid)) byType.set(x.type, (byType.get(x.type) ?? 0) - x.t);
-  const n = rows.length;
-  md.push(`Chromium CPU per request by process type over the measured rounds (ms, mean; renderers that exited are in the zygote's): ${[...byType].sort((x, y) => y[1] - x[1]).map(([t, v]) => `${t} ${f0((v * 1000) / n)}`).join(', ')}; this process ${f0(((runEnd.node - runStart.node) * 1000) / n)}.`, '');
+  const add = (root: string, type: string, v: number) => {
+    const side = sideOfRoot.get(root) ?? 'relaunched';
+    if (!byType.has(side)) byType.set(side, new Map());
+    const m = byType.get(side)!;
+    m.set(type, (m.get(type) ?? 0) + v);
+  };
+  let proxyCpu = 0;
+  for (const [pid, x] of runEnd.chromium) {
+    if (x.root === proxyPid) proxyCpu += x.t - (runStart.chromium.get(pid)?.t ?? 0);
+    else add(x.root, x.type, x.t - (runStart.chromium.get(pid)?.t ?? 0));
+  }
+  for (const [pid, x] of runStart.chromium) if (!runEnd.chromium.has(pid) && x.root !== proxyPid) add(x.root, x.type, -x.t);
+  md.push('Chromium CPU per request by side and process type over the measured rounds (each side\'s own browsers; ms, mean per request of that side; renderers that exited are in the zygote\'s):', '');
+  for (const [side, m] of byType) {
+    const n = rows.filter((r) => r.side === side).length || rows.length;
+    const all = [...m.values()].reduce((a, b) => a + b, 0);
+    md.push(`- ${side}: **${f0((all * 1000) / n)}** in all; ${[...m].sort((x, y) => y[1] - x[1]).map(([t, v]) => `${t} ${f0((v * 1000) / n)}`).join(', ')}`);
+  }
+  md.push('', proxyPid
+    ? `The egress proxy's own process (BENCH_MAP_PROXY_CHILD, both sides): ${f0((proxyCpu * 1000) / rows.length)} ms per request; this process (Playwright, the page server): ${f0(((runEnd.node - runStart.node) * 1000) / rows.length)}.`
+    : `This process (both sides, the egress proxy and the page server): ${f0(((runEnd.node - runStart.node) * 1000) / rows.length)} ms per request.`, '');
 }
 if (base) {
   const [a, b] = sides.map((s) => s.name);
@@ -196,6 +249,6 @@ if (base) {
   }
 }
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-writeFileSync(new URL('./results/map-real-trace.json', import.meta.url), JSON.stringify({ date: new Date().toISOString(), rounds: ROUNDS, base: BASE ?? null, chromiumCpuByType: Object.fromEntries([...byType].map(([t, v]) => [t, (v * 1000) / rows.length])), rows: rows.map(({ map: _, ...r }) => r) }, null, 2) + '\n');
+writeFileSync(new URL('./results/map-real-trace.json', import.meta.url), JSON.stringify({ date: new Date().toISOString(), rounds: ROUNDS, base: BASE ?? null, chromiumCpuByType: Object.fromEntries([...byType].map(([side, m]) => [side, Object.fromEntries([...m].map(([t, v]) => [t, (v * 1000) / (rows.filter((r) => r.side === side).length || rows.length)]))])), rows: rows.map(({ map: _, ...r }) => r) }, null, 2) + '\n');
 writeFileSync(new URL('./results/map-real-trace.md', import.meta.url), md.join('\n'));
 console.log(md.join('\n'));

@@ -18,6 +18,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { startServer, createKey, removeDataDir, observe, type ServerProcess } from './helpers/server.ts';
 import { startHost, type HostProcess } from './helpers/browser-host.ts';
+import { renderChromium } from '../src/observe/browser/render-chromium.ts';
 
 const root = process.getuid?.() === 0;
 const skip = !root && !process.env.CI ? 'needs root to create a network namespace (ip netns)' : false;
@@ -221,25 +222,28 @@ describe('WebRTC and the egress guard', { skip }, () => {
     assert.ok(refused.includes(`${REFUSED}:${tcpPort}`), `no refusal of ${REFUSED}:${tcpPort} in ${JSON.stringify(refused)}`);
   });
 
-  test('Chromium with the pool\'s flags resolves no host name itself: only the proxy does', async () => {
+  test('Chromium with the pool\'s flags resolves no host name itself: only the proxy does (the headless shell and --chromium)', async () => {
     // The pool's launch, in the namespace, with a proxy that is not there: any query now is Chromium's own.
-    heard.length = 0;
-    const script = `
-      import { chromium } from 'playwright-core';
-      import { CHROMIUM_FLAGS } from ${JSON.stringify(fileURLToPath(new URL('../src/observe/browser/browser-pool.ts', import.meta.url)))};
-      const browser = await chromium.launch({ executablePath: process.env.SIGHTLINE_CHROMIUM ?? '/usr/bin/chromium', headless: true,
-        chromiumSandbox: false, args: CHROMIUM_FLAGS, proxy: { server: 'http://127.0.0.1:9', bypass: '<-loopback>' } });
-      const page = await browser.newPage();
-      await page.route('http://probe.test/', (route) => route.fulfill({ contentType: 'text/html', body: process.env.PAGE }));
-      await page.goto('http://probe.test/');
-      await page.waitForFunction(() => document.getElementById('log').textContent.includes('probe finished'), null, { timeout: 15000 });
-      console.log(await page.textContent('#log'));
-      await browser.close();`;
-    const log = execFileSync('ip', ['netns', 'exec', NS, process.execPath, '--import', 'tsx', '--input-type=module', '-e', script],
-      { cwd: fileURLToPath(new URL('..', import.meta.url)), env: { ...process.env, PAGE: hostilePage() }, encoding: 'utf8' });
-    assert.match(log, /offered 0/, log);
-    await settle();
-    assert.deepEqual(heard, [], `Chromium sent UDP to ${REFUSED} (refused) or resolved a name itself: ${JSON.stringify(heard, null, 1)}`);
-    assert.deepEqual(tcpHeard, []);
+    const chromiumPath = process.env.SIGHTLINE_CHROMIUM ?? '/usr/bin/chromium';
+    for (const exe of new Set([renderChromium('auto', chromiumPath), chromiumPath])) {
+      heard.length = 0;
+      const script = `
+        import { chromium } from 'playwright-core';
+        import { CHROMIUM_FLAGS } from ${JSON.stringify(fileURLToPath(new URL('../src/observe/browser/browser-pool.ts', import.meta.url)))};
+        const browser = await chromium.launch({ executablePath: process.env.EXE, headless: true,
+          chromiumSandbox: false, args: CHROMIUM_FLAGS, proxy: { server: 'http://127.0.0.1:9', bypass: '<-loopback>' } });
+        const page = await browser.newPage();
+        await page.route('http://probe.test/', (route) => route.fulfill({ contentType: 'text/html', body: process.env.PAGE }));
+        await page.goto('http://probe.test/');
+        await page.waitForFunction(() => document.getElementById('log').textContent.includes('probe finished'), null, { timeout: 15000 });
+        console.log(await page.textContent('#log'));
+        await browser.close();`;
+      const log = execFileSync('ip', ['netns', 'exec', NS, process.execPath, '--import', 'tsx', '--input-type=module', '-e', script],
+        { cwd: fileURLToPath(new URL('..', import.meta.url)), env: { ...process.env, PAGE: hostilePage(), EXE: exe }, encoding: 'utf8' });
+      assert.match(log, /offered 0/, `${exe}: ${log}`);
+      await settle();
+      assert.deepEqual(heard, [], `${exe} sent UDP to ${REFUSED} (refused) or resolved a name itself: ${JSON.stringify(heard, null, 1)}`);
+      assert.deepEqual(tcpHeard, []);
+    }
   });
 });

@@ -2,6 +2,7 @@
 // environment that would let traffic around the egress proxy, and stops on SIGINT/SIGTERM/SIGHUP.
 import { createEgressGuard } from '../observe/egress/egress.ts';
 import { proxyBypassInEnv, startBrowserHost } from '../observe/browser/browser-host.ts';
+import { renderChromium } from '../observe/browser/render-chromium.ts';
 import { logBlocked } from '../observe/egress/egress-proxy.ts';
 import { ConfigError, type BrowserHostConfig } from '../server/config.ts';
 import { createLogger } from '../server/logger.ts';
@@ -13,7 +14,7 @@ export async function browserHost(config: BrowserHostConfig, env: NodeJS.Process
   const bypass = proxyBypassInEnv(env, guard);
   if (bypass) throw new ConfigError(`refusing to start: ${bypass}`);
   const host = await startBrowserHost({
-    host: config.host, port: config.port, pages: config.pages, token: config.token, chromium: config.chromium, guard,
+    host: config.host, port: config.port, pages: config.pages, token: config.token, chromium: renderChromium(config.renderChromium, config.chromium), guard,
     onBlocked: logBlocked(logger),
     onBrowserExit: () => {
       logger.error('Chromium exited: the browser host stops');

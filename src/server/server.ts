@@ -15,6 +15,7 @@ import { createEgressGuard, EgressError, type EgressGuard } from '../observe/egr
 import { createMetrics, metricsRoute, METRICS_PATH, type Metrics } from './metrics.ts';
 import { pageRoutes } from './pages.ts';
 import { AlternatingBrowsers, BrowserPool, CHROMIUM_FLAGS, type PageRunner } from '../observe/browser/browser-pool.ts';
+import { renderChromium } from '../observe/browser/render-chromium.ts';
 import { BrowserFleet } from '../observe/browser/browser-fleet.ts';
 import { mcpRoute } from './routes/mcp.ts';
 import { ExtractPool, defaultExtractWorkers } from '../observe/worker/extract-pool.ts';
@@ -69,7 +70,7 @@ function lazyBrowser(config: ServerConfig, guard: EgressGuard, logger: Logger) {
       return new BrowserFleet({ endpoints: config.browserWs, token: config.browserToken, size: config.browserPages, maxQueue: config.browserQueue,
         spares: config.mapSpares, closeBeforeAnswer: config.mapPath === 'legacy', log: (event, fields) => logger.warn(fields, event) });
     }
-    const options = { executablePath: config.chromium, proxyUrl: (await proxy()).url, size: config.browserPages, maxQueue: config.browserQueue, closeBeforeAnswer: config.mapPath === 'legacy', spares: config.mapSpares };
+    const options = { executablePath: renderChromium(config.renderChromium, config.chromium), proxyUrl: (await proxy()).url, size: config.browserPages, maxQueue: config.browserQueue, closeBeforeAnswer: config.mapPath === 'legacy', spares: config.mapSpares };
     // One browser per page slot at most: a second browser for one slot would only wait for it.
     const browsers = Math.min(config.mapBrowsers, config.browserPages);
     return browsers > 1 && config.mapPath !== 'legacy' ? new AlternatingBrowsers(options, browsers) : new BrowserPool(options);

@@ -19,9 +19,12 @@ import { SightlineError } from '../../schema/errors.ts';
 export const BASE_CHROMIUM_FLAGS = ['--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
   '--disable-component-update', '--disable-sync'];
 /** A Chromium that renders for others, behind the egress proxy: WebRTC only through the proxy, and no
- *  name resolution of its own. */
+ *  name resolution of its own. The WebRTC policy has two spellings: the full browser reads
+ *  `--webrtc-ip-handling-policy`, the headless shell (render-chromium.ts) only `--force-webrtc-ip-handling-policy`
+ *  (without it the shell sent STUN over UDP straight to a refused address: test/webrtc-egress.test.ts); each
+ *  ignores the other's. */
 export const CHROMIUM_FLAGS = [...BASE_CHROMIUM_FLAGS, '--webrtc-ip-handling-policy=disable_non_proxied_udp',
-  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'];
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp', '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'];
 
 /** The features playwright-core 1.65 turns off (its `chromiumSwitches`). Chromium keeps only the last
  *  `--disable-features`, so ours must repeat them (test/observe-spares.test.ts checks the launched

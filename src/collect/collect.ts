@@ -364,18 +364,16 @@ function shownWhileFading(w: Walk, frame: Frame, el: Element): boolean {
   return true;
 }
 
-/** Walks the children of `root` in tree order; `tree` is the document or shadow root they belong to. `unboxed`:
- *  `root` is or lies in a `display: none` subtree, so no element below it has a box. Such an element cannot be
- *  listed (checkVisibility is false without a box), so it is not classified: on real pages about half of the
- *  elements lie in such subtrees (menus, mobile copies, closed dialogs), and Blink computes the style of each
- *  one afresh when it is read (about ten times the cost of a drawn element's). The walk still goes through
- *  them: headings there open sections, and the truncation count counts every element. */
-function visit(w: Walk, frame: Frame, tree: Node, root: ParentNode, parent: Parent | null, depth: number, unboxed = false): void {
+/** Walks the children of `root` in tree order; `tree` is the document or shadow root they belong to. Below a
+ *  `display: none` element no element has a box, so none can be listed (checkVisibility is false without a box):
+ *  the walk does not go there (hiddenHeadings). On real pages about half of the elements lie in such subtrees
+ *  (menus, mobile copies, closed dialogs). */
+function visit(w: Walk, frame: Frame, tree: Node, root: ParentNode, parent: Parent | null, depth: number): void {
   for (let el = root.firstElementChild; el; el = el.nextElementSibling) {
     if (w.out.length >= w.max) { w.truncated++; continue; }
     let next = parent;
     const tag = el.tagName, role = el.getAttribute('role'), first = el.firstElementChild, shadow = el.shadowRoot;
-    const kind = unboxed ? Kind.None : kindOf(el, tag, role, first === null, frame.reads);
+    const kind = kindOf(el, tag, role, first === null, frame.reads);
     if (kind === Kind.Interactive || (kind === Kind.Static && w.includeStatic)) {
       // checkVisibility first: an element it rejects cannot be listed, so its box is never read. Inside
       // a closed <details> (a display lock) that read forces a layout of the locked subtree each time.
@@ -397,11 +395,25 @@ function visit(w: Walk, frame: Frame, tree: Node, root: ParentNode, parent: Pare
     if (isHeading(el, role)) noteHeading(w.sections, tree, el);
     // Only an element whose style was read already (kindOf reads it for most): a first read of a style costs
     // more than it saves where nothing else asked for it (a link's, a button's), most inside a display lock.
-    const hidden = unboxed || ((first !== null || shadow !== null) && w.styles.get(el)?.display === 'none');
-    if (shadow) visit(w, frame, shadow, shadow, next, depth, hidden);
+    if ((first !== null || shadow !== null) && w.styles.get(el)?.display === 'none') { if (first) hiddenHeadings(w, tree, el); continue; }
+    if (shadow) visit(w, frame, shadow, shadow, next, depth);
     if (tag === 'IFRAME' || tag === 'FRAME') enterFrame(w, frame, el as HTMLIFrameElement, depth);
-    else if (first) visit(w, frame, tree, el, next, depth, hidden);
+    else if (first) visit(w, frame, tree, el, next, depth);
   }
+}
+
+/** What isHeading accepts and more (the role's value is checked after): one native query. */
+const HEADING_LIKE = 'h1, h2, h3, h4, h5, h6, [role]';
+
+/** The headings below a `display: none` element, noted as the walk would have noted them (tree order, in its
+ *  tree): nothing there is listed, but a heading there still opens the section of what follows it in the same
+ *  tree. A query instead of a walk: the walk paid, in cold code, a wrapper and a handful of DOM reads for every
+ *  element of these subtrees (issue 43). Its shadow trees are left out: everything in them is below the hidden
+ *  element too, and a heading opens sections only in its own tree. So are its frames: without a box, the walk
+ *  entered none (enterFrame). Nothing is counted as truncated here: the walk only came here below its limit,
+ *  and nothing here is listed. */
+function hiddenHeadings(w: Walk, tree: Node, el: Element): void {
+  for (const h of el.querySelectorAll(HEADING_LIKE)) if (isHeading(h, h.getAttribute('role'))) noteHeading(w.sections, tree, h);
 }
 
 function enterFrame(w: Walk, frame: Frame, iframe: HTMLIFrameElement, depth: number): void {

@@ -3,6 +3,9 @@
 // the wall clock counts other processes' time too. Both collectors in the same page (same DOM, same layout),
 // collect() plus JSON.stringify as collectPage runs it, `runs` alternating calls per side on each page (the
 // first call of each side on a fresh load included, as an agent's first observation), summed per side.
+// With CPU_FIRST=1 every call is the first in its document, as bench:peers times it: the page is loaded and
+// settled again before each call, the sides alternating load by load, and the call is the wire form
+// (`wire()`, collectPage's) where a build has it: cold code and a cold Blink, as an observation meets them.
 // Pages: WCXB tune pages served offline (bench/wcxb-pages.ts realPageIds; never the frozen test part).
 //   WCXB_DIR=... node --import tsx bench/collect-cpu.ts <other collector.js, e.g. a commit's build> [pages, default 30] [runs, default 4]
 import { readFileSync, readdirSync } from 'node:fs';
@@ -37,17 +40,22 @@ async function rendererOf(): Promise<string> {
   return pids[grew.indexOf(Math.max(...grew))];
 }
 
-const CALL = (name: string) => `JSON.stringify(window.${name}.collect()).length`;
-const total = { ours: 0, other: 0 };
-const ratios: number[] = [];
-for (const [k, { url }] of site.urls.entries()) {
+const FIRST = process.env.CPU_FIRST === '1';
+const CALL = (name: string) => (FIRST ? `(window.${name}.wire ? window.${name}.wire() : JSON.stringify(window.${name}.collect())).length` : `JSON.stringify(window.${name}.collect()).length`);
+const load = async (url: string) => {
   await page.goto(url, { waitUntil: 'load', timeout: 30_000 }).catch(() => undefined);
   await waitForStable(page, { quietMs: 100, timeoutMs: 3000 });
   await page.evaluate(`delete window.__sightline; ${collectorSource()}; ${other}`);
-  const pid = await rendererOf();
+};
+const total = { ours: 0, other: 0 };
+const ratios: number[] = [];
+for (const [k, { url }] of site.urls.entries()) {
+  await load(url);
+  let pid = await rendererOf();
   const side = { ours: 0, other: 0 };
   for (let r = 0; r < 2 * runs; r++) {
     const name = (r + k) % 2 ? 'other' : 'ours';
+    if (FIRST && r > 0) { await load(url); pid = await rendererOf(); }
     const t = cpuNs(pid);
     await page.evaluate(CALL(name === 'ours' ? '__sightline' : '__other'));
     side[name] += cpuNs(pid) - t;
@@ -58,5 +66,5 @@ for (const [k, { url }] of site.urls.entries()) {
 }
 await browser.close();
 await site.close();
-console.log(`renderer main-thread CPU per collect, ${ratios.length} WCXB tune pages x ${runs} runs a side: this tree ${(total.ours / runs / ratios.length / 1e6).toFixed(2)} ms, ` +
+console.log(`renderer main-thread CPU per collect${FIRST ? ' (each the first in its document)' : ''}, ${ratios.length} WCXB tune pages x ${runs} runs a side: this tree ${(total.ours / runs / ratios.length / 1e6).toFixed(2)} ms, ` +
   `other ${(total.other / runs / ratios.length / 1e6).toFixed(2)} ms; other/this total ${(total.other / total.ours).toFixed(3)}x, per page median ${quantile(ratios, 0.5).toFixed(3)}x (p10 ${quantile(ratios, 0.1).toFixed(3)}, p90 ${quantile(ratios, 0.9).toFixed(3)})`);

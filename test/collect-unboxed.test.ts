@@ -21,6 +21,9 @@ const UNBOXED = `<!doctype html><html><body>
 </section>
 <div style="display:contents"><button>Button in contents</button></div>
 <nav hidden><a href="/c">Hidden nav link</a></nav>
+<section><h2>Seven hidden</h2><div style="display:none"><div>${'<h3>h</h3>'.repeat(6)}<p role="heading">p</p></div></div><a href="/d">After seven</a></section>
+<section><h2>Eight hidden</h2><div style="display:none"><div>${'<h3>h</h3>'.repeat(7)}<p role="heading">p</p></div></div><a href="/e">After eight</a></section>
+<section><h2>Not headings</h2><div style="display:none">${'<p role="Heading">p</p>'.repeat(8)}</div><a href="/f">After look-alikes</a></section>
 <script>
   document.getElementById('host').attachShadow({ mode: 'open' }).innerHTML = '<button>Hidden shadow button</button>';
 </script>
@@ -54,6 +57,13 @@ test('nothing below a display:none element is listed; a heading there still open
   const shown = c.raw_elements.find((e) => e.text === 'Shown link');
   assert.equal(shown?.attributes.section, 'Quiet heading', 'the hidden heading opens the section of the link after it');
   assert.ok(texts.includes('Button in contents'), 'a display:contents wrapper has no box, its button has');
+  // Headings deep in a hidden subtree open no section for a listed element (their parents hold only hidden
+  // things), yet they fill the section lookup's window of eight headings back, as they always did: found by
+  // a query now, not walked, and with the role matched exactly.
+  const section = (t: string) => c.raw_elements.find((e) => e.text === t)?.attributes.section;
+  assert.equal(section('After seven'), 'Seven hidden');
+  assert.equal(section('After eight'), undefined, 'eight hidden headings after it: the opening heading is past the window');
+  assert.equal(section('After look-alikes'), 'Not headings', 'role="Heading" is no heading');
 });
 
 test('captcha text hits come from the body text\'s first 20,000 characters, across text nodes', async () => {

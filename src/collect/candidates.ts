@@ -18,14 +18,41 @@ const LANDMARKS = 'nav, header, footer, aside, [role=navigation], [role=banner],
 
 export const enum Kind { None, Interactive, Static }
 
-export function kindOf(el: Element, style: () => CSSStyleDeclaration, parentStyle: () => CSSStyleDeclaration | null, viewportArea: number): Kind {
-  const tag = el.tagName;
+/** What kindOf asks the walk for when the tag and attributes do not decide, each answered from the walk's
+ *  caches: one object per walked document, so the walk allocates nothing per element for it. */
+export interface KindReads {
+  style(el: Element): CSSStyleDeclaration;
+  /** The style of the element's parent in the flat tree (across a shadow host), null at the top. */
+  parentStyle(el: Element): CSSStyleDeclaration | null;
+  /** `el.closest(LANDMARKS) !== null`, cached for every element on the way up (inLandmark). */
+  inLandmark(el: Element): boolean;
+  viewportArea: number;
+}
+
+/** `el.closest(LANDMARKS) !== null` with each element met on the way up remembered in `cache` (per
+ *  collection): closest matched every ancestor again for each short leaf, a fifth of kindOf's time on
+ *  deep pages (issue 43). The same elements (parentElement up to the tree's root) and the same selector. */
+export function inLandmark(cache: Map<Element, boolean>, el: Element): boolean {
+  const chain: Element[] = [];
+  let found = false;
+  for (let a: Element | null = el; a; a = a.parentElement) {
+    const known = cache.get(a);
+    if (known !== undefined) { found = known; break; }
+    chain.push(a);
+    if (a.matches(LANDMARKS)) { found = true; break; }
+  }
+  for (const a of chain) cache.set(a, found);
+  return found;
+}
+
+/** `tag` (tagName), `role` (the role attribute) and `leaf` (no element children): read once by the walk, which
+ *  needs them too (each DOM read runs in cold code once per element on a first collection). */
+export function kindOf(el: Element, tag: string, role: string | null, leaf: boolean, reads: KindReads): Kind {
   if (CONTROLS.has(tag)) return Kind.Interactive;
   // An anchor without an href is a control only by the signals below (a role, a tabindex, a click handler,
   // a pointer), as Chromium's accessibility tree has it: `<a role=button>`, `<a tabindex=0 onclick>`.
   if (tag === 'A' && el.hasAttribute('href')) return Kind.Interactive;
   if (tag === 'INPUT') return (el as HTMLInputElement).type === 'hidden' ? Kind.None : Kind.Interactive;
-  const role = el.getAttribute('role');
   if (role && ARIA_WIDGETS.has(role)) return Kind.Interactive;
   const tabindex = el.getAttribute('tabindex');
   if (tabindex !== null && Number(tabindex) >= 0) return Kind.Interactive;
@@ -37,16 +64,17 @@ export function kindOf(el: Element, style: () => CSSStyleDeclaration, parentStyl
   if (tag === 'LABEL' && el.querySelector(LABEL_CLICKED)) return Kind.Interactive;
   if (HEADINGS.has(tag) || (role && STATIC_ROLES.has(role))) return Kind.Static;
   if (tag === 'DIALOG' && el.hasAttribute('open')) return Kind.Static;
-  const s = style();
-  if (s.cursor === 'pointer' && parentStyle()?.cursor !== 'pointer') return Kind.Interactive;
-  if ((s.position === 'fixed' || s.position === 'absolute') && s.zIndex !== 'auto' && Number(s.zIndex) > 0) {
+  const s = reads.style(el);
+  if (s.cursor === 'pointer' && reads.parentStyle(el)?.cursor !== 'pointer') return Kind.Interactive;
+  // z-index first: it is `auto` on nearly every element, which spares the position read (the same test).
+  if (s.zIndex !== 'auto' && (s.position === 'fixed' || s.position === 'absolute') && Number(s.zIndex) > 0) {
     const r = el.getBoundingClientRect();
-    if (r.width * r.height >= OVERLAY_SHARE * viewportArea) return Kind.Static;
+    if (r.width * r.height >= OVERLAY_SHARE * reads.viewportArea) return Kind.Static;
   }
-  if (el.childElementCount === 0) {
+  if (leaf) {
     // The text first: a leaf's text is cheap, the landmark lookup (up every ancestor, eight selectors) is not.
     const text = el.textContent?.trim() ?? '';
-    if (text.length > 0 && text.length <= LANDMARK_TEXT_MAX && el.closest(LANDMARKS)) return Kind.Static;
+    if (text.length > 0 && text.length <= LANDMARK_TEXT_MAX && reads.inLandmark(el)) return Kind.Static;
   }
   return Kind.None;
 }

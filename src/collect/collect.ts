@@ -1,7 +1,7 @@
 // collect(): one walk over the document (open shadow roots and same-origin frames included), no DOM
 // writes, so layout is computed at most once and then only read.
 import type { CollectOptions, CollectResult, CollectedElement, OpaqueFrame, Rect } from './types.ts';
-import { Kind, kindOf } from './candidates.ts';
+import { Kind, kindOf, inLandmark, type KindReads } from './candidates.ts';
 import { visibleText, accessibleName, nearbyText, isSecret, clean, HIDES_SUBTREE, UNNAMED_TEXT, type LabelIndex } from './text.ts';
 import { idOf, prune, continueFrom } from './registry.ts';
 import { detectCaptcha } from './captcha.ts';
@@ -24,6 +24,8 @@ interface Frame {
   clip: Rect | null;
   /** Transparent layers that hold the whole page (`fadeLayers`): their opacity hides nothing. */
   fading: Set<Element>;
+  /** kindOf's reads in this document (kindReads). */
+  reads: KindReads;
 }
 
 /** Share of a parent's area a child must fill to be the same target (listed once, as the parent). */
@@ -60,11 +62,25 @@ interface Walk {
   a11yHidden: Map<Element, string>;
   /** Per document: it holds text names leave out (UNNAMED_TEXT); shadow trees are always checked. */
   unnamedText: Map<Node, boolean>;
+  /** Per element: it or an ancestor is a landmark (inLandmark). */
+  landmarks: Map<Element, boolean>;
 }
 
-function styleOf(w: Walk, frame: Frame, el: Element): CSSStyleDeclaration {
+/** kindOf's reads for one walked document (its window), from the walk's caches. */
+function kindReads(w: Walk, win: Window): KindReads {
+  return {
+    style: (el) => styleIn(w, win, el),
+    parentStyle: (el) => { const p = parentOf(el); return p ? styleIn(w, win, p) : null; },
+    inLandmark: (el) => inLandmark(w.landmarks, el),
+    viewportArea: w.top.width * w.top.height,
+  };
+}
+
+const styleOf = (w: Walk, frame: Frame, el: Element): CSSStyleDeclaration => styleIn(w, frame.win, el);
+
+function styleIn(w: Walk, win: Window, el: Element): CSSStyleDeclaration {
   let s = w.styles.get(el);
-  if (!s) { s = frame.win.getComputedStyle(el); w.styles.set(el, s); }
+  if (!s) { s = win.getComputedStyle(el); w.styles.set(el, s); }
   return s;
 }
 
@@ -348,18 +364,16 @@ function shownWhileFading(w: Walk, frame: Frame, el: Element): boolean {
   return true;
 }
 
-/** Walks the children of `root` in tree order; `tree` is the document or shadow root they belong to. `unboxed`:
- *  `root` is or lies in a `display: none` subtree, so no element below it has a box. Such an element cannot be
- *  listed (checkVisibility is false without a box), so it is not classified: on real pages about half of the
- *  elements lie in such subtrees (menus, mobile copies, closed dialogs), and Blink computes the style of each
- *  one afresh when it is read (about ten times the cost of a drawn element's). The walk still goes through
- *  them: headings there open sections, and the truncation count counts every element. */
-function visit(w: Walk, frame: Frame, tree: Node, root: ParentNode, parent: Parent | null, depth: number, unboxed = false): void {
+/** Walks the children of `root` in tree order; `tree` is the document or shadow root they belong to. Below a
+ *  `display: none` element no element has a box, so none can be listed (checkVisibility is false without a box):
+ *  the walk does not go there (hiddenHeadings). On real pages about half of the elements lie in such subtrees
+ *  (menus, mobile copies, closed dialogs). */
+function visit(w: Walk, frame: Frame, tree: Node, root: ParentNode, parent: Parent | null, depth: number): void {
   for (let el = root.firstElementChild; el; el = el.nextElementSibling) {
     if (w.out.length >= w.max) { w.truncated++; continue; }
     let next = parent;
-    const kind = unboxed ? Kind.None
-      : kindOf(el, () => styleOf(w, frame, el!), () => { const p = parentOf(el!); return p ? styleOf(w, frame, p) : null; }, w.top.width * w.top.height);
+    const tag = el.tagName, role = el.getAttribute('role'), first = el.firstElementChild, shadow = el.shadowRoot;
+    const kind = kindOf(el, tag, role, first === null, frame.reads);
     if (kind === Kind.Interactive || (kind === Kind.Static && w.includeStatic)) {
       // checkVisibility first: an element it rejects cannot be listed, so its box is never read. Inside
       // a closed <details> (a display lock) that read forces a layout of the locked subtree each time.
@@ -373,19 +387,33 @@ function visit(w: Walk, frame: Frame, tree: Node, root: ParentNode, parent: Pare
         const described = describe(w, frame, tree, el, rect!, clipped === 'scrolled');
         // An <a> without an href listed as a control (a click handler, a tabindex) is a link to Chromium's
         // accessibility tree; without the hint the ranker reads a role-less anchor as text (issue 38).
-        if (kind === Kind.Interactive && el.tagName === 'A' && !described.attributes.href && !described.attributes.role) described.attributes.inferred_role = 'link';
+        if (kind === Kind.Interactive && tag === 'A' && !described.attributes.href && !described.attributes.role) described.attributes.inferred_role = 'link';
         w.out.push(described);
         if (kind === Kind.Interactive) next = { rect: rect!, area };
       }
     }
-    if (isHeading(el, el.getAttribute('role'))) noteHeading(w.sections, tree, el);
+    if (isHeading(el, role)) noteHeading(w.sections, tree, el);
     // Only an element whose style was read already (kindOf reads it for most): a first read of a style costs
     // more than it saves where nothing else asked for it (a link's, a button's), most inside a display lock.
-    const hidden = unboxed || ((el.firstElementChild !== null || el.shadowRoot !== null) && w.styles.get(el)?.display === 'none');
-    if (el.shadowRoot) visit(w, frame, el.shadowRoot, el.shadowRoot, next, depth, hidden);
-    if (el.tagName === 'IFRAME' || el.tagName === 'FRAME') enterFrame(w, frame, el as HTMLIFrameElement, depth);
-    else if (el.firstElementChild) visit(w, frame, tree, el, next, depth, hidden);
+    if ((first !== null || shadow !== null) && w.styles.get(el)?.display === 'none') { if (first) hiddenHeadings(w, tree, el); continue; }
+    if (shadow) visit(w, frame, shadow, shadow, next, depth);
+    if (tag === 'IFRAME' || tag === 'FRAME') enterFrame(w, frame, el as HTMLIFrameElement, depth);
+    else if (first) visit(w, frame, tree, el, next, depth);
   }
+}
+
+/** What isHeading accepts and more (the role's value is checked after): one native query. */
+const HEADING_LIKE = 'h1, h2, h3, h4, h5, h6, [role]';
+
+/** The headings below a `display: none` element, noted as the walk would have noted them (tree order, in its
+ *  tree): nothing there is listed, but a heading there still opens the section of what follows it in the same
+ *  tree. A query instead of a walk: the walk paid, in cold code, a wrapper and a handful of DOM reads for every
+ *  element of these subtrees (issue 43). Its shadow trees are left out: everything in them is below the hidden
+ *  element too, and a heading opens sections only in its own tree. So are its frames: without a box, the walk
+ *  entered none (enterFrame). Nothing is counted as truncated here: the walk only came here below its limit,
+ *  and nothing here is listed. */
+function hiddenHeadings(w: Walk, tree: Node, el: Element): void {
+  for (const h of el.querySelectorAll(HEADING_LIKE)) if (isHeading(h, h.getAttribute('role'))) noteHeading(w.sections, tree, h);
 }
 
 function enterFrame(w: Walk, frame: Frame, iframe: HTMLIFrameElement, depth: number): void {
@@ -402,7 +430,7 @@ function enterFrame(w: Walk, frame: Frame, iframe: HTMLIFrameElement, depth: num
   }
   const clip = { x, y, width: iframe.clientWidth, height: iframe.clientHeight };
   const win = iframe.contentWindow as Window;
-  const child: Frame = { doc, win, x, y, parent: frame, host: iframe, clip, fading: fadeLayers(doc, win) };
+  const child: Frame = { doc, win, x, y, parent: frame, host: iframe, clip, fading: fadeLayers(doc, win), reads: kindReads(w, win) };
   if (doc.body) visit(w, child, doc, doc.body, null, depth + 1);
 }
 
@@ -422,11 +450,11 @@ export function collect(options: CollectOptions = {}): CollectResult {
     top: options.topViewport ?? { width, height, scrollY: window.scrollY },
     styles: new Map(), onTheWay: new Map(), scrollers: new Map(), docScrolls: new Map(), zIndex: new Map(), background: new Map(), sections: newSectionCache(),
     lists: newListCache(options.idBase ?? 0, options.topViewport?.height ?? height),
-    labels: new Map(), parentText: new Map(), hidesAny: new Map(), a11yHidden: new Map(), unnamedText: new Map(),
+    labels: new Map(), parentText: new Map(), hidesAny: new Map(), a11yHidden: new Map(), unnamedText: new Map(), landmarks: new Map(),
   };
   // A frame collected on its own (cross-origin) is clipped to its box in the top page.
   const clip = options.offset ? { x: offset.x, y: offset.y, width, height } : null;
-  const top: Frame = { doc: document, win: window, x: offset.x, y: offset.y, parent: null, host: null, clip, fading: fadeLayers(document, window) };
+  const top: Frame = { doc: document, win: window, x: offset.x, y: offset.y, parent: null, host: null, clip, fading: fadeLayers(document, window), reads: kindReads(w, window) };
   if (document.body) visit(w, top, document, document.body, null, 0);
   return {
     url: location.href,

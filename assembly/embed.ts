@@ -4,7 +4,7 @@
 // mean's length cancels in the cosine, so the sum is used. Only + - * / and sqrt: identical in Wasm and JS.
 // A text the door numbered keeps its sum (whatever the goal) and its cosine (for one goal) across requests.
 import { I32In, Param } from "./layout";
-import { count, i32In, param, embIds, embGoalMap, embTable, embTableScales, embSlots, embKept, embKeptEpoch, embKeptSlot, embSums, embSumNorm, embSumSlot } from "./state";
+import { count, i32In, param, embIds, embTable, embTableScales, embSlots, embKept, embKeptEpoch, embKeptSlot, embSums, embSumNorm, embSumSlot } from "./state";
 
 class Spans {
   dim: i32;
@@ -27,16 +27,6 @@ class Spans {
     this.memo = new Float64Array(embIds.length);
     this.done = new Uint8Array(embIds.length);
     this.sumDot(0, i32(param(Param.EMB_GOAL_LEN)), this.goal, -1);
-    // A table with a goal map (learnt on train goals, elements untouched): the goal's vector is M g.
-    if (embGoalMap.length == dim * dim) {
-      const mapped = new Float64Array(dim);
-      for (let r = 0; r < dim; r++) {
-        let s: f64 = 0;
-        for (let d = 0; d < dim; d++) s += unchecked(embGoalMap[r * dim + d]) * unchecked(this.goal[d]);
-        unchecked(mapped[r] = s);
-      }
-      this.goal = mapped;
-    }
     let g: f64 = 0;
     for (let d = 0; d < dim; d++) g += unchecked(this.goal[d]) * unchecked(this.goal[d]);
     this.goalNorm = Math.sqrt(g);

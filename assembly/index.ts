@@ -28,13 +28,13 @@ export function prepareEmbed(ids: i32): void {
   allocateEmbed(ids);
 }
 
-/** Room for the goal-embedding table, held until the next `loadTable` (the door fills EMB_TABLE,
- *  EMB_TABLE_SCALES and with `goalMap` 1 EMB_GOAL_MAP, then prepares a request). Ends any request in progress. */
-export function loadTable(size: i32, dim: i32, tag: i32, slots: i32, sums: i32, goalMap: i32): void {
+/** Room for the goal-embedding table, held until the next `loadTable` (the door fills EMB_TABLE and
+ *  EMB_TABLE_SCALES, then prepares a request). Ends any request in progress. */
+export function loadTable(size: i32, dim: i32, tag: i32, slots: i32, sums: i32): void {
   heap.reset();
   const start = heap.alloc(0);
   heap.free(start); // the last block: freeing it gives its bytes back
-  allocateTable(size, dim, tag, slots, sums, goalMap);
+  allocateTable(size, dim, tag, slots, sums);
   const end = heap.alloc(0);
   heap.free(end);
   held = end - start;

@@ -24,7 +24,6 @@ export enum Buf {
   EMB_TABLE,   // i8 the goal-embedding table, row after row (held across requests: loadTable, not prepare)
   EMB_TABLE_SCALES, // f64 one scale per row of EMB_TABLE (held across requests)
   EMB_SLOTS,   // i32 beside EMB_IDS: at a span's start, 1 + the door's slot of its text (0: none), whose cosine the core keeps across requests (Param.EMB_EPOCH)
-  EMB_GOAL_MAP, // f64 dim x dim map applied to the goal's summed rows, row after row (held with the table; empty: none)
   COUNT,
 }
 

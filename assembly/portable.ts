@@ -16,8 +16,8 @@ export function prepareEmbed(ids: i32): void {
 }
 
 /** Room for the goal-embedding table (module state: it outlives every request, as in Wasm). */
-export function loadTable(size: i32, dim: i32, tag: i32, slots: i32, sums: i32, goalMap: i32): void {
-  allocateTable(size, dim, tag, slots, sums, goalMap);
+export function loadTable(size: i32, dim: i32, tag: i32, slots: i32, sums: i32): void {
+  allocateTable(size, dim, tag, slots, sums);
 }
 
 /** The tag of the table loaded (0: none). */

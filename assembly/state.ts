@@ -27,8 +27,6 @@ export let embSlots = new Int32Array(0);
 /** The goal-embedding table (allocateTable): `tableTag` names it for the door (0: none loaded). */
 export let embTable = new Int8Array(0);
 export let embTableScales = new Float64Array(0);
-/** The table's goal map (dim x dim, row-major; empty when the table has none): the goal's vector is M g. */
-export let embGoalMap = new Float64Array(0);
 export let tableTag: i32 = 0;
 /** What the core computed for a text the door numbered (its slot: never reused while the table is held),
  *  kept across requests in rings indexed by slot modulo their size, each entry under 1 + its slot (0:
@@ -73,11 +71,10 @@ export function allocateEmbed(ids: i32): void {
 }
 
 /** Room for a goal-embedding table of `size` rows of `dim` values, named `tag` (the door fills it), for
- *  `slots` kept cosines and `sums` kept sums (each a power of two); `goalMap` 1: room for its goal map. */
-export function allocateTable(size: i32, dim: i32, tag: i32, slots: i32, sums: i32, goalMap: i32): void {
+ *  `slots` kept cosines and `sums` kept sums (each a power of two). */
+export function allocateTable(size: i32, dim: i32, tag: i32, slots: i32, sums: i32): void {
   embTable = new Int8Array(size * dim);
   embTableScales = new Float64Array(size);
-  embGoalMap = new Float64Array(goalMap != 0 ? dim * dim : 0);
   embKept = new Float64Array(slots);
   embKeptEpoch = new Int32Array(slots);
   embKeptSlot = new Int32Array(slots);
@@ -108,7 +105,6 @@ export function buffer(b: i32): ArrayBufferView {
   if (b == Buf.EMB_TABLE) return embTable;
   if (b == Buf.EMB_TABLE_SCALES) return embTableScales;
   if (b == Buf.EMB_SLOTS) return embSlots;
-  if (b == Buf.EMB_GOAL_MAP) return embGoalMap;
   return modals;
 }
 

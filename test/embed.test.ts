@@ -5,13 +5,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import { Buf, Feature, I32In, Param } from '../assembly/layout.ts';
+import { Buf, Feature } from '../assembly/layout.ts';
 import { EMBED_PATH } from '../src/rank/embed-node.ts';
 import { embedTable, parseEmbedTable, useEmbedTable } from '../src/rank/embed-table.ts';
 import { encode } from '../src/rank/encode.ts';
 import type { Unigram } from '../src/rank/unigram.ts';
 import { loadWasmCore } from '../src/rank/load-node.ts';
-import { jsBackend } from '../src/rank/core-js.ts';
 import { Ranker } from '../src/rank/ranker.ts';
 import { el, request, js } from './helpers/elements.ts';
 import { memory, MAX_TEXTS, MAX_BYTES } from '../src/rank/text-memory.ts';
@@ -113,60 +112,6 @@ test('goal-element, goal-link and goal-section cosines come from the core and fo
   // One text, one value (elements share a span); the same text in another element gets the same cosine.
   const twice = features([...page, el({ tag: 'button', text: 'Buy tickets', rect: [200, 0, 100, 30] })], 'purchase admission to the show');
   assert.equal(twice[4].own, twice[0].own);
-});
-
-test('a table with a goal map (SLGM trailer): both builds take the cosine of M g with the elements\' rows; none or the identity changes nothing', () => {
-  const bytes = readFileSync(EMBED_PATH), shipped = embedTable()!, dim = shipped.dim;
-  /** The shipped bytes with a goal map appended (row-major f32). */
-  const withMap = (m: (r: number, d: number) => number) => {
-    const trailer = new DataView(new ArrayBuffer(8 + 4 * dim * dim));
-    trailer.setUint32(0, 0x4d474c53, true);
-    trailer.setUint32(4, dim, true);
-    for (let r = 0; r < dim; r++) for (let d = 0; d < dim; d++) trailer.setFloat32(8 + 4 * (r * dim + d), m(r, d), true);
-    return new Uint8Array([...bytes, ...new Uint8Array(trailer.buffer)]);
-  };
-  const page = [
-    el({ tag: 'button', text: 'Sign in', rect: [0, 0, 80, 30] }),
-    el({ tag: 'a', text: 'Weather forecast', attributes: { href: '/weather' }, rect: [0, 40, 120, 30] }),
-    el({ tag: 'a', text: 'Buy tickets', attributes: { href: '/box-office' }, rect: [0, 80, 120, 30] }),
-  ];
-  const goal = 'purchase admission to the show';
-  const plain = features(page, goal);
-  // A map far from the identity: each output mixes two inputs, scaled by its index.
-  const mix = (r: number, d: number) => (r === d ? 1 + r / dim : 0) + (d === (r * 7 + 3) % dim ? -0.8 : 0);
-  try {
-    useEmbedTable(parseEmbedTable(withMap((r, d) => (r === d ? 1 : 0))));
-    assert.deepEqual(features(page, goal), plain, 'the identity map gives the unmapped cosines exactly');
-    const mapped = parseEmbedTable(withMap(mix));
-    assert.equal(mapped.goalMap!.length, dim * dim);
-    useEmbedTable(mapped);
-    for (const c of [core, jsBackend()]) {
-      const enc = encode(request(page, { goal }), c, { emitFeatures: true });
-      c.run();
-      // Expected from the token ids the core was handed: sums of dequantised rows, M g, cosine.
-      const ids = c.i32(Buf.EMB_IDS), in32 = c.i32(Buf.IN_I32), n = enc.elements.length;
-      const sum = (at: number, len: number) => {
-        const v = new Float64Array(dim);
-        for (let k = 0; k < len; k++) for (let d = 0; d < dim; d++) v[d] += mapped.scales[ids[at + k]] * mapped.rows[ids[at + k] * dim + d];
-        return v;
-      };
-      const g = sum(0, c.f64(Buf.PARAMS)[Param.EMB_GOAL_LEN]);
-      const mg = Float64Array.from({ length: dim }, (_, r) => g.reduce((s, x, d) => s + Math.fround(mix(r, d)) * x, 0)); // stored as f32
-      const cos = (a: Float64Array, b: Float64Array) => a.reduce((s, x, d) => s + x * b[d], 0) / Math.hypot(...a) / Math.hypot(...b);
-      const f = c.f64(Buf.FEATURES), K = Feature.COUNT;
-      for (let i = 0; i < n; i++) {
-        const e = sum(in32[I32In.EMB_OWN_START * n + i], in32[I32In.EMB_OWN_LEN * n + i]);
-        assert.ok(Math.abs(f[i * K + Feature.EMB_OWN] - cos(mg, e)) < 1e-12, `${c.kind} ${enc.elements[i].text}`);
-        assert.ok(Math.abs(f[i * K + Feature.EMB_OWN] - plain[i].own) > 1e-3, 'the map moved the cosine');
-      }
-    }
-    assert.throws(() => parseEmbedTable(withMap(mix).subarray(0, bytes.byteLength + 10)), /truncated/);
-    const bad = withMap(mix);
-    bad[bytes.byteLength] ^= 1;
-    assert.throws(() => parseEmbedTable(bad), /bad goal map/);
-  } finally {
-    useEmbedTable(shipped);
-  }
 });
 
 test('without a table the embedding features are 0 and the goal still ranks', () => {

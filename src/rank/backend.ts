@@ -10,8 +10,8 @@ export interface CoreBackend {
   prepareEmbed(ids: number): void;
   /** Room for a goal-embedding table the core holds across requests (the door then fills EMB_TABLE and
    *  EMB_TABLE_SCALES), for `slots` cosines and `sums` token sums it keeps (powers of two); ends any
-   *  request in progress. `tag` names it (tableTag()). `goalMap` 1: room for the table's goal map (EMB_GOAL_MAP). */
-  loadTable(size: number, dim: number, tag: number, slots: number, sums: number, goalMap: number): void;
+   *  request in progress. `tag` names it (tableTag()). */
+  loadTable(size: number, dim: number, tag: number, slots: number, sums: number): void;
   /** The tag of the table the core holds (0: none). */
   tableTag(): number;
   run(): number;
@@ -34,7 +34,7 @@ export function wasmBackend(exports: WasmExports): CoreBackend {
     kind: 'wasm',
     prepare: (n, nPrev, roleCount, tagCount, tokenCount, goalCount, emitFeatures) => exports.prepare(n, nPrev, roleCount, tagCount, tokenCount, goalCount, emitFeatures),
     prepareEmbed: (ids) => exports.prepareEmbed(ids),
-    loadTable: (size, dim, tag, slots, sums, goalMap) => exports.loadTable(size, dim, tag, slots, sums, goalMap),
+    loadTable: (size, dim, tag, slots, sums) => exports.loadTable(size, dim, tag, slots, sums),
     tableTag: () => exports.tableTag(),
     run: () => exports.run(),
     f64: (buf) => new Float64Array(memory.buffer, exports.bufferPtr(buf), exports.bufferBytes(buf) >> 3),

@@ -13,7 +13,7 @@ export function jsBackend(): CoreBackend {
     kind: 'js',
     prepare: (n, nPrev, roleCount, tagCount, tokenCount, goalCount, emitFeatures) => core.prepare(n, nPrev, roleCount, tagCount, tokenCount, goalCount, emitFeatures),
     prepareEmbed: (ids) => core.prepareEmbed(ids),
-    loadTable: (size, dim, tag, slots, sums, goalMap) => core.loadTable(size, dim, tag, slots, sums, goalMap),
+    loadTable: (size, dim, tag, slots, sums) => core.loadTable(size, dim, tag, slots, sums),
     tableTag: () => core.tableTag(),
     run: () => core.run(),
     f64: (buf: Buf) => core.buffer(buf) as Float64Array,

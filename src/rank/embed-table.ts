@@ -20,12 +20,9 @@ export interface EmbedTable {
   readonly scales: Float32Array;
   /** size × dim int8 values, row after row. */
   readonly rows: Int8Array;
-  /** dim × dim map the core applies to the goal's summed rows (row-major), or null: none. */
-  readonly goalMap: Float32Array | null;
 }
 
 const MAGIC = 0x45474c53; // "SLGE" little-endian
-const MAP_MAGIC = 0x4d474c53; // "SLGM": a v1 table's optional trailer, u32 dim then dim × dim f32 (train/embed/refine_map.py)
 const HEADER = 20;
 
 /** Reads the SLGE v1 and v2 formats (train/embed/table.py writes them). Throws on anything else. */
@@ -35,10 +32,8 @@ export function parseEmbedTable(bytes: Uint8Array): EmbedTable {
   if (bytes.byteLength < HEADER || view.getUint32(0, true) !== MAGIC || view.getUint32(4, true) !== 1) throw new Error('goal-embed: not an SLGE v1 or v2 table');
   const size = view.getUint32(8, true), dim = view.getUint32(12, true), vocabBytes = view.getUint32(16, true);
   const scalesAt = HEADER + vocabBytes + ((4 - ((HEADER + vocabBytes) % 4)) % 4);
-  const rowsAt = scalesAt + 4 * size, mapAt = rowsAt + size * dim;
-  const hasMap = bytes.byteLength === mapAt + 8 + 4 * dim * dim;
-  if (!hasMap && mapAt !== bytes.byteLength) throw new Error('goal-embed: truncated table');
-  if (hasMap && (view.getUint32(mapAt, true) !== MAP_MAGIC || view.getUint32(mapAt + 4, true) !== dim)) throw new Error('goal-embed: bad goal map');
+  const rowsAt = scalesAt + 4 * size;
+  if (rowsAt + size * dim !== bytes.byteLength) throw new Error('goal-embed: truncated table');
   const tokens = new TextDecoder().decode(bytes.subarray(HEADER, HEADER + vocabBytes)).split('\n');
   if (tokens.length !== size) throw new Error('goal-embed: vocabulary size mismatch');
   const vocab = new Map<string, number>();
@@ -47,12 +42,7 @@ export function parseEmbedTable(bytes: Uint8Array): EmbedTable {
   const scales = new Float32Array(size);
   for (let i = 0; i < size; i++) scales[i] = view.getFloat32(scalesAt + 4 * i, true);
   const rows = new Int8Array(bytes.buffer.slice(bytes.byteOffset + rowsAt, bytes.byteOffset + rowsAt + size * dim));
-  let goalMap: Float32Array | null = null;
-  if (hasMap) {
-    goalMap = new Float32Array(dim * dim);
-    for (let i = 0; i < dim * dim; i++) goalMap[i] = view.getFloat32(mapAt + 8 + 4 * i, true);
-  }
-  return { dim, size, tokenizer: new WordPiece(vocab), scales, rows, goalMap };
+  return { dim, size, tokenizer: new WordPiece(vocab), scales, rows };
 }
 
 const V2_HEADER = 32;
@@ -79,7 +69,7 @@ function parseV2(bytes: Uint8Array, view: DataView): EmbedTable {
   const scales = new Float32Array(size);
   for (let i = 0; i < size; i++) scales[i] = view.getFloat32(scalesAt + 4 * i, true);
   const rows = new Int8Array(bytes.buffer.slice(bytes.byteOffset + rowsAt, bytes.byteOffset + rowsAt + size * dim));
-  return { dim, size, tokenizer: new Unigram({ pieces, scores, norm, unk, rowOf }), scales, rows, goalMap: null };
+  return { dim, size, tokenizer: new Unigram({ pieces, scores, norm, unk, rowOf }), scales, rows };
 }
 
 let active: EmbedTable | null = null;

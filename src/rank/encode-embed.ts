@@ -103,10 +103,9 @@ export function readyEmbed(core: CoreBackend, t: EmbedSpans): void {
   let tag = tagged.get(t.table);
   if (tag === undefined) tagged.set(t.table, tag = ++lastTag);
   if (core.tableTag() === tag) return;
-  core.loadTable(t.table.size, t.table.dim, tag, KEPT_COSINES, KEPT_SUMS, t.table.goalMap ? 1 : 0);
+  core.loadTable(t.table.size, t.table.dim, tag, KEPT_COSINES, KEPT_SUMS);
   core.i8(Buf.EMB_TABLE).set(t.table.rows);
   core.f64(Buf.EMB_TABLE_SCALES).set(t.table.scales);
-  if (t.table.goalMap) core.f64(Buf.EMB_GOAL_MAP).set(t.table.goalMap);
 }
 
 /** Allocates and fills the core's embedding inputs (after `prepare`; views are taken afresh). */

@@ -6,8 +6,10 @@ same one mat-vec per goal).
 Same data, loss and early stop as refine.py (its Data, held-out train sites, real goals x REAL_WEIGHT):
 score = base model without EMB terms + w . cos(M g, e) per view; loss = in-page softmax cross-entropy
 + L2 * ||M - I||^2 (and ||B - I||^2). Full batch, Adam from the identity, early stop on held-out MRR.
-Writes OUT/goal-embed.bin: the start table's bytes with the map appended (the SLGM trailer read by
-src/rank/embed-table.ts) and OUT/goal-embed.json (the start record plus a `goal_map` block).
+Writes OUT/goal-embed.bin: the start table's bytes with the map appended (an SLGM trailer: u32 dim, dim x dim
+f32, row-major) and OUT/goal-embed.json (the start record plus a `goal_map` block). Measured, not shipped
+(results/refine-trust.md): the core and door that read the trailer are commit 834c67f, reverted after it;
+cherry-pick it to measure a map table (measure-fixtures.sh).
 Run: OMP_NUM_THREADS=1 train/.venv/bin/python train/embed/refine_map.py --out DIR [--l2 X] [--lr X] ...
 Deterministic: no random draws; one thread."""
 import argparse

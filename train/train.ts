@@ -90,6 +90,13 @@ const dot = (w: Float64Array, x: Float64Array) => { let s = 0; for (let k = 0; k
 
 // Softmax cross-entropy per goal, full batch, Adam.
 const w = new Float64Array(K);
+/** The three EMB_* weights held at given values (a JSON list: own, link, section; before Platt scaling multiplies
+ *  every weight by its a, 0.2577 for the shipped model) while the rest are fitted;
+ *  measurement only (train/embed/results/refine-trust.md: a refined table under the distilled table's trust).
+ *  Unset: every weight is fitted. */
+const FIXED_EMB = process.env.TRAIN_FIX_EMB ? (JSON.parse(process.env.TRAIN_FIX_EMB) as number[]) : null;
+const fixed = new Set<number>();
+if (FIXED_EMB) [Feature.EMB_OWN, Feature.EMB_LINK, Feature.EMB_SECTION].forEach((f, j) => { w[f] = FIXED_EMB[j]; fixed.add(f); });
 const m = new Float64Array(K), v = new Float64Array(K);
 for (let epoch = 1; epoch <= EPOCHS; epoch++) {
   const grad = new Float64Array(K);
@@ -107,6 +114,7 @@ for (let epoch = 1; epoch <= EPOCHS; epoch++) {
     }
   }
   for (let k = 0; k < K; k++) {
+    if (fixed.has(k)) continue;
     const g = grad[k] / fittedWeight + L2 * w[k];
     m[k] = 0.9 * m[k] + 0.1 * g;
     v[k] = 0.999 * v[k] + 0.001 * g * g;

@@ -6,7 +6,7 @@
 // pinned base model (refine-base.json) without its EMB_* terms, and the EMB_* features the core computed
 // with the start table (refine.py checks its cosines against them). Dev and test goals are never read
 // past their split label.
-// Run: node --import tsx train/embed/dump-tokens.ts [START_TABLE]   -> train/embed/.cache/tokens.json
+// Run: node --import tsx train/embed/dump-tokens.ts [START_TABLE [OUT]]   -> OUT, default train/embed/.cache/tokens.json
 // (START_TABLE: the table to refine, default train/embed/.cache/distilled/goal-embed.bin from table.py --out)
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
@@ -107,5 +107,5 @@ for (const p of data.pages) {
   }
 }
 mkdirSync(CACHE, { recursive: true });
-writeFileSync(new URL('tokens.json', CACHE), JSON.stringify({ start: START, emb_weights: wEmb, texts, goals }));
+writeFileSync(process.argv[3] ?? new URL('tokens.json', CACHE), JSON.stringify({ start: START, emb_weights: wEmb, texts, goals }));
 console.log(`${nReal} real train goals, ${goals.length - nReal} template goals, ${texts.length} distinct token lists, ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -53,6 +53,7 @@ class Data:
         self.owner = np.repeat(np.arange(len(texts)), lens)
         self.tok = np.array([i for t in texts for i in t], np.int64)
         self.n_texts = len(texts)
+        self.text_tokens = texts
         pages = {}
         for g in d['goals']:
             if g['source'] == 'template' and not templates:
@@ -92,6 +93,19 @@ def unit(U):
     n = np.linalg.norm(U, axis=1)
     safe = np.where(n > 0, n, 1)
     return U / safe[:, None], n, safe
+
+
+def goal_use(data, size):
+    """How many fitted goals use each token, in the goal's words or a target's three views (--rare-pull)."""
+    c = np.zeros(size)
+    for p in data.pages:
+        for j, g in enumerate(p['goals']):
+            if g['held']:
+                continue
+            texts = {int(p['goal_texts'][j])} | {int(t) for t in p['texts'][g['views'][g['targets']].ravel()]}
+            for t in {i for x in texts for i in data.text_tokens[x]}:
+                c[t] += 1
+    return c
 
 
 def step(data, E, w, real_weight, train_w):
@@ -162,6 +176,10 @@ def main():
     ap.add_argument('--real-weight', type=float, default=2.0)
     ap.add_argument('--no-templates', action='store_true')
     ap.add_argument('--fixed-weights', action='store_true', help='keep the model\'s EMB weights (learn rows only)')
+    ap.add_argument('--rare-pull', type=float, default=0.0,
+                    help='after each step a row keeps 1 - min(1, RARE x K / (K + uses)) of its move from the start row '
+                         '(decoupled, as AdamW\'s decay): a token few fitted goals use stays near the teacher')
+    ap.add_argument('--rare-k', type=float, default=5.0, help='K of --rare-pull (uses at which the extra pull halves)')
     opts = ap.parse_args()
     t0 = time.time()
     data = Data(opts.tokens, opts.held, not opts.no_templates)
@@ -170,6 +188,8 @@ def main():
     print(f'loaded in {time.time() - t0:.0f} s; cosines vs the core\'s EMB_* features: max |diff| {worst:.2e}', flush=True)
     assert worst < 1e-6, 'the cosines here are not the core\'s'
     E, w = E0.copy(), data.w0.copy()
+    uses = goal_use(data, E0.shape[0])
+    pull = np.minimum(1, opts.rare_pull * opts.rare_k / (opts.rare_k + uses))[:, None]
     m, v = np.zeros_like(E), np.zeros_like(E)
     mw, vw = np.zeros(3), np.zeros(3)
     best = None
@@ -190,6 +210,8 @@ def main():
         m = 0.9 * m + 0.1 * dE
         v = 0.999 * v + 0.001 * dE * dE
         E -= opts.lr * (m / (1 - 0.9 ** t)) / (np.sqrt(v / (1 - 0.999 ** t)) + 1e-8)
+        if opts.rare_pull:
+            E -= pull * (E - E0)
         if not opts.fixed_weights:
             mw = 0.9 * mw + 0.1 * dw
             vw = 0.999 * vw + 0.001 * dw * dw
@@ -211,7 +233,9 @@ def main():
                   'weights fitted by full-batch Adam on the in-page softmax cross-entropy of each goal\'s targets, '
                   'score = base model without EMB terms (train/embed/refine-base.json) + w . cosines (own, link, '
                   'section; summed rows as the core), real goals x REAL_WEIGHT, template goals x 1, + L2 x '
-                  '||row - start row||^2; early stop on held-out MRR; requantised int8 as table.py',
+                  '||row - start row||^2; with RARE_PULL, after each step a row\'s move from the start shrinks by min(1, RARE_PULL x '
+                  'RARE_K / (RARE_K + fitted goals using the token in their words or a target\'s views)); early stop on '
+                  'held-out MRR; requantised int8 as table.py',
         'data': f'real goal set TRAIN split ({data.n_fit_real} goals fitted, {data.n_held} held out on '
                 f'{data.n_held_sites} train sites chosen by sha256("refine:" + site)) and {data.n_fit_template} '
                 'template goals (train/data); no dev or test goal is read',

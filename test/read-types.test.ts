@@ -338,3 +338,13 @@ describe('filter facets', () => {
     assert.ok(out.includes('breezy linen midis'), 'the intro stays');
   });
 });
+
+describe('alternative text', () => {
+  test("alt text that is only the image's file name goes (the picture stays); informative alt text stays", () => {
+    const out = readPage(fixture('article-file-name-alt.html'), 'https://floors.example/journal/ten-steps-to-a-calmer-living-room', { format: 'markdown' }).content;
+    assert.ok(!out.includes('![french-blue-pattern-flooring.jpg]') && !out.includes('![IMG'), `file names are not read as text: ${out}`);
+    assert.ok(out.includes('](https://floors.example/media/french-blue-pattern-flooring.jpg)'), 'the picture itself stays');
+    assert.ok(out.includes('![Wide oak boards running the length of a narrow room'), 'an informative alt text stays');
+    assert.ok(out.includes('Patterned tiles work best'), 'the prose stays');
+  });
+});

@@ -348,3 +348,12 @@ describe('alternative text', () => {
     assert.ok(out.includes('Patterned tiles work best'), 'the prose stays');
   });
 });
+
+describe('an article in parts', () => {
+  test("an article whose table embed swallowed its second half (unclosed tags) is read whole: the intro and first sections before the embed too, not the side links", () => {
+    const out = readPage(fixture('article-swallowed-sections.html'), 'https://tours.example/blog/the-travellers-tip-chart', { format: 'markdown' }).content;
+    for (const part of ['Deciding how much to leave', '## Understanding tips on tours', 'Leaving a tip means', '| Walking tour |', "## A company's guide to tipping", 'Finally, a kind review']) assert.ok(out.includes(part), `${part} in the read: ${out}`);
+    assert.ok(out.indexOf('Deciding how much') < out.indexOf('| Walking tour |'), 'in page order');
+    assert.ok(!out.includes('Packing for a week') && !out.includes('Privacy'), 'the side links and the footer stay out');
+  });
+});

@@ -316,23 +316,20 @@ function bestContainer(body: El, attempt: Attempt, kind: PageKind = 'page'): El 
  * Readability's climb from the best-scored block to the article it is one part of (a section scored
  * alone, a table wrapper whose unclosed tags swallowed the rest of the post): the first ancestor scored
  * higher, while none on the way scores under a third of the block, when what it adds is prose rather
- * than links; then up through wrappers with no other child, so that the siblings rule sees the block's
- * real siblings. On generic pages only (articles, docs, services): on listings, products and threads
- * it took a grid, a rail or the page's frame on tune.
+ * than links. On generic pages only (articles, docs, services): on listings, products and threads it
+ * took a grid, a rail or the page's frame on tune. (Readability's climb through wrappers with no other
+ * child was measured too and left out: on news articles it took their bylines and headers.)
  */
 function climb(best: El, bestScore: number, scores: Map<El, number>, body: El): { best: El; bestScore: number } {
-  let to: El | null = null;
   let last = bestScore;
   for (let a = best.parentElement; a && a !== body; a = a.parentElement) {
     const s = scores.get(a);
     if (s === undefined) continue;
     if (s < bestScore / 3) break;
-    if (s > last) { if (addsProse(a, best)) to = a; break; }
+    if (s > last) return addsProse(a, best) ? { best: a, bestScore: Math.max(bestScore, s) } : { best, bestScore };
     last = s;
   }
-  let el = to ?? best;
-  while (el.parentElement && el.parentElement !== body && el.parentElement.childElementCount === 1) el = el.parentElement;
-  return el === best ? { best, bestScore } : { best: el, bestScore: Math.max(bestScore, scores.get(el) ?? 0) };
+  return { best, bestScore };
 }
 /** What an ancestor adds to the best block is prose, not links (teasers, menus). */
 function addsProse(ancestor: El, best: El): boolean {

@@ -338,3 +338,22 @@ describe('filter facets', () => {
     assert.ok(out.includes('breezy linen midis'), 'the intro stays');
   });
 });
+
+describe('alternative text', () => {
+  test("alt text that is only the image's file name goes (the picture stays); informative alt text stays", () => {
+    const out = readPage(fixture('article-file-name-alt.html'), 'https://floors.example/journal/ten-steps-to-a-calmer-living-room', { format: 'markdown' }).content;
+    assert.ok(!out.includes('![french-blue-pattern-flooring.jpg]') && !out.includes('![IMG'), `file names are not read as text: ${out}`);
+    assert.ok(out.includes('](https://floors.example/media/french-blue-pattern-flooring.jpg)'), 'the picture itself stays');
+    assert.ok(out.includes('![Wide oak boards running the length of a narrow room'), 'an informative alt text stays');
+    assert.ok(out.includes('Patterned tiles work best'), 'the prose stays');
+  });
+});
+
+describe('an article in parts', () => {
+  test("an article whose table embed swallowed its second half (unclosed tags) is read whole: the intro and first sections before the embed too, not the side links", () => {
+    const out = readPage(fixture('article-swallowed-sections.html'), 'https://tours.example/blog/the-travellers-tip-chart', { format: 'markdown' }).content;
+    for (const part of ['Deciding how much to leave', '## Understanding tips on tours', 'Leaving a tip means', '| Walking tour |', "## A company's guide to tipping", 'Finally, a kind review']) assert.ok(out.includes(part), `${part} in the read: ${out}`);
+    assert.ok(out.indexOf('Deciding how much') < out.indexOf('| Walking tour |'), 'in page order');
+    assert.ok(!out.includes('Packing for a week') && !out.includes('Privacy'), 'the side links and the footer stay out');
+  });
+});

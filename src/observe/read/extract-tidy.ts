@@ -38,7 +38,8 @@ const CAPTION = /(?:^|\s|[-_])(?:caption|credits?)(?:$|\s|[-_]text)/i;
 
 /**
  * Alt text that says again what the page says (the card's title beside its picture, the headline, the
- * same words on every image) adds nothing to the text: drop it. Informative alt text stays.
+ * same words on every image) adds nothing to the text: drop it, and alt text that is only the image's
+ * file name ("flooring-2.jpg", what a CMS fills in when the editor wrote none). Informative alt text stays.
  */
 export function dropRedundantAlt(root: El, title: string): void {
   const norm = (s: string) => (s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join(' ');
@@ -51,11 +52,14 @@ export function dropRedundantAlt(root: El, title: string): void {
   for (const img of images) {
     const alt = norm(img.getAttribute('alt')!);
     if (!alt) continue;
+    if (FILE_NAME.test(img.getAttribute('alt')!.trim())) { img.setAttribute('alt', ''); continue; }
     let near = img.parentElement;
     for (let level = 0; near && near !== root && level < ALT_CONTEXT_LEVELS; level++) near = near.parentElement;
     if (seen.get(key(alt))! > 1 || heading.includes(alt) || norm(textOf(near ?? root)).includes(alt)) img.setAttribute('alt', '');
   }
 }
+/** An image file's name alone, without spaces ("IMG_0042.jpg", "blue-pattern-flooring.jpg"). */
+const FILE_NAME = /^[^\s/]+\.(?:jpe?g|png|gif|webp|avif|svg|bmp|tiff?)$/i;
 /** How many levels up from an image its context (a card, a figure) reaches. */
 const ALT_CONTEXT_LEVELS = 5;
 

@@ -263,7 +263,7 @@ function wrapLooseText(root: El): void {
 const SCORED = tags('p, pre, td, blockquote, li, dd, h2, h3, div, section');
 const HOLDS_BLOCKS = tags('p, div, section, pre, table, ul, ol, blockquote');
 /** Readability-style scoring: prose paragraphs lend their score to their parent and grandparents. */
-function bestContainer(body: El, attempt: Attempt): El {
+function bestContainer(body: El, attempt: Attempt, kind: PageKind = 'page'): El {
   const scores = new Map<El, number>();
   const init = (el: El) => {
     if (!scores.has(el)) scores.set(el, tagWeight(el) + (attempt.weights ? classWeight(el) : 0));
@@ -290,6 +290,7 @@ function bestContainer(body: El, attempt: Attempt): El {
     if (final > bestScore) { best = el; bestScore = final; }
   }
   if (best === body) return body;
+  if (kind === 'page') ({ best, bestScore } = climb(best, bestScore, scores, body));
   const region = widen(best, body);
   if (region) return region;
   // Siblings that belong with the best block (Readability's rule): well scored ones, and prose
@@ -309,6 +310,31 @@ function bestContainer(body: El, attempt: Attempt): El {
   const container = best.ownerDocument.createElement('div');
   for (const el of keep) container.append(el);
   return container;
+}
+
+/**
+ * Readability's climb from the best-scored block to the article it is one part of (a section scored
+ * alone, a table wrapper whose unclosed tags swallowed the rest of the post): the first ancestor scored
+ * higher, while none on the way scores under a third of the block, when what it adds is prose rather
+ * than links. On generic pages only (articles, docs, services): on listings, products and threads it
+ * took a grid, a rail or the page's frame on tune. (Readability's climb through wrappers with no other
+ * child was measured too and left out: on news articles it took their bylines and headers.)
+ */
+function climb(best: El, bestScore: number, scores: Map<El, number>, body: El): { best: El; bestScore: number } {
+  let last = bestScore;
+  for (let a = best.parentElement; a && a !== body; a = a.parentElement) {
+    const s = scores.get(a);
+    if (s === undefined) continue;
+    if (s < bestScore / 3) break;
+    if (s > last) return addsProse(a, best) ? { best: a, bestScore: Math.max(bestScore, s) } : { best, bestScore };
+    last = s;
+  }
+  return { best, bestScore };
+}
+/** What an ancestor adds to the best block is prose, not links (teasers, menus). */
+function addsProse(ancestor: El, best: El): boolean {
+  const added = textOf(ancestor).length - textOf(best).length;
+  return added <= 0 || (linkedText(ancestor) - linkedText(best)) / added < WIDEN_LINK_DENSITY_ARTICLE;
 }
 
 /** Without a marked main region: the best block's nearest ancestor holding most of the page's text. */
@@ -719,7 +745,7 @@ function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Atte
   const { commentText, tookMost } = !thread && mainOnly && attempt.unlikely ? stripUnlikely(body, !!attempt.comments) : { commentText: 0, tookMost: false };
   const regionText = mainOnly && attempt === ATTEMPTS[0] ? blockText(dominantRegion(body)) : '';
   if (mainOnly && attempt.prose) wrapLooseText(body);
-  const root = thread ?? (!mainOnly ? body : attempt.prose ? bestContainer(body, attempt) : dominantRegion(body));
+  const root = thread ?? (!mainOnly ? body : attempt.prose ? bestContainer(body, attempt, kind) : dominantRegion(body));
   if (mainOnly) {
     if (attempt.prose) tidy(root);
     dropCaptions(root);

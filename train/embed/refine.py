@@ -108,47 +108,66 @@ def goal_use(data, size):
     return c
 
 
-def step(data, E, w, real_weight, train_w):
-    """Loss and gradients (rows, weights) over the fitted goals; MRR and R@1 of the held-out goals."""
-    U = data.sums(E)
-    Uh, n, safe = unit(U)
-    dUh = np.zeros_like(U)
-    dw = np.zeros(3)
-    loss = total = 0.0
-    ranks = []
-    for p in data.pages:
-        S, Q = Uh[p['texts']], Uh[p['goal_texts']]
-        C = S @ Q.T  # cosine of each page text with each goal (0 for an empty text or goal)
+class Fit:
+    """One step's running sums over the fitted goals (loss, weight total, the EMB_* weights' gradient) and the
+    held-out goals' target ranks: the in-page softmax both refine.py and refine_map.py train with."""
+
+    def __init__(self):
+        self.loss = self.total = 0.0
+        self.dw = np.zeros(3)
+        self.ranks = []
+
+    def page(self, C, goals, w, real_weight, train_w):
+        """One page: C holds the cosine of each page text with each of its goals; returns dLoss/dC."""
         dC = np.zeros_like(C)
-        for j, g in enumerate(p['goals']):
+        for j, g in enumerate(goals):
             cos = C[g['views'], j]
             s = g['base'] + cos @ w
             if g['held']:
                 best = s[g['targets']].max()
-                ranks.append(1 + int((s > best).sum()))
+                self.ranks.append(1 + int((s > best).sum()))
                 continue
             weight = real_weight if g['real'] else 1.0
             e = np.exp(s - s.max())
             P = e / e.sum()
             on = P[g['targets']].sum()
-            loss -= weight * np.log(on)
-            total += weight
+            self.loss -= weight * np.log(on)
+            self.total += weight
             ds = P.copy()
             ds[g['targets']] -= P[g['targets']] / on
             ds *= weight
-            dcos = ds[:, None] * w[None, :]
             if train_w:
-                dw += ds @ cos
-            np.add.at(dC[:, j], g['views'].ravel(), dcos.ravel())
+                self.dw += ds @ cos
+            np.add.at(dC[:, j], g['views'].ravel(), (ds[:, None] * w[None, :]).ravel())
+        return dC
+
+    def held(self):
+        ranks = np.array(self.ranks)
+        return {'mrr': float((1 / ranks).mean()), 'r1': float((ranks == 1).mean()), 'r10': float((ranks <= 10).mean()), 'n': len(ranks)}
+
+
+def unit_grad(dXh, Xh, n, safe):
+    """The gradient through unit(): from the unit vectors' to the raw vectors' (0 for an empty one)."""
+    dX = (dXh - Xh * (Xh * dXh).sum(1, keepdims=True)) / safe[:, None]
+    dX[n == 0] = 0
+    return dX
+
+
+def step(data, E, w, real_weight, train_w):
+    """Loss and gradients (rows, weights) over the fitted goals; MRR and R@1 of the held-out goals."""
+    U = data.sums(E)
+    Uh, n, safe = unit(U)
+    dUh = np.zeros_like(U)
+    fit = Fit()
+    for p in data.pages:
+        S, Q = Uh[p['texts']], Uh[p['goal_texts']]
+        dC = fit.page(S @ Q.T, p['goals'], w, real_weight, train_w)  # cosines: 0 for an empty text or goal
         dUh[p['texts']] += dC @ Q
         dUh[p['goal_texts']] += dC.T @ S
-    dU = (dUh - Uh * (Uh * dUh).sum(1, keepdims=True)) / safe[:, None]
-    dU[n == 0] = 0
+    dU = unit_grad(dUh, Uh, n, safe)
     dE = np.zeros_like(E)
     np.add.at(dE, data.tok, dU[data.owner])
-    ranks = np.array(ranks)
-    return loss / total, dE / total, dw / total, {'mrr': float((1 / ranks).mean()), 'r1': float((ranks == 1).mean()),
-                                                  'r10': float((ranks <= 10).mean()), 'n': len(ranks)}
+    return fit.loss / fit.total, dE / fit.total, fit.dw / fit.total, fit.held()
 
 
 def check(data, E):

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from refine import HERE, Data, quantise, read_table, unit
+from refine import HERE, Data, Fit, quantise, read_table, unit, unit_grad
 
 MAP_MAGIC = b'SLGM'
 
@@ -43,46 +43,19 @@ def step(data, U, gids, M, B, w, real_weight, train_w):
     Vh, vn, vsafe = unit(V)
     Xh, xn, xsafe = unit(X)
     dVh, dXh = np.zeros_like(V), np.zeros_like(X)
-    dw = np.zeros(3)
-    loss = total = 0.0
-    ranks = []
+    fit = Fit()
     for p in data.pages:
         S, Q = Xh[p['texts']], Vh[p['goal_rows']]
-        C = S @ Q.T
-        dC = np.zeros_like(C)
-        for j, g in enumerate(p['goals']):
-            cos = C[g['views'], j]
-            s = g['base'] + cos @ w
-            if g['held']:
-                best = s[g['targets']].max()
-                ranks.append(1 + int((s > best).sum()))
-                continue
-            weight = real_weight if g['real'] else 1.0
-            e = np.exp(s - s.max())
-            P = e / e.sum()
-            on = P[g['targets']].sum()
-            loss -= weight * np.log(on)
-            total += weight
-            ds = P.copy()
-            ds[g['targets']] -= P[g['targets']] / on
-            ds *= weight
-            if train_w:
-                dw += ds @ cos
-            np.add.at(dC[:, j], g['views'].ravel(), (ds[:, None] * w[None, :]).ravel())
+        dC = fit.page(S @ Q.T, p['goals'], w, real_weight, train_w)
         np.add.at(dVh, p['goal_rows'], dC.T @ S)
         if B is not None:
             dXh[p['texts']] += dC @ Q
-    dV = (dVh - Vh * (Vh * dVh).sum(1, keepdims=True)) / vsafe[:, None]
-    dV[vn == 0] = 0
+    dV = unit_grad(dVh, Vh, vn, vsafe)
     dM = dV.T @ G
     dB = None
     if B is not None:
-        dX = (dXh - Xh * (Xh * dXh).sum(1, keepdims=True)) / xsafe[:, None]
-        dX[xn == 0] = 0
-        dB = dX.T @ U + (dV @ M).T @ U[gids]
-    ranks = np.array(ranks)
-    return loss / total, dM / total, None if dB is None else dB / total, dw / total, {
-        'mrr': float((1 / ranks).mean()), 'r1': float((ranks == 1).mean()), 'r10': float((ranks <= 10).mean()), 'n': len(ranks)}
+        dB = unit_grad(dXh, Xh, xn, xsafe).T @ U + (dV @ M).T @ U[gids]
+    return fit.loss / fit.total, dM / fit.total, None if dB is None else dB / fit.total, fit.dw / fit.total, fit.held()
 
 
 class Adam:

@@ -1,6 +1,7 @@
 // Server settings: each one defined once with its flag, environment variable, default and check, so
 // the command line, the environment and `sightline serve --help` cannot drift apart.
 import type { RateLimit } from '../store/store.ts';
+import { DEBIAN_CHROMIUM } from '../observe/browser/render-chromium.ts';
 
 export interface ServerConfig {
   host: string;
@@ -184,7 +185,7 @@ export const SETTINGS: Setting[] = [
   { key: 'screenshots', flag: 'screenshots', env: 'SIGHTLINE_SCREENSHOTS', default: 'files', help: 'where visual screenshots live: files (<data-dir>/screenshots) or s3://bucket/prefix (presigned URLs)', parse: blobStore },
   { key: 's3Endpoint', flag: 's3-endpoint', env: 'SIGHTLINE_S3_ENDPOINT', default: '', help: 'S3-compatible endpoint URL for --screenshots s3:// (MinIO...; default AWS, credentials from AWS_* variables)', parse: (raw: string) => raw },
   { key: 'publicUrl', flag: 'public-url', env: 'SIGHTLINE_PUBLIC_URL', default: '', help: 'base of screenshot URLs (default: http:// and the request\'s Host)', parse: (raw: string) => raw.replace(/\/+$/, '') },
-  { key: 'chromium', flag: 'chromium', env: 'SIGHTLINE_CHROMIUM', default: '/usr/bin/chromium', help: 'Chromium executable for rendering (MCP sessions; the page pool\'s too unless --render-chromium takes the headless shell)', parse: text },
+  { key: 'chromium', flag: 'chromium', env: 'SIGHTLINE_CHROMIUM', default: DEBIAN_CHROMIUM, help: 'Chromium executable for rendering (MCP sessions; the page pool\'s too unless --render-chromium takes the headless shell)', parse: text },
   { key: 'renderChromium', flag: 'render-chromium', env: 'SIGHTLINE_RENDER_CHROMIUM', default: 'auto', help: 'Chromium executable of the page pool (map, visual, rendered read); auto: Debian\'s headless shell (/usr/lib/chromium/chromium-headless-shell, package chromium-headless-shell) when installed and --chromium is Debian\'s, else --chromium', parse: text },
   { key: 'browserWs', flag: 'browser-ws', env: 'SIGHTLINE_BROWSER_WS', default: '', help: 'browser hosts (`sightline browser-host` ws:// endpoints, comma-separated) to use instead of launching Chromium', parse: wsList },
   { key: 'browserToken', flag: 'browser-token', env: 'SIGHTLINE_BROWSER_TOKEN', default: '', help: 'the token the browser hosts require (their --token)', parse: (raw: string) => raw },
@@ -268,7 +269,7 @@ export const HOST_SETTINGS: Setting[] = [
   { key: 'host', flag: 'host', env: 'SIGHTLINE_BROWSER_HOST_LISTEN', default: '127.0.0.1', help: 'address to listen on (other than loopback only with a token)', parse: text },
   { key: 'pages', flag: 'pages', env: 'SIGHTLINE_BROWSER_HOST_PAGES', default: '8', help: 'pages at once: each connection reserves its pool size plus its spares (the API --browser-pages plus --map-spares), a connection beyond is refused (503)', parse: int(1, 1024) },
   { key: 'token', flag: 'token', env: 'SIGHTLINE_BROWSER_HOST_TOKEN', default: '', help: 'bearer token every connection must present (API instances: --browser-token)', parse: (raw: string) => raw },
-  { key: 'chromium', flag: 'chromium', env: 'SIGHTLINE_CHROMIUM', default: '/usr/bin/chromium', help: 'Chromium executable (unless --render-chromium takes the headless shell)', parse: text },
+  { key: 'chromium', flag: 'chromium', env: 'SIGHTLINE_CHROMIUM', default: DEBIAN_CHROMIUM, help: 'Chromium executable (unless --render-chromium takes the headless shell)', parse: text },
   { key: 'renderChromium', flag: 'render-chromium', env: 'SIGHTLINE_RENDER_CHROMIUM', default: 'auto', help: 'Chromium executable the host launches; auto: Debian\'s headless shell (/usr/lib/chromium/chromium-headless-shell) when installed and --chromium is Debian\'s, else --chromium', parse: text },
   { key: 'egressAllow', flag: 'egress-allow', env: 'SIGHTLINE_EGRESS_ALLOW', default: '', help: 'private CIDRs the browser may reach (comma-separated; for tests)', parse: cidrs },
   { key: 'logLevel', flag: 'log-level', env: 'SIGHTLINE_LOG_LEVEL', default: 'info', help: 'pino log level', parse: level },

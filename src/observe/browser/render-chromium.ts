@@ -10,7 +10,8 @@ import { existsSync } from 'node:fs';
  *  would leave a shell between Playwright and the browser process). */
 export const HEADLESS_SHELL = '/usr/lib/chromium/chromium-headless-shell';
 
-/** Debian's Chromium, whose package the shell is built beside (the same version). */
+/** Debian's Chromium, whose package the shell is built beside (the same version): --chromium's default, which
+ *  `auto` compares against. */
 export const DEBIAN_CHROMIUM = '/usr/bin/chromium';
 
 /** The pool's binary for `--render-chromium`: a path as given; `auto`, the headless shell when installed and

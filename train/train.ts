@@ -4,12 +4,17 @@
 // and the fusion weight and confidence floor are picked on the training pages. Pages are split into
 // training and held-out sets by a seeded hash of their id, never by element. Prints recall@1/5/10 of
 // heuristic-only and fused ranking on the held-out pages and writes src/rank/rerank-model.ts.
+// The features are computed with the DISTILLED goal-embedding table (train/embed/distilled, stage one of
+// `npm run train`), not the shipped one: the shipped table's rows are refined afterwards against these
+// weights (train/embed/train-table.sh), and refitting the weights on refined cosines over-trusts them
+// (train/embed/results/refine-trust.md). TRAIN_TABLE=<file> computes them with another table (measurement).
 // Run: npm run train (the data: npm run train:data). TRAIN_OUT=<file> writes the model elsewhere.
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import type { GoalFile } from './real/check-goals.ts';
 import { gunzipSync } from 'node:zlib';
 import { Buf, Feature, I32Out } from '../assembly/layout.ts';
 import { jsBackend } from '../src/rank/core-js.ts';
+import { parseEmbedTable, useEmbedTable } from '../src/rank/embed-table.ts';
 import { encode } from '../src/rank/encode.ts';
 import type { DataPage } from './build-data.ts';
 import { join } from 'node:path';
@@ -26,6 +31,7 @@ const NAMES = Array.from({ length: K }, (_, k) => Feature[k]);
 interface Example { page: string; template: string; goal: string; lang?: string; x: Float64Array[]; importance: Float64Array; heuristicIndex: Int32Array; heuristicRank: number; target: number; targets: number[] }
 
 const data = JSON.parse(gunzipSync(readFileSync(new URL('./data/pages.json.gz', import.meta.url))).toString()) as { pages: DataPage[] };
+useEmbedTable(parseEmbedTable(readFileSync(process.env.TRAIN_TABLE ?? new URL('./embed/distilled/goal-embed.bin', import.meta.url))));
 const core = jsBackend();
 
 /** Features of every element for one goal, and where the heuristic order puts the (best) target. */

@@ -12,7 +12,7 @@ trap restore EXIT
 cp "$table" build/goal-embed.bin
 start=$(date +%s)
 # its report ends with the frozen test split: not looked at here
-node --import tsx train/train.ts > /dev/null
+TRAIN_TABLE="$table" node --import tsx train/train.ts > /dev/null
 cp src/rank/rerank-model.ts "${out%.json}.rerank-model.ts"
 trained=$(date +%s)
 node --import tsx train/embed/dev-recall.ts "$table" > "$out"

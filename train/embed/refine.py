@@ -199,6 +199,7 @@ def main():
                     help='after each step a row keeps 1 - min(1, RARE x K / (K + uses)) of its move from the start row '
                          '(decoupled, as AdamW\'s decay): a token few fitted goals use stays near the teacher')
     ap.add_argument('--rare-k', type=float, default=5.0, help='K of --rare-pull (uses at which the extra pull halves)')
+    ap.add_argument('--fitted-sites', default=None, help='where to list the fitted train sites (default: OUT/fitted-sites.json)')
     opts = ap.parse_args()
     t0 = time.time()
     data = Data(opts.tokens, opts.held, not opts.no_templates)
@@ -258,7 +259,7 @@ def main():
         'data': f'real goal set TRAIN split ({data.n_fit_real} goals fitted, {data.n_held} held out on '
                 f'{data.n_held_sites} train sites chosen by sha256("refine:" + site)) and {data.n_fit_template} '
                 'template goals (train/data); no dev or test goal is read',
-        'options': {k: x for k, x in vars(opts).items() if k not in ('out', 'log', 'tokens', 'table')},
+        'options': {k: x for k, x in vars(opts).items() if k not in ('out', 'log', 'tokens', 'table', 'fitted_sites')},
         'start_table_sha256': sha(opts.table), 'tokens_json_sha256': sha(opts.tokens),
         'base_model_sha256': sha(HERE / 'refine-base.json'),
         'best_epoch': best['epoch'],
@@ -277,7 +278,7 @@ def main():
     (out_dir / 'goal-embed.json').write_text(json.dumps(record, indent=1) + '\n')
     # the real train sites the rows were fitted on: train.ts can leave them out of the weights' fit
     # (TRAIN_SKIP_SITES), so the weights see only cosines the rows were not fitted to
-    (out_dir / 'fitted-sites.json').write_text(json.dumps(data.fitted_sites) + '\n')
+    Path(opts.fitted_sites or out_dir / 'fitted-sites.json').write_text(json.dumps(data.fitted_sites) + '\n')
     if opts.log:
         Path(opts.log).write_text(json.dumps({'refined': refined, 'seconds': round(time.time() - t0), 'history': history}, indent=1) + '\n')
     print(f'{out}: best epoch {best["epoch"]}, held-out MRR {history[0]["mrr"]:.4f} -> {best["mrr"]:.4f}, '

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The refined goal-embedding table (issue 37 item 2; measured, not shipped: train/embed/README.md,
-# "Refining the table's rows"). 1. table.py distils all-MiniLM-L6-v2 as the shipped table
-# (train/embed/.cache/distilled; the same bytes as src/rank/goal-embed.bin); 2. dump-tokens.ts writes the
+# A refined goal-embedding table to measure (issue 37 item 2: train/embed/README.md, "Refining the table's
+# rows"; the shipped one is made by train-table.sh). 1. table.py distils all-MiniLM-L6-v2
+# (train/embed/.cache/distilled; the same bytes as the committed train/embed/distilled, which `npm run train`
+# refines into src/rank: train-table.sh); 2. dump-tokens.ts writes the
 # train goals' token rows as the core reads them (needs build/: after `node scripts/build.js`);
 # 3. refine.py refines the distilled rows on them into OUT (default train/embed/.cache/refined), never
 # src/rank. Extra arguments go to refine.py (e.g. --no-templates). Measure with measure-table.sh.

@@ -357,3 +357,11 @@ describe('an article in parts', () => {
     assert.ok(!out.includes('Packing for a week') && !out.includes('Privacy'), 'the side links and the footer stay out');
   });
 });
+
+describe('chrome sections named by their headings', () => {
+  test('"About the Author" and "You might also be interested in…" blocks beside an article go, marked up without telling class names (the share bar goes too, as a link list); a section titled otherwise stays', () => {
+    const out = readPage(fixture('article-chrome-sections.html'), 'https://letter.example/mood/regular-walks-lift-the-mood', { format: 'markdown' }).content;
+    for (const part of ['four thousand adults over sixty', 'Related research on exercise and sleep', 'Earlier trials had shown', 'cheap, safe and pleasant addition']) assert.ok(out.includes(part), `${part} in the read: ${out}`);
+    for (const chrome of ['About the Author', 'Martha Quill is the executive editor', 'View all posts', 'You might also be interested', 'An Introduction to Tai Chi', 'Facebook']) assert.ok(!out.includes(chrome), `${chrome} is not in the read: ${out}`);
+  });
+});

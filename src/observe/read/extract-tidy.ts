@@ -168,3 +168,56 @@ export function absolutize(root: El, base: string): void {
     img.removeAttribute('srcset');
   }
 }
+
+/**
+ * Sections that a heading names as chrome beside the article ("About the Author", "Related Posts",
+ * "Recent Articles", "You might also like", "Share this article"): the heading and the block it opens
+ * go. Sites mark these up every way (utility classes, no names at all) but title them alike, as
+ * readers see them. The block is the outermost one the heading starts that holds under half of the
+ * content's text; a heading loose among its siblings takes them up to the next heading. English titles.
+ */
+export function dropChromeSections(root: El): void {
+  const found: El[] = [];
+  // Text nodes, not elements: one pass over the content, and only short ones are tested.
+  const walk = (el: El) => {
+    for (let n = el.firstChild; n; n = n.nextSibling) {
+      if (n.nodeType === 1) walk(n as El);
+      else if (n.nodeType === 3 && (n as Text).data.length < CHROME_TITLE_MAX && CHROME_TITLE.test((n as Text).data.trim())) found.push(el);
+    }
+  };
+  walk(root);
+  if (!found.length) return;
+  const rootText = textOf(root).length;
+  for (const at of found) {
+    // A link titled so is a menu entry, not a heading.
+    if (!at.isConnected || at.closest('a')) continue;
+    const title = textOf(at);
+    if (!CHROME_TITLE.test(title)) continue;
+    // The element that is the heading: up through wrappers holding only its text; a block, not a label in a line.
+    let heading = at;
+    while (heading.parentElement && heading.parentElement !== root && textOf(heading.parentElement) === title) heading = heading.parentElement;
+    if (!HEADING_TAGS.has(heading.tagName) && !BLOCK_TAGS.has(heading.tagName)) continue;
+    let section = heading;
+    for (let p = section.parentElement; p && p !== root; p = p.parentElement) {
+      const text = textOf(p);
+      if (!text.startsWith(title) || text.length > CHROME_SECTION_SHARE * rootText) break;
+      section = p;
+    }
+    if (section !== heading) { section.remove(); continue; }
+    // A heading loose in the flow: it and what follows it up to the next heading.
+    const run: El[] = [heading];
+    let size = title.length;
+    for (let s = heading.nextElementSibling; s && !HEADING_TAGS.has(s.tagName) && !hasDescendant(s, (e) => HEADING_TAGS.has(e.tagName)); s = s.nextElementSibling) {
+      run.push(s);
+      size += textOf(s).length;
+    }
+    if (size <= CHROME_SECTION_SHARE * rootText) for (const el of run) el.remove();
+  }
+}
+/** Titles of chrome sections (the whole heading, a closing colon or ellipsis at most). */
+const CHROME_TITLE = /^(?:about the (?:authors?|reviewers?|writers?)|related (?:articles?|posts?|stories|content|reading|news)|recent (?:articles|posts|stories|news)|(?:you )?(?:may|might) also (?:like|enjoy|be interested in)|read next|share(?: this)?(?: article| post| story| page)?|more (?:articles|stories|posts) from\b.*|(?:most )?popular (?:articles|posts|stories)|recommended (?:for you|articles|posts|reading|stories))[\s:.…!]*$/i;
+/** Longest text node tested as a title (characters). */
+const CHROME_TITLE_MAX = 60;
+/** Most of the content's text a chrome section may hold (more is the content itself). */
+const CHROME_SECTION_SHARE = 0.5;
+const HEADING_TAGS = new Set(['H1', 'H2', 'H3', 'H4', 'H5', 'H6']);

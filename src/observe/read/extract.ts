@@ -6,7 +6,7 @@
 // images. Clean-up of the chosen content lives in extract-tidy.ts.
 import { parseHTML } from 'linkedom';
 import { type El, parsePage, textOf, linkedText, linkDensity, BLOCK_TAGS, elementsWhere, hasDescendant, tags } from './extract-dom.ts';
-import { tidy, dropCaptions, dropRepeatedBlocks, dropRedundantAlt, absolutize, spaceWords } from './extract-tidy.ts';
+import { tidy, dropChromeSections, dropCaptions, dropRepeatedBlocks, dropRedundantAlt, absolutize, spaceWords } from './extract-tidy.ts';
 import { isProductPage, tidyProduct, dropSmallPrint, mayHoldSmallPrint, revealPanels, dropScriptText } from './extract-product.ts';
 import { isForumThread, threadOf } from './extract-forum.ts';
 import { sectionedRegion } from './extract-service.ts';
@@ -748,6 +748,8 @@ function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Atte
   const root = thread ?? (!mainOnly ? body : attempt.prose ? bestContainer(body, attempt, kind) : dominantRegion(body));
   if (mainOnly) {
     if (attempt.prose) tidy(root);
+    // Not on products: their "Recommended:" and "Related" lines are specifications and accessories.
+    if (kind !== 'product') dropChromeSections(root);
     dropCaptions(root);
     tidyKind(root, kind);
   }

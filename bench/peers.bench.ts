@@ -42,6 +42,7 @@ import { readPage } from '../src/observe/read/read.ts';
 import { createRanker, toPrompt } from '../src/index.ts';
 import type { SnapshotRequest } from '../src/schema/snapshot.ts';
 import { collectPageTitled, waitForStable } from '../src/playwright/collect-page.ts';
+import { REPLACED } from '../src/observe/browser/navigate.ts';
 import { launch, CHROMIUM } from '../test/helpers/browser.ts';
 import { hash } from '../src/rank/words.ts';
 import { readabilityMarkdown } from './read/readability.ts';
@@ -239,9 +240,20 @@ for (const [k, { part, id }] of obsPages.entries()) {
         // MCP's navigation does not fail on it either); the clock starts after the wait.
         await page.goto(url, { waitUntil: 'load', timeout: 30_000 }).catch(() => undefined);
         await waitForStable(page, { quietMs: 100, timeoutMs: 3000 });
-        const t = performance.now();
-        // Elements and title in one round trip, as observe map asks for them.
-        const { collected: c, title } = await collectPageTitled(page);
+        let t = performance.now();
+        // Elements and title in one round trip, as observe map asks for them. A page that replaces its
+        // document under the collection is waited for and read again, as observe map does (readSettled); the
+        // clock restarts at the read that counts.
+        let got: Awaited<ReturnType<typeof collectPageTitled>> | undefined;
+        for (let attempt = 1; !got; attempt++) {
+          try { got = await collectPageTitled(page); } catch (err) {
+            if (attempt >= 3 || !REPLACED.test((err as Error).message)) throw err;
+            await page.waitForLoadState('load', { timeout: 30_000 }).catch(() => undefined);
+            await waitForStable(page, { quietMs: 100, timeoutMs: 3000 });
+            t = performance.now();
+          }
+        }
+        const { collected: c, title } = got;
         const collected = performance.now();
         const request: SnapshotRequest = { url: page.url(), viewport: c.viewport, raw_elements: c.raw_elements as unknown as SnapshotRequest['raw_elements'], options: { limit: 50 } };
         text = toPrompt(ranker.rank(request), { title });

@@ -6,7 +6,8 @@
 #  3. dump-tokens.ts + refine.py refine the distilled rows on the real train goals (--no-templates
 #     --rare-pull 0.5, K 5: rarely used tokens stay near the teacher) -> src/rank/goal-embed.bin and its
 #     record src/rank/goal-embed.json (checksum, provenance, licence); the weights are NOT refitted on the
-#     refined rows (refitting over-trusts them: train/embed/results/refine-trust.md).
+#     refined rows (refitting over-trusts them: train/embed/results/refine-trust.md);
+#  4. record-shipped.ts writes the shipped ranker's dev R@1/5/10 into that record (test/rerank-lists.test.ts).
 # One thread each, so a rerun writes the same bytes. Needs train/.venv (train/python-env.sh) and build/.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -23,3 +24,4 @@ node --import tsx train/embed/dump-tokens.ts "$distilled"
 $py train/embed/refine.py --table "$distilled" --out src/rank --no-templates --rare-pull 0.5 \
   --log train/embed/.cache/refine-log.json --fitted-sites train/embed/.cache/fitted-sites.json
 node scripts/build.js > /dev/null; lap "3. dump-tokens.ts + refine.py (the shipped rows)"
+node --import tsx train/embed/record-shipped.ts; lap "4. record-shipped.ts (the shipped ranker's dev R@1 into goal-embed.json)"

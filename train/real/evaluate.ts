@@ -49,7 +49,8 @@ export async function score(only: (page: RealPage) => boolean = () => true): Pro
   return out;
 }
 
-const recall = (rows: Scored[], key: 'heuristic' | 'model', k: number) => rows.filter((r) => r[key] < k).length / Math.max(1, rows.length);
+/** Share of the rows whose best target is within the first k (by `key`: no goal, or with the goal). */
+export const recall = (rows: Scored[], key: 'heuristic' | 'model', k: number) => rows.filter((r) => r[key] < k).length / Math.max(1, rows.length);
 
 /** A Markdown table of recall@k by group: heuristic and model side by side. */
 export function table(rows: Scored[], groupBy: (r: Scored) => string): string {

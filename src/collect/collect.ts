@@ -364,6 +364,11 @@ function shownWhileFading(w: Walk, frame: Frame, el: Element): boolean {
   return true;
 }
 
+/** Inputs drawn as a button or a box to tick: folded into a parent they fill, like any other control. */
+const CLICKED_INPUTS = new Set(['submit', 'button', 'reset', 'image', 'checkbox', 'radio', 'file']);
+/** A text field, select or textarea (visit: never folded into its parent). */
+const typedInto = (el: Element) => isTag(el, 'TEXTAREA') || isTag(el, 'SELECT') || (isTag(el, 'INPUT') && !CLICKED_INPUTS.has(el.type));
+
 /** Walks the children of `root` in tree order; `tree` is the document or shadow root they belong to. Below a
  *  `display: none` element no element has a box, so none can be listed (checkVisibility is false without a box):
  *  the walk does not go there (hiddenHeadings). On real pages about half of the elements lie in such subtrees
@@ -382,7 +387,9 @@ function visit(w: Walk, frame: Frame, tree: Node, root: ParentNode, parent: Pare
       const area = rect ? rect.width * rect.height : 0;
       const clipped = rect !== null && area > 0 ? clipping(w, frame, el, rect) : 'clipped';
       const visible = clipped !== 'clipped';
-      const fillsParent = visible && parent !== null && area >= FILLS_PARENT * parent.area && intersects(rect!, parent.rect);
+      // A field one types into is its own target even when it fills its parent (a `role=combobox` wrapper
+      // of the search box): folded into the wrapper, the field and its name were lost.
+      const fillsParent = visible && parent !== null && area >= FILLS_PARENT * parent.area && intersects(rect!, parent.rect) && !typedInto(el);
       if (visible && !fillsParent) {
         const described = describe(w, frame, tree, el, rect!, clipped === 'scrolled');
         // An <a> without an href listed as a control (a click handler, a tabindex) is a link to Chromium's

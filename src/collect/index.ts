@@ -10,7 +10,7 @@ import { findOverlays } from './overlays.ts';
 import { resultToWire } from './wire.ts';
 
 // Raised whenever what the collector returns changes: a page holding an older one gets this one injected.
-export const VERSION = 8;
+export const VERSION = 9;
 
 export interface SightlineGlobal {
   version: number;

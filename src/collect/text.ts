@@ -155,6 +155,8 @@ function namedFromContent(el: Element): boolean {
  * child is set apart by spaces ("Returns" over "& Orders" reads "Returns & Orders", not "Returns& Orders").
  * Embedded fields give nothing (their value is not a name here). Read up to WALK_MAX characters.
  */
+/** Descendants named by their title before their content inside a name from content (contentName). */
+const IMAGE_LIKE = new Set(['svg', 'object']);
 function contentName(el: Element): string {
   const parts: string[] = [];
   let length = 0;
@@ -178,8 +180,21 @@ function contentName(el: Element): string {
     const byLabel = labelledby ? clean(byIds(e, labelledby)) : '';
     const label = byLabel || e.getAttribute('aria-label')?.trim();
     if (label) push(` ${label} `);
-    else if (e.localName === 'img') { const alt = e.getAttribute('alt')?.trim(); if (alt) push(` ${alt} `); }
-    else walk(e);
+    else if (e.localName === 'img') { const alt = e.getAttribute('alt')?.trim() || e.getAttribute('title')?.trim(); if (alt) push(` ${alt} `); }
+    else {
+      // A descendant's title, as Chromium reads it in a name from content (accname step 2I): an image-like
+      // descendant (an <svg>, an <object>, `role="img"`: a badge, a rating) is named by its title before its
+      // content; one named from content (a nested button) by its title when its content names
+      // nothing. A generic <span> or <div>, or one with role none, gives its title to nothing.
+      const title = e.getAttribute('title')?.trim();
+      const role = title ? e.getAttribute('role')?.trim().split(/\s+/)[0]?.toLowerCase() : undefined;
+      if (title && (role === 'img' || (!role && IMAGE_LIKE.has(e.localName)))) push(` ${title} `);
+      else {
+        const from = parts.length;
+        walk(e);
+        if (title && (role ? CONTENT_ROLES.has(role) : CONTENT_TAGS.has(e.tagName)) && !parts.slice(from).join('').trim()) push(` ${title} `);
+      }
+    }
     if (block) push(' ');
   };
   walk(el);
@@ -191,8 +206,9 @@ function contentName(el: Element): string {
  * aria-labelledby, aria-label, label elements; then, for a role named from its content (links, buttons,
  * headings, tabs, options…), the content: an empty string when the content name is the visible text
  * (`text` already says it), the content name when it differs (an image's alt, a child's aria-label,
- * blocks set apart); a `title` names an element only when its content names nothing (it is a tooltip
- * otherwise), then a field's placeholder, then an image's alt.
+ * blocks set apart); an input drawn as a button by its value (an image button by its alt); a `title` names
+ * an element only when its content names nothing (it is a tooltip otherwise), then a field's placeholder,
+ * then an image's alt.
  */
 export function accessibleName(el: Element, labelIndex: LabelIndex, text: string): string {
   const labelledby = el.getAttribute('aria-labelledby');
@@ -209,6 +225,18 @@ export function accessibleName(el: Element, labelIndex: LabelIndex, text: string
     // a textarea's text), as Chromium's accessible name does.
     const name = clean([...labels].map((l) => l.contains(el) && el.firstChild ? textWithout(l, (e) => e === el || notDrawn(e)) : drawnText(l)).join(' '));
     if (name) return name;
+  }
+  // An input drawn as a button is named by what it draws before its title (HTML-AAM; Chromium names
+  // `<input type=submit value="Log in" title="Enter your username…">` "Log in"), with the browser's default
+  // label when it has no value; an image button by its alt, value, then title.
+  if (isTag(el, 'INPUT')) {
+    const type = el.type;
+    if (type === 'submit' || type === 'reset' || type === 'button') {
+      if (text) return ''; // its value, which `text` already says
+      if (type !== 'button') return type === 'submit' ? 'Submit' : 'Reset';
+    } else if (type === 'image') {
+      return clean(el.getAttribute('alt')) || clean(el.value) || clean(el.getAttribute('title')) || 'Submit';
+    }
   }
   if (namedFromContent(el)) {
     const name = el.firstElementChild ? contentName(el) : text;

@@ -103,6 +103,9 @@ function sameElement(o: CollectedElement, n: CollectedElement, where: string): v
   // Since stop 38 a field with both a title and a placeholder is named by its title, as Chromium names it (the same
   // test checks it): a name that was the placeholder is left out of the comparison.
   if (o.attributes.placeholder && o.attributes.name === o.attributes.placeholder && attributes.name && attributes.name !== o.attributes.name) { delete attributes.name; delete o.attributes.name; }
+  // Since issue 43 an input drawn as a button is named by its value (an image button by its alt), or the browser's
+  // Submit/Reset, before its title, as Chromium names it (test/collect-content-names.test.ts): left out here.
+  if (n.tag === 'input' && ['submit', 'button', 'reset', 'image'].includes(String(attributes.input_type))) { delete attributes.name; delete o.attributes.name; }
   // A field inside its label was named by the label's whole text, its select's options too ("Topic SalesSupport"), and
   // the label gave no nearby text; since the label names it as Chromium does ("Topic"), the rest is nearby text.
   const split = (t: unknown) => String(t ?? '').split(/\s+/).filter(Boolean).join(' ');
@@ -122,10 +125,24 @@ function sameElement(o: CollectedElement, n: CollectedElement, where: string): v
   for (const k of ['x', 'y', 'width', 'height'] as const) assert.ok(Math.abs(n.rect[k] - o.rect[k]) <= 1, `${where}: rect.${k} ${n.rect[k]} vs ${o.rect[k]}`);
 }
 
+/** A text field, select or textarea: since issue 43 listed even where it fills its parent control (a combobox
+ *  wrapper), folded into that parent before (test/collect-content-names.test.ts). */
+const typedInto = (e: CollectedElement) => ['input', 'textarea', 'select'].includes(e.tag)
+  && !['submit', 'button', 'reset', 'image', 'checkbox', 'radio', 'file'].includes(String(e.attributes.input_type));
+
 function compare(name: string, old: CollectResult, now: CollectResult): void {
   assert.ok(old.raw_elements.length > 0, `${name}: the old collector listed nothing`);
-  assert.deepEqual(now.raw_elements.map((e) => e.id), old.raw_elements.map((e) => e.id), `${name}: the same elements in the same order`);
-  old.raw_elements.forEach((o, i) => sameElement(o, now.raw_elements[i], `${name} #${o.id} (${o.tag} "${o.text.slice(0, 30)}")`));
+  // The fields listed now and not before are left out; the rest compare in order (listing one moves later ids).
+  const same = (a: CollectedElement, b: CollectedElement) => a.tag === b.tag && Math.abs(a.rect.x - b.rect.x) <= 1 && Math.abs(a.rect.y - b.rect.y) <= 1;
+  const kept: CollectedElement[] = [];
+  for (const e of now.raw_elements) {
+    const o = old.raw_elements[kept.length];
+    if (typedInto(e) && (!o || !same(e, o))) continue;
+    kept.push(e);
+  }
+  const key = (e: CollectedElement) => kept.length === now.raw_elements.length ? e.id : e.tag;
+  assert.deepEqual(kept.map(key), old.raw_elements.map(key), `${name}: the same elements in the same order`);
+  old.raw_elements.forEach((o, i) => sameElement(o, kept[i], `${name} #${o.id} (${o.tag} "${o.text.slice(0, 30)}")`));
   assert.deepEqual(now.frames, old.frames, `${name}: opaque frames`);
   assert.equal(now.truncated, old.truncated, `${name}: truncated`);
   assert.deepEqual(now.client_diagnostics, old.client_diagnostics, `${name}: captcha report`);
@@ -136,8 +153,9 @@ test('fixture pages: the same elements as the collector before the speed work', 
   // faded.html: a page that fades in, wholly dropped before and listed now (test/collect-fade.test.ts);
   // styled-labels.html: names held style sheets and noscript markup before (test/collect-drawn-text.test.ts);
   // app-shell.html: below the fold of a scrolling container, dropped before, listed now (test/collect.test.ts);
-  // slot-names.html: controls named through a <slot>, nameless before (test/collect-slot-names.test.ts).
-  const CHANGED = new Set(['faded.html', 'styled-labels.html', 'app-shell.html', 'slot-names.html']);
+  // slot-names.html: controls named through a <slot>, nameless before (test/collect-slot-names.test.ts);
+  // content-names.html: the names test's own page, where names change on purpose (test/collect-content-names.test.ts).
+  const CHANGED = new Set(['faded.html', 'styled-labels.html', 'app-shell.html', 'slot-names.html', 'content-names.html']);
   const pages = readdirSync(FIXTURES).filter((f) => f.endsWith('.html') && !CHANGED.has(f)).sort();
   assert.ok(pages.length >= 10);
   for (const file of pages) {

@@ -101,6 +101,22 @@ describe('ordinal goals over repeated items, through the real path', () => {
     assert.notEqual(label((await rankJson(strip(raw), 'open the third result'))[0]), 'Bay tours and self-guided kayak hire');
   });
 
+  test('positions in other words: "the final product" is the last, "number one" and "top-ranked" the first; "the football final" names none', async () => {
+    const shop = await collect('list-shop');
+    for (const goal of ['open the final product', 'the final product on this page']) {
+      const elements = await rankJson(shop, goal);
+      assert.ok(elements[0].href?.endsWith('/product/led-strip'), `${goal}: ${show(elements)}`);
+    }
+    const results = await collect('list-results');
+    const first = label((await rankJson(results, 'open the first result'))[0]);
+    for (const goal of ['open the number one result', 'the top-ranked result', 'open result number 1']) {
+      assert.equal(label((await rankJson(results, goal))[0]), first, goal);
+    }
+    assert.equal(label((await rankJson(results, 'open result number 3'))[0]), 'Bay tours and self-guided kayak hire');
+    // "final" as a noun (a match) is no position: the goal ranks as the same words without it.
+    assert.deepEqual(await rankJson(shop, 'news about the football final', 100), await rankJson(strip(shop), 'news about the football final', 100));
+  });
+
   test('a list drawn on one line (a menu bar, a pager) takes no unnamed position: "open the second result" is still the second result', async () => {
     const raw = await collect('search');
     assert.ok(raw.some((e) => e.text === '2' && e.list_length === 4), 'the pager is a list the collector sends');

@@ -269,8 +269,27 @@ const INTENTS: [Intent, RegExp][] = [
 ];
 
 const ORDINALS: Record<string, number> = {
-  first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10, last: -1,
+  first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10,
+  eleventh: 11, twelfth: 12, last: -1,
 };
+const CARDINALS: Record<string, number> = {
+  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
+};
+
+/** A position the goal names: an ordinal word ("third"), "the final" before a noun (= last; "the football
+ *  final", a match, names none), a numbered ordinal ("3rd"), a rank ("number one", "number 3", "top-ranked" =
+ *  first). General English only: words that often mean something else in goals ("latest", "newest",
+ *  "opening", "top") are not read as positions. */
+const ORDINAL = /\b(?:(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|last)|(?<=\bthe )(final)(?= [a-z])|(\d{1,2})(?:st|nd|rd|th)|number (one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2})|(?:top|highest)[- ]ranked)\b/;
+
+/** The position an ORDINAL match names: 1-based, -1 for last. */
+function ordinalOf(m: RegExpExecArray): number {
+  if (m[1]) return ORDINALS[m[1]];
+  if (m[2]) return -1;
+  if (m[3]) return Number(m[3]);
+  if (m[4]) return CARDINALS[m[4]] ?? Number(m[4]);
+  return 1;
+}
 
 export interface GoalParts {
   words: number[];
@@ -291,8 +310,8 @@ export function parseGoal(goal: string): GoalParts {
   let intent = 0;
   for (const [bit, pattern] of INTENTS) if (pattern.test(text)) intent |= bit;
   let ordinal = 0;
-  const m = /\b(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|(\d{1,2})(?:st|nd|rd|th))\b/.exec(text);
-  if (m) ordinal = m[2] ? Number(m[2]) : ORDINALS[m[1]];
+  const m = ORDINAL.exec(text);
+  if (m) ordinal = ordinalOf(m);
   const list = m ? NAMED_LIST.exec(text.slice(m.index + m[0].length)) : null;
   return { words: wordHashes(goal), trigrams: trigramHashes(goal), intent, ordinal, listWords: list ? wordHashes(list[1]) : [] };
 }

@@ -21,7 +21,9 @@ import type { DataPage } from '../build-data.ts';
 const CACHE = new URL('./.cache/', import.meta.url);
 const K = Feature.COUNT;
 const EMB = [Feature.EMB_OWN, Feature.EMB_LINK, Feature.EMB_SECTION];
-const BASE = JSON.parse(readFileSync(new URL('./refine-base.json', import.meta.url), 'utf8')) as { features: string[]; weights: number[] };
+// REFINE_BASE (measurement only): another base's JSON ({ features, weights }), e.g. the shipped model's for
+// refine.py --fixed-weights, so the fit targets exactly the weights the core ranks with.
+const BASE = JSON.parse(readFileSync(process.env.REFINE_BASE ?? new URL('./refine-base.json', import.meta.url), 'utf8')) as { features: string[]; weights: number[] };
 /** The base model's weights in Feature order; the EMB_* ones apart (they start refine.py's). */
 const wBase = Float64Array.from({ length: K }, (_, k) => {
   const at = BASE.features.indexOf(Feature[k]);

@@ -365,3 +365,11 @@ describe('chrome sections named by their headings', () => {
     for (const chrome of ['About the Author', 'Martha Quill is the executive editor', 'View all posts', 'You might also be interested', 'An Introduction to Tai Chi', 'Facebook']) assert.ok(!out.includes(chrome), `${chrome} is not in the read: ${out}`);
   });
 });
+
+describe("cards' badges on a listing page read by the generic step", () => {
+  test('a shop\'s front page of promo tiles (voted a listing, read by the generic step): each tile\'s "Sold out" badge goes; its heading, date and link stay', () => {
+    const out = readPage(fixture('shop-front-badges.html'), 'https://paints.example/', { format: 'markdown' }).content;
+    assert.ok(!out.includes('Sold out'), `the badges are not in the read: ${out}`);
+    for (const part of ['### Watercolours & Sets', 'Ends 4/30', '[Explore Riverside watercolours', 'Shop Linden sketchbooks', 'a single counter in a print studio']) assert.ok(out.includes(part), `${part} in the read: ${out}`);
+  });
+});

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { parseHTML } from 'linkedom';
-import { elementsWhere, hasDescendant, tags } from '../src/observe/read/extract-dom.ts';
+import { elementsWhere, firstDescendant, hasDescendant, isHrefLink, linkedText, tags, textOf } from '../src/observe/read/extract-dom.ts';
 import { WCXB, WCXB_DIR, wcxbIds } from './helpers/large-pages.ts';
 
 const LISTS = [
@@ -28,13 +28,18 @@ function check(html: string) {
     const has = hasDescendant(div, tags(HOLDS_BLOCKS));
     assert.equal(has, div.querySelector(HOLDS_BLOCKS) !== null);
     if (has) holding++;
+    // The per-block walks: the first heading (a panel's name), whether it holds a link, its linked text.
+    assert.equal(firstDescendant(div, tags('h2, h3, h4, h5, h6, summary')), div.querySelector('h2, h3, h4, h5, h6, summary'));
+    assert.equal(hasDescendant(div, isHrefLink), div.querySelector('a[href]') !== null);
+    assert.equal(linkedText(div), [...div.querySelectorAll('a')].reduce((n, a) => n + textOf(a).length, 0));
   }
   return holding;
 }
 
 test('a template\'s contents are skipped as querySelectorAll skips them; nested blocks are found at any depth', () => {
   const html = '<!doctype html><html><body><div id="a"><template><p>in a template</p></template></div>'
-    + '<div id="b"><span><em><p>deep</p></em></span></div><section><span>text only</span></section><svg><title>x</title></svg></body></html>';
+    + '<div id="b"><span><em><p>deep</p></em></span></div><section><span>text only</span></section><svg><title>x</title></svg>'
+    + '<div id="c"><template><a href="/t">hidden</a><h2>t</h2></template><a name="x">anchor</a><span><a href="/y">linked <a href="/z">in</a></a></span><summary>s</summary><h3>h</h3></div></body></html>';
   check(html);
   const { document } = parseHTML(html);
   assert.equal(hasDescendant(document.getElementById('a')!, tags('p')), false);

@@ -3,7 +3,7 @@
 // the read, repeated-sibling runs, prices, and class/id and heading words from a small general
 // vocabulary. No site names. Shared by the reader (extract-blocks.ts) and the trainer
 // (train/read/blocks.ts), so both see the same features.
-import { type El, textOf } from './extract-dom.ts';
+import { type El, textOf, hasDescendant, isHrefLink } from './extract-dom.ts';
 
 /** Elements that can be a block: the leaves of the read's block structure. */
 const BLOCKISH = new Set(['P', 'LI', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'TR', 'DT', 'DD', 'PRE', 'BLOCKQUOTE', 'DIV', 'SECTION', 'ARTICLE', 'TABLE', 'UL', 'OL', 'DL', 'FIGURE', 'HEADER', 'FOOTER', 'ASIDE', 'NAV', 'MAIN', 'FORM', 'FIELDSET', 'DETAILS', 'SUMMARY', 'ADDRESS', 'TD', 'TH']);
@@ -141,7 +141,7 @@ export function blockFeatures(root: El, blocks: Block[], step: Step, names: read
     return c.linkWords;
   };
   const pricesOf = (c: Ctx) => (c.prices ??= c.text.match(PRICES)?.length ?? 0);
-  const linkedOf = (a: El, c: Ctx) => (c.linked ??= a.tagName === 'A' || !!a.querySelector('a[href]'));
+  const linkedOf = (a: El, c: Ctx) => (c.linked ??= a.tagName === 'A' || hasDescendant(a, isHrefLink));
   const hintCache = new Map<El, number[]>();
   const hitsOf = (a: El) => {
     let h = hintCache.get(a);

@@ -3,7 +3,7 @@
 // chrome (calls to action, "read more", badges), and keep the listing's heading and intro. The items
 // are siblings built alike: the same tag and class, each holding a link and some text. General by
 // design: structure and a few words of chrome in common languages, no rule for a site.
-import { type El, textOf, linkedText } from './extract-dom.ts';
+import { type El, textOf, linkedText, hasDescendant, isHrefLink } from './extract-dom.ts';
 
 export interface ItemGroup {
   /** The element whose children are the items. */
@@ -50,7 +50,7 @@ export function findItems(root: El): ItemGroup | null {
         const t = textOf(item).length;
         text += t;
         linked += Math.min(t, linkedText(item));
-        if (item.tagName === 'A' || item.querySelector('a[href]')) withLink++;
+        if (item.tagName === 'A' || hasDescendant(item, isHrefLink)) withLink++;
       }
       if (text / items.length < MIN_ITEM_TEXT || withLink < LINKED_ITEMS * items.length) continue;
       const score = text - linked / 2;

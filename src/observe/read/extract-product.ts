@@ -2,7 +2,7 @@
 // product (title, description, highlights, specification tables and lists) and drops what sells it or
 // something else: recommendation rails, review widgets, seller and shipping boxes, cart controls,
 // legal footnotes and data dumps. General rules only (schema.org, Open Graph, headings' words).
-import { type El, textOf } from './extract-dom.ts';
+import { type El, textOf, firstDescendant, tags } from './extract-dom.ts';
 import type { PageMeta } from './page-type.ts';
 
 /** A product URL path: /product(s)/, /p/, /dp/, /pdp/, /itm/, /item/, /listing/. */
@@ -125,10 +125,12 @@ function panelName(el: El): string {
   const doc = el.ownerDocument;
   const names = [el.getAttribute('aria-label') ?? ''];
   for (const id of (el.getAttribute('aria-labelledby') ?? '').split(/\s+/).filter(Boolean)) names.push(textOf((doc.getElementById(id) ?? doc.createElement('i')) as El));
-  const head = el.querySelector('h2, h3, h4, h5, h6, summary') ?? [...el.querySelectorAll('button, [role=button]')].find((b) => textOf(b).length <= PANEL_NAME_MAX);
+  const head = firstDescendant(el, PANEL_HEAD) ?? [...el.querySelectorAll('button, [role=button]')].find((b) => textOf(b).length <= PANEL_NAME_MAX);
   if (head) names.push(textOf(head).slice(0, PANEL_NAME_MAX));
   return names.filter(Boolean).join(' | ');
 }
+/** Tags that name a panel as its first heading or summary. */
+const PANEL_HEAD = tags('h2, h3, h4, h5, h6, summary');
 /** Characters of a panel's name (a button's text longer than this is not one). */
 const PANEL_NAME_MAX = 40;
 /** Class or id words naming the product's information block ("product-details", "pip-measurements"). */

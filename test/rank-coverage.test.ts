@@ -129,7 +129,8 @@ test('a search box\'s unnamed image button ranks with its box, above the first s
   const button = r.elements.findIndex((e) => e.input_type === 'image');
   const links = r.elements.flatMap((e, k) => e.role === 'link' && e.in_viewport ? [k] : []);
   assert.ok(field >= 0 && links.length >= 30, `field at ${field + 1}, ${links.length} links in view`);
-  assert.ok(!r.elements[button]?.text && !r.elements[button]?.name, 'the image button has no name');
+  // No alt, value or title: Chromium names it by its default label, "Submit", and so does the collector (VERSION 9).
+  assert.ok(!r.elements[button]?.text && r.elements[button]?.name === 'Submit', `the image button is named "Submit" (${r.elements[button]?.name})`);
   assert.ok(button >= 0 && button < 10, `the image button at ${button + 1}`);
   assert.ok(button < Math.min(...links), `above every link in view (first at ${Math.min(...links) + 1})`);
 });

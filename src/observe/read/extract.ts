@@ -505,23 +505,15 @@ function readListing(html: string, url: string, generic: Found, probe: Probe): E
   const { document } = parseHTML(`<!doctype html><html><body>${read.html}</body></html>`);
   const root = document.body as El;
   dropLayoutCopies(root);
-  dropBadges(root);
+  // Cards' badges and calls to action ("Sold out", "Quick view") go from whichever read is returned, as from the
+  // listing read (a shop front of promo tiles read by the generic step); links repeated on the items stay (the
+  // truth keeps a post's tags, a card's vendor).
+  dropItemChrome(root);
   // Whichever read was returned (the generic one too, when it did not hold the items by their run-together
   // text): the pictures' alternative text goes, as on the listing read. Only where the page has items: a page
   // voted a listing by its URL alone (an article at "/article") keeps its figures' alt.
   if (probe.items) dropThumbnailAlt(root);
   return { ...read, html: root.innerHTML, text: blockText(root) };
-}
-
-/**
- * Cards' badges and calls to action ("Sold out", "Quick view", "Add to cart") go from whichever read a
- * listing page returns, as they go from the listing read: also from the generic read chosen because it
- * holds as much text as the listing read (a shop's front page of promo tiles with a badge on each), where
- * they are the same chrome. The phrases only: links repeated on the items (a post's tags, a card's vendor)
- * are kept here, as the truth keeps them on such pages (measured: a blog's tags and a shop's vendor links lost).
- */
-function dropBadges(root: El): void {
-  dropItemChrome(root);
 }
 
 /**

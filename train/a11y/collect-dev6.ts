@@ -1,11 +1,13 @@
-// dev6 (issue 38): meant as an independent set of WCXB development pages with purchases (product pages, and
-// service pages that sell something) of sites no set holds, one page per site, for the goal-less importance
+// dev6 (issue 38): an independent, ranking-only set of WCXB development pages with purchases (product pages, and
+// service pages that sell something) of shops no other set holds, one page per shop, for the goal-less importance
 // evaluation. Candidates: WCXB dev pages (WCXB_DIR) of type product or service whose shop (shopOf) is held by no
-// train/a11y/*.json.gz nor train/real/*.json.gz page (heldSites) and whose page is in the tune part of the read
-// split (bench/read/wcxb-split.json): the read split's frozen part is never rendered or listed, as for test3.
+// train/a11y/*.json.gz nor train/real/*.json.gz page (heldSites). Every such page lies in the frozen part of the read
+// split (bench/read/wcxb-split.json); the lead decided (docs/decisions.md, 2026-11-28) that they become dev6 anyway:
+// they stay in the read frozen part, no read rule is ever tuned on them and nobody looks at their read output.
 // `--pool` only counts the candidates and renders nothing. Otherwise the candidates are rendered with renderSet
-// (collect-a11y.ts's renderPage) into train/a11y/dev6.json.gz, split by site with a seeded hash (dev6SplitOf), and
-// listed for the blind marking in scratch/a11y/dev6-controls.txt. It refuses to write an empty set.
+// (collect-a11y.ts's renderPage) into train/a11y/dev6.json.gz, split 50/50 by shop with a seeded hash (dev6SplitOf:
+// the tune half is for ranking rules, the test half is frozen), and listed for the blind marking in
+// scratch/a11y/dev6-controls.txt. It refuses to write an empty set.
 // Run: WCXB_DIR=/work/wcxb-43 node --import tsx train/a11y/collect-dev6.ts [--pool]
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -18,7 +20,7 @@ export const DEV6_SEED = 'a11y-dev6-purchases-2026-11';
 export const dev6SplitOf = (site: string): A11ySplit => ((hash(`${DEV6_SEED}:${site}`) >>> 0) % 100) < 50 ? 'tune' : 'test';
 const TYPES = new Set(['product', 'service']);
 
-/** The candidates, one page per shop in file order, and why the others were left out. */
+/** The candidates, one page per free shop in file order; `readFrozen` counts the free pages in the read split's frozen part. */
 export function dev6Sources(): { sources: (Source & { site: string })[]; typed: number; held: number; readFrozen: number } {
   const split = JSON.parse(readFileSync(new URL('../../bench/read/wcxb-split.json', import.meta.url), 'utf8')) as { tune: string[] };
   const readTune = new Set(split.tune);
@@ -29,7 +31,7 @@ export function dev6Sources(): { sources: (Source & { site: string })[]; typed: 
   const sources: (Source & { site: string })[] = [];
   for (const t of free) {
     const site = shopOf(t.url);
-    if (!readTune.has(t.file.replace('.json', '')) || taken.has(site)) continue;
+    if (taken.has(site)) continue;
     taken.add(site);
     sources.push({ ...sourceOf(t), site });
   }
@@ -38,7 +40,7 @@ export function dev6Sources(): { sources: (Source & { site: string })[]; typed: 
 
 async function main() {
   const { sources, typed, held, readFrozen } = dev6Sources();
-  console.log(`${typed} product / service pages: ${held} of held shops, ${readFrozen} of free shops in the read split's frozen part, ${sources.length} candidates`);
+  console.log(`${typed} product / service pages: ${held} of held shops, ${typed - held} of free shops (${readFrozen} in the read split's frozen part: ranking-only), ${sources.length} candidates (one per shop)`);
   if (process.argv.includes('--pool')) return;
   if (sources.length === 0) throw new Error('no candidate page: dev6 not written');
   const pages = await renderSet('dev6', DEV6_SEED, sources, dev6SplitOf);

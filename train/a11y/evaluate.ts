@@ -9,12 +9,14 @@
 // of real product pages (collect-products.ts), split by shop into dev3 (tune) and dev3-test (frozen:
 // measured once, never listed, and only when asked by `--split dev3-test`). dev4 / dev4-test are the same for
 // real news pages (collect-articles.ts, marks in primary-dev4.json), dev5 / dev5-test for form-centred pages of
-// Formasaurus (collect-forms.ts, marks in primary-dev5.json, made blind before any ranking of them). `--fold a|b` keeps one half of the tune
-// split, or of dev2 / dev3 / dev4 / dev5, by site (foldOf); it never applies to a frozen split (test, dev3-test,
-// dev4-test, dev5-test): causes are looked for on fold a (`--list`), and a change is kept only if fold b's aggregates
+// Formasaurus (collect-forms.ts, marks in primary-dev5.json, made blind before any ranking of them), dev6 / dev6-test for
+// purchase pages of WCXB shops no other set holds (collect-dev6.ts, marks in primary-dev6.json; ranking-only: in the read
+// split's frozen part). `--fold a|b` keeps one half of the tune
+// split, or of dev2 / dev3 / dev4 / dev5 / dev6, by site (foldOf); it never applies to a frozen split (test, dev3-test,
+// dev4-test, dev5-test, dev6-test): causes are looked for on fold a (`--list`), and a change is kept only if fold b's aggregates
 // improve or hold.
-// Run: npm run eval:importance [-- --backend js] [-- --split tune|dev2|dev3|dev4|dev5|test|dev3-test|dev4-test|dev5-test] [-- --fold a|b] [-- --list]
-// (lists tune, dev2, dev3, dev4 or dev5 pages only)
+// Run: npm run eval:importance [-- --backend js] [-- --split tune|dev2|dev3|dev4|dev5|dev6|test|dev3-test|dev4-test|dev5-test|dev6-test] [-- --fold a|b] [-- --list]
+// (lists tune, dev2, dev3, dev4, dev5 or dev6 pages only)
 import { readFileSync, existsSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { Ranker } from '../../src/rank/ranker.ts';
@@ -78,21 +80,21 @@ export function layerIds(p: A11yPage, modals: { bounds: { x: number; y: number; 
 export const foldOf = (site: string): 'a' | 'b' => ((hash(`a11y-fold-2026-11:${site}`) >>> 0) % 2) === 0 ? 'a' : 'b';
 
 /** The evaluation's page sets: the WCXB tune and frozen test splits, the blind development set dev2,
- *  the product pages of dev3, the news pages of dev4 and the form pages of dev5, each with its frozen half (dev3-test,
- *  dev4-test, dev5-test),
+ *  the product pages of dev3, the news pages of dev4, the form pages of dev5 and the purchase pages of dev6, each with its
+ *  frozen half (dev3-test, dev4-test, dev5-test, dev6-test),
  *  test2: more pages of the WCXB test split's sites, marked blind by other hands (stop 34), frozen; and test3: pages of
  *  sites no other set holds, marked blind by a helper that never saw the ranker (issue 38), frozen. */
-export type EvalSplit = A11ySplit | 'dev2' | 'dev3' | 'dev3-test' | 'dev4' | 'dev4-test' | 'dev5' | 'dev5-test' | 'test2' | 'test3';
+export type EvalSplit = A11ySplit | 'dev2' | 'dev3' | 'dev3-test' | 'dev4' | 'dev4-test' | 'dev5' | 'dev5-test' | 'dev6' | 'dev6-test' | 'test2' | 'test3';
 /** Ranked by record-before.ts and the parity test. */
-export const SPLITS: readonly EvalSplit[] = ['tune', 'dev2', 'dev3', 'dev4', 'dev5', 'test', 'dev3-test', 'dev4-test', 'dev5-test', 'test2', 'test3'];
-/** Measured when no split is asked for: dev3-test, dev4-test, dev5-test, test2 and test3 only by name (each is measured once a
- *  round); dev5 only by name until its blind marks exist (primary-dev5.json). */
+export const SPLITS: readonly EvalSplit[] = ['tune', 'dev2', 'dev3', 'dev4', 'dev5', 'dev6', 'test', 'dev3-test', 'dev4-test', 'dev5-test', 'dev6-test', 'test2', 'test3'];
+/** Measured when no split is asked for: dev3-test, dev4-test, dev5-test, dev6-test, test2 and test3 only by name (each is
+ *  measured once a round). */
 /** The development sets besides tune: the only ones ever listed. */
-const DEV_SPLITS: readonly EvalSplit[] = ['dev2', 'dev3', 'dev4', 'dev5'];
-const DEFAULT_SPLITS: readonly EvalSplit[] = ['tune', 'dev2', 'dev3', 'dev4', 'dev5', 'test'];
-const FROZEN: readonly EvalSplit[] = ['test', 'dev3-test', 'dev4-test', 'dev5-test', 'test2', 'test3'];
+const DEV_SPLITS: readonly EvalSplit[] = ['dev2', 'dev3', 'dev4', 'dev5', 'dev6'];
+const DEFAULT_SPLITS: readonly EvalSplit[] = ['tune', 'dev2', 'dev3', 'dev4', 'dev5', 'dev6', 'test'];
+const FROZEN: readonly EvalSplit[] = ['test', 'dev3-test', 'dev4-test', 'dev5-test', 'dev6-test', 'test2', 'test3'];
 /** The sets stored with both halves in one file, each page carrying its half. */
-const HALVED = /^(dev3|dev4|dev5)(-test)?$/;
+const HALVED = /^(dev3|dev4|dev5|dev6)(-test)?$/;
 
 export function loadSplit(split: EvalSplit): A11yPage[] {
   const halved = HALVED.exec(split);
@@ -101,11 +103,11 @@ export function loadSplit(split: EvalSplit): A11yPage[] {
   return halved ? pages.filter((p) => p.split === (halved[2] ? 'test' : 'tune')) : pages;
 }
 /** Primary-action marks of every page: primary.json (tune and test), primary-dev2.json (dev2),
- *  primary-dev3.json, primary-dev4.json and primary-dev5.json (both halves), primary-test2.json (test2), primary-test3.json
- *  (test3), the last six marked blind (a file not yet written is skipped). */
+ *  primary-dev3.json, primary-dev4.json, primary-dev5.json and primary-dev6.json (both halves), primary-test2.json (test2),
+ *  primary-test3.json (test3), the last seven marked blind (a file not yet written is skipped). */
 export function loadMarks(): Record<string, PrimaryMark | null> {
   const read = (file: string) => JSON.parse(readFileSync(new URL(file, import.meta.url), 'utf8')).pages as Record<string, PrimaryMark | null>;
-  const blind = ['./primary-dev2.json', './primary-dev3.json', './primary-dev4.json', './primary-dev5.json', './primary-test2.json', './primary-test3.json'].filter((f) => existsSync(new URL(f, import.meta.url)));
+  const blind = ['./primary-dev2.json', './primary-dev3.json', './primary-dev4.json', './primary-dev5.json', './primary-dev6.json', './primary-test2.json', './primary-test3.json'].filter((f) => existsSync(new URL(f, import.meta.url)));
   return Object.assign(read('./primary.json'), ...blind.map(read));
 }
 

@@ -248,11 +248,24 @@ export function computeRerank(): void {
   embedCosines(embOwn, embLink, embSec, secId);
   // When the goal names the list its position is in ("in the Sport menu") and a section of that name
   // has a control at that position, positions in other lists do not count.
-  const inList = new Int32Array(count);
+  const inList = new Int32Array(count), namedBy = new Int32Array(count).fill(-1);
   let namedList = false;
   if (nList > 0) {
+    // A sent list is also named by the control just before its first item, outside it, when that control's
+    // words are most of the list's name: a submenu's parent link or a column's title ("the second link
+    // under Pay for college"), where no heading opens the list.
+    const opener = new Int32Array(count + 1).fill(-1);
+    for (let i = count - 1; i >= 0; i--) {
+      const l = i32In(I32In.LIST_ID, i);
+      if (l != 0) unchecked(opener[l] = i - 1);
+    }
     for (let i = 0; i < count; i++) {
-      if (hits(listWords, unchecked(secStart[i]), unchecked(secLen[i])) == 0) continue;
+      const l = i32In(I32In.LIST_ID, i);
+      const o = l != 0 ? unchecked(opener[l]) : -1;
+      if (o >= 0 && i32In(I32In.LIST_ID, o) != l && 2 * hits(listWords, i32In(I32In.OWN_START, o), i32In(I32In.OWN_LEN, o)) > nList) {
+        sentPlace(i, secPosition, secSize);
+        unchecked(namedBy[i] = o);
+      } else if (hits(listWords, unchecked(secStart[i]), unchecked(secLen[i])) == 0) continue;
       unchecked(inList[i] = 1);
       if (unchecked(secPosition[i]) == (ordinal > 0 ? ordinal - 1 : unchecked(secSize[i]) - 1)) namedList = true;
     }
@@ -301,6 +314,9 @@ export function computeRerank(): void {
       unchecked(f[Feature.CONCEPT_LINK] = ratio(hits(goalConcepts, i32In(I32In.CTX_START, i), ctxLen), nConcepts));
     }
     unchecked(f[Feature.SECTION_RECALL] = ratio(hits(goalWords, unchecked(secStart[i]), unchecked(secLen[i])), nWords));
+    // The control that names the element's list reads as its section's label would.
+    const o = unchecked(namedBy[i]);
+    if (o >= 0) unchecked(f[Feature.SECTION_RECALL] = max(unchecked(f[Feature.SECTION_RECALL]), ratio(hits(goalWords, i32In(I32In.OWN_START, o), i32In(I32In.OWN_LEN, o)), nWords)));
     if (unchecked(inList[i]) != 0 && unchecked(secPosition[i]) >= 0) {
       const want = ordinal > 0 ? ordinal - 1 : unchecked(secSize[i]) - 1;
       if (unchecked(secPosition[i]) == want) unchecked(f[Feature.SECTION_ORDINAL] = 1);

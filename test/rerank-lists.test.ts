@@ -125,6 +125,14 @@ describe('ordinal goals over repeated items, through the real path', () => {
     const article = await collect('article');
     assert.equal(label((await rankJson(article, 'the third link in the Sport menu'))[0]), 'Rugby');
   });
+
+  test('a list named by the link just before it (a submenu under its parent link, no heading): "the third link under Pay for college"', async () => {
+    const raw = await collect('list-submenu');
+    const sub = raw.filter((e) => /\/pay\/.+/.test(e.attributes?.href ?? ''));
+    assert.deepEqual(sub.map((e) => e.list_index), [1, 2, 3, 4], 'the submenu is a list the collector sends');
+    assert.equal(label((await rankJson(raw, 'open the third link under Pay for college'))[0]), 'State financial aid');
+    assert.equal(label((await rankColumns(raw, 'the second link in the student help desk menu'))[0]), 'Exam tips');
+  });
 });
 
 test('the Wasm core and its JS build agree on every element with the fields sent, for ordinal goals', async () => {

@@ -1,6 +1,7 @@
 // The native DOM calls of a first collection (issue 43): bench:peers' 15 tune observation pages, each loaded and
 // settled as bench:peers does, then one `wire()` with getBoundingClientRect, checkVisibility, elementFromPoint,
-// getComputedStyle, querySelector(All), matches and closest wrapped to time and count each call ("repeat": a call
+// getComputedStyle (the call only: a style's computation happens at its first property read, which is not wrapped),
+// querySelector(All), matches and closest wrapped to time and count each call ("repeat": a call
 // on a node, document or window already asked). The wrappers add about a microsecond a call, so the times are an
 // upper bound and the counts exact. Scratch tooling for the profile, not a benchmark.
 //   WCXB_DIR=... node --import tsx bench/collect-native.ts [loads per page, default 2]
@@ -28,7 +29,6 @@ for (const id of ids) for (let r = 0; r < runs; r++) {
     };
     const undo = [wrap(Element.prototype, 'getBoundingClientRect'), wrap(Element.prototype, 'checkVisibility'), wrap(Document.prototype, 'elementFromPoint'),
       wrap(window, 'getComputedStyle'), wrap(Element.prototype, 'querySelector'), wrap(Element.prototype, 'querySelectorAll'), wrap(Document.prototype, 'querySelector'), wrap(Document.prototype, 'querySelectorAll'), wrap(Element.prototype, 'matches'), wrap(Element.prototype, 'closest')];
-    // style property reads: wrap CSSStyleDeclaration getters is not possible per prop cheaply; skip
     const t = performance.now();
     window.__sightline.wire({});
     const ms = performance.now() - t;

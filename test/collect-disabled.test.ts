@@ -5,9 +5,8 @@
 // Real Chromium on a page served from localhost, checked against the page's own `matches(':disabled')`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import { launch } from './helpers/browser.ts';
-import { servePages, type PageServer } from './helpers/fixtures.ts';
+import type { Page } from 'playwright-core';
+import { serveHtmlInChromium, type ServedPage } from './helpers/fixtures.ts';
 import { collectPage } from '../src/playwright/collect-page.ts';
 
 const PAGE = `<!doctype html><html><body>
@@ -24,16 +23,11 @@ const PAGE = `<!doctype html><html><body>
 </script>
 </body></html>`;
 
-let site: PageServer;
-let browser: Browser;
+let site: ServedPage;
 let page: Page;
 
-before(async () => {
-  site = await servePages((_req, res) => { res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }); res.end(PAGE); });
-  browser = await launch();
-  page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-});
-after(async () => { await browser.close(); site.close(); });
+before(async () => { site = await serveHtmlInChromium(PAGE); page = site.page; });
+after(() => site.close());
 
 test('disabled is what :disabled matches, custom form-associated elements included', async () => {
   await page.goto(`${site.site}/disabled.html`);

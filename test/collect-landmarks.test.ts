@@ -5,9 +5,8 @@
 // page served from localhost, checked against the page's own `closest` for every leaf.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import { launch } from './helpers/browser.ts';
-import { servePages, type PageServer } from './helpers/fixtures.ts';
+import type { Page } from 'playwright-core';
+import { serveHtmlInChromium, type ServedPage } from './helpers/fixtures.ts';
 import { collectPage } from '../src/playwright/collect-page.ts';
 
 // Leaves in and out of landmarks, in an order where an answer cached for one would be wrong for the next.
@@ -27,16 +26,11 @@ const PAGE = `<!doctype html><html><body>
 </script>
 </body></html>`;
 
-let site: PageServer;
-let browser: Browser;
+let site: ServedPage;
 let page: Page;
 
-before(async () => {
-  site = await servePages((_req, res) => { res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }); res.end(PAGE); });
-  browser = await launch();
-  page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-});
-after(async () => { await browser.close(); site.close(); });
+before(async () => { site = await serveHtmlInChromium(PAGE); page = site.page; });
+after(() => site.close());
 
 test('short leaf text is context exactly where closest() finds a landmark, shadow trees included', async () => {
   await page.goto(`${site.site}/landmarks.html`);

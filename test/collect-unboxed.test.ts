@@ -4,9 +4,8 @@
 // characters as before. Real Chromium on pages served from localhost.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import { launch } from './helpers/browser.ts';
-import { servePages, type PageServer } from './helpers/fixtures.ts';
+import type { Page } from 'playwright-core';
+import { servePagesInChromium, type ServedPage } from './helpers/fixtures.ts';
 import { collectPage } from '../src/playwright/collect-page.ts';
 
 const UNBOXED = `<!doctype html><html><body>
@@ -33,19 +32,17 @@ const UNBOXED = `<!doctype html><html><body>
 const filler = Array.from({ length: 400 }, (_, k) => `<p>paragraph ${k} ${'x'.repeat(80)}</p>`).join('\n');
 const CAPTCHA = `<!doctype html><html><body><p>Please <b>verify you</b> are human</p>${filler}<p>unusual traffic</p></body></html>`;
 
-let site: PageServer;
-let browser: Browser;
+let site: ServedPage;
 let page: Page;
 
 before(async () => {
-  site = await servePages((req, res) => {
+  site = await servePagesInChromium((req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(req.url === '/captcha.html' ? CAPTCHA : UNBOXED);
   });
-  browser = await launch();
-  page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  page = site.page;
 });
-after(async () => { await browser.close(); site.close(); });
+after(() => site.close());
 
 test('nothing below a display:none element is listed; a heading there still opens its section; display:contents keeps its controls', async () => {
   await page.goto(`${site.site}/unboxed.html`);

@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import { join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
+import { launch } from './browser.ts';
 
 export const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
 
@@ -42,3 +44,17 @@ export async function servePages(handler: RequestListener): Promise<PageServer> 
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   return { site: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => { server.closeAllConnections(); server.close(); } };
 }
+
+/** A test file's own pages (servePages) and one Chromium page at 1280x800 to load them in; close() ends both. */
+export interface ServedPage { site: string; page: Page; close(): Promise<void> }
+
+export async function servePagesInChromium(handler: RequestListener): Promise<ServedPage> {
+  const server = await servePages(handler);
+  const browser = await launch();
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  return { site: server.site, page, close: async () => { await browser.close(); server.close(); } };
+}
+
+/** servePagesInChromium answering every path with one HTML page. */
+export const serveHtmlInChromium = (html: string): Promise<ServedPage> =>
+  servePagesInChromium((_req, res) => { res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }); res.end(html); });

@@ -87,10 +87,10 @@ export const foldOf = (site: string): 'a' | 'b' => ((hash(`a11y-fold-2026-11:${s
 export type EvalSplit = A11ySplit | 'dev2' | 'dev3' | 'dev3-test' | 'dev4' | 'dev4-test' | 'dev5' | 'dev5-test' | 'dev6' | 'dev6-test' | 'test2' | 'test3';
 /** Ranked by record-before.ts and the parity test. */
 export const SPLITS: readonly EvalSplit[] = ['tune', 'dev2', 'dev3', 'dev4', 'dev5', 'dev6', 'test', 'dev3-test', 'dev4-test', 'dev5-test', 'dev6-test', 'test2', 'test3'];
-/** Measured when no split is asked for: dev3-test, dev4-test, dev5-test, dev6-test, test2 and test3 only by name (each is
- *  measured once a round). */
 /** The development sets besides tune: the only ones ever listed. */
 const DEV_SPLITS: readonly EvalSplit[] = ['dev2', 'dev3', 'dev4', 'dev5', 'dev6'];
+/** Measured when no split is asked for: dev3-test, dev4-test, dev5-test, dev6-test, test2 and test3 only by name (each is
+ *  measured once a round). */
 const DEFAULT_SPLITS: readonly EvalSplit[] = ['tune', 'dev2', 'dev3', 'dev4', 'dev5', 'dev6', 'test'];
 const FROZEN: readonly EvalSplit[] = ['test', 'dev3-test', 'dev4-test', 'dev5-test', 'dev6-test', 'test2', 'test3'];
 /** The sets stored with both halves in one file, each page carrying its half. */

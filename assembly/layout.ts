@@ -157,6 +157,7 @@ export enum Feature {
   EMB_OWN,          // cosine of the goal's and its own text's mean token vectors (goal-embedding table)
   EMB_LINK,         // the same with its link's path and query
   EMB_SECTION,      // the same with the label of the section it sits in
+  ORDINAL_MAIN,     // the goal names a position and no list, and this element is at it in the page's main list (the largest sent list read down the page)
   COUNT,
 }
 

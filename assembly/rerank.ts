@@ -133,6 +133,31 @@ function listPositions(position: Int32Array, size: Int32Array): void {
   }
 }
 
+/**
+ * The page's main list, for a position the goal gives without naming a list ("open the third product",
+ * "like the second post"): of the sent lists read down the page (`position` set by listPositions), the one
+ * whose box is the largest, where a product grid or a result list is, not a menu, a pager or a card's own
+ * row of links. Returns its LIST_ID, 0 when none.
+ */
+function mainList(position: Int32Array): i32 {
+  const x0 = new Float64Array(count + 1), x1 = new Float64Array(count + 1), y0 = new Float64Array(count + 1), y1 = new Float64Array(count + 1);
+  x0.fill(Infinity); y0.fill(Infinity); x1.fill(-Infinity); y1.fill(-Infinity);
+  for (let i = 0; i < count; i++) {
+    const l = i32In(I32In.LIST_ID, i);
+    if (l == 0 || l > count || unchecked(position[i]) < 0 || i32In(I32In.LIST_SIZE, i) < MIN_ITEMS) continue;
+    const x = f64In(F64In.X, i), y = f64Out(F64Out.DOC_Y, i);
+    unchecked(x0[l] = min(unchecked(x0[l]), x)); unchecked(x1[l] = max(unchecked(x1[l]), x + f64In(F64In.W, i)));
+    unchecked(y0[l] = min(unchecked(y0[l]), y)); unchecked(y1[l] = max(unchecked(y1[l]), y + f64In(F64In.H, i)));
+  }
+  let best = 0, bestArea: f64 = 0;
+  for (let l = 1; l <= count; l++) {
+    if (unchecked(x1[l]) < unchecked(x0[l])) continue;
+    const area = (unchecked(x1[l]) - unchecked(x0[l])) * (unchecked(y1[l]) - unchecked(y0[l]));
+    if (area > bestArea) { bestArea = area; best = l; }
+  }
+  return best;
+}
+
 /** The place the client sent for element i (I32In.LIST_*, 1-based) as a 0-based position and a size. */
 function sentPlace(i: i32, position: Int32Array, size: Int32Array): void {
   unchecked(position[i] = i32In(I32In.LIST_INDEX, i) - 1);
@@ -271,6 +296,9 @@ export function computeRerank(): void {
     }
   }
 
+  // A position with no list named is most likely in the page's main list (ORDINAL_MAIN).
+  const main = ordinal != 0 && nList == 0 ? mainList(position) : 0;
+
   for (let i = 0; i < count; i++) {
     // The spans hold only the hashes the goal has; the counts are of all the element's distinct hashes.
     const ownSpan = i32In(I32In.OWN_LEN, i), ctxLen = i32In(I32In.CTX_LEN, i), triSpan = i32In(I32In.TRI_LEN, i);
@@ -321,6 +349,8 @@ export function computeRerank(): void {
       const want = ordinal > 0 ? ordinal - 1 : unchecked(secSize[i]) - 1;
       if (unchecked(secPosition[i]) == want) unchecked(f[Feature.SECTION_ORDINAL] = 1);
     }
+    if (main != 0 && i32In(I32In.LIST_ID, i) == main && unchecked(position[i]) >= 0
+      && unchecked(position[i]) == (ordinal > 0 ? ordinal - 1 : unchecked(listSize[i]) - 1)) unchecked(f[Feature.ORDINAL_MAIN] = 1);
     unchecked(f[Feature.EMB_OWN] = unchecked(embOwn[i]));
     unchecked(f[Feature.EMB_LINK] = unchecked(embLink[i]));
     unchecked(f[Feature.EMB_SECTION] = unchecked(embSec[i]));

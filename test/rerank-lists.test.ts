@@ -133,13 +133,33 @@ describe('ordinal goals over repeated items, through the real path', () => {
     assert.equal(label((await rankJson(raw, 'open the third link under Pay for college'))[0]), 'State financial aid');
     assert.equal(label((await rankColumns(raw, 'the second link in the student help desk menu'))[0]), 'Exam tips');
   });
+
+  test('a position with no list named is read in the page\'s main list: "open the second product" is the grid\'s second tile, not the side menu\'s second link', async () => {
+    const raw = await collect('list-main');
+    const tiles = raw.filter((e) => e.attributes?.href?.includes('/p/'));
+    assert.ok(tiles.every((e) => e.list_id === tiles[0].list_id && e.list_length === 6), 'the grid is one list of six tiles');
+    assert.ok(raw.some((e) => e.text === 'Trail' && e.list_index === 2), 'the side menu is a list of its own');
+    for (const [goal, href] of [['open the second product', '/p/ridge-runner'], ['open the third product', '/p/tempo-lite']] as const) {
+      const elements = await rankJson(raw, goal);
+      assert.ok(elements[0].href?.endsWith(href), `${goal}: ${show(elements)}`);
+    }
+    // The weight training gave the main list (0.25) lifts the last tile past all but the side menu's last link
+    // (on the old core the footer's last links came before it too).
+    const last = await rankJson(raw, 'open the last product');
+    assert.ok(last.slice(0, 2).some((e) => e.href?.endsWith('/p/little-dash')), show(last));
+    // A named list ("among" names one too) still counts by its own items: the main list takes no position from it.
+    const article = await collect('article');
+    for (const goal of ['the third link in the Sport menu', 'the third link among the Sport menu links']) {
+      assert.equal(label((await rankColumns(article, goal))[0]), 'Rugby', goal);
+    }
+  });
 });
 
 test('the Wasm core and its JS build agree on every element with the fields sent, for ordinal goals', async () => {
   const wasm = new Ranker(await loadWasmCore(), { limitCap: 1000 }), js = new Ranker(jsBackend(), { limitCap: 1000 });
   let compared = 0;
   for (const [name, goals] of [['list-shop', ['open the third product', 'the last product']], ['list-news', ['the second story under Most read']],
-    ['list-results', ['open the third result']], ['search', ['open the second result']]] as const) {
+    ['list-results', ['open the third result']], ['search', ['open the second result']], ['list-main', ['open the second product', 'open the last product']]] as const) {
     const raw = await collect(name);
     for (const goal of goals) {
       const request = { url: rig.page.url(), viewport: { width: 1280, height: 800 }, raw_elements: raw, goal, options: { limit: 1000 } } as never;

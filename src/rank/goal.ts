@@ -303,7 +303,7 @@ export interface GoalParts {
 }
 
 /** After a position, the list it is in: "the third link in the Sport menu", "the second story under Latest". */
-const NAMED_LIST = /\b(?:in|under|of|from|within|on)\b(.*)$/;
+const NAMED_LIST = /\b(?:in|under|of|from|within|on|among)\b(.*)$/;
 
 export function parseGoal(goal: string): GoalParts {
   const text = normalise(goal);

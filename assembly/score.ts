@@ -7,8 +7,8 @@
 //     in viewport 80, above the fold (doc_y within the first screen) 30,
 //     area up to 50 (sqrt(area) / 100, capped), primary styling 40,
 //     opaque non-white/grey background 15, cursor:pointer 15, visible text or accessible name 15
-//   primary action: +600 for a control naming a purchase, sign in or search (Flag.PURCHASE / SIGN_IN /
-//     SEARCH; not tiny, not hidden from the accessibility tree; a link or control only with a label of at most 40 chars), among the first three of its
+//   primary action: +600 for a control naming a purchase, sign in, search or starting a service (Flag.PURCHASE / SIGN_IN /
+//     SEARCH / START, the last not in a footer: inFooter; not tiny, not hidden from the accessibility tree; a link or control only with a label of at most 40 chars), among the first three of its
 //     kind by doc_y, those in the viewport first (a purchase: the page's own before items', markPurchaseItems); not when a layer covers it
 //   penalties (multiplied): hidden x0.05, hidden from the accessibility tree (aria-hidden / inert, drawn) x0.3, disabled x0.6 (not for a promoted purchase: a shop's add to cart
 //     stays disabled until a size is chosen), occluded x0.7 (x0.5 when a modal blocks the page or a layer covers it), unnamed x0.6, tiny x0.6 (thinner
@@ -36,7 +36,7 @@ const BONUS_PRIMARY: f64 = 40;
 const BONUS_BACKGROUND: f64 = 15;
 const BONUS_POINTER: f64 = 15;
 const BONUS_TEXT: f64 = 15;
-const BONUS_ACTION: f64 = 600;     // names a primary action (Flag.PURCHASE / SIGN_IN / SEARCH): across role bands
+const BONUS_ACTION: f64 = 600;     // names a primary action (Flag.PURCHASE / SIGN_IN / SEARCH / START): across role bands
 
 const PENALTY_HIDDEN: f64 = 0.05;
 // Hidden from the accessibility tree but drawn (Flag.A11Y_HIDDEN: a closed menu inside aria-hidden, laid out

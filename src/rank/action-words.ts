@@ -1,6 +1,6 @@
-// The words by which a control names one of the three kinds of primary action the core promotes
-// (docs/ranking.md): a purchase, signing in, the site's search. The encoder marks them (Flag.PURCHASE /
-// SIGN_IN / SEARCH); the core decides. Written from general knowledge of the web, never from evaluation
+// The words by which a control names one of the kinds of primary action the core promotes
+// (docs/ranking.md): a purchase, signing in, the site's search, starting a service (namesStart, at the end). The
+// encoder marks them (Flag.PURCHASE / SIGN_IN / SEARCH / START); the core decides. Written from general knowledge of the web, never from evaluation
 // pages, in one fixed set of languages (LANGUAGES; docs/ranking.md, tenth round). Sign in and search are
 // derived from the web-intent lexicon's `login`, `account` and `search` concepts (lexicon.ts, the one list
 // of those words), filtered for precision below; purchases keep their own phrases, which say more than the

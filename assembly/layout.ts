@@ -195,6 +195,7 @@ export enum Flag {
   DISMISS = 2097152,    // a control whose short label closes, rejects or accepts (close, ×, reject all, accept, got it)
   DISCLOSURE = 4194304, // a <details> element: role group, but a click on it opens or closes it (clickable, not content)
   SUBMIT = 8388608,     // submits a form: <input type=submit|image>, <button type=submit> (score.ts pageFormSubmit)
+  START = 16777216,     // a control whose own words start using or buying a service (get started, sign up, request a quote)
 }
 
 export enum OutFlag {

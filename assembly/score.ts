@@ -7,8 +7,8 @@
 //     in viewport 80, above the fold (doc_y within the first screen) 30,
 //     area up to 50 (sqrt(area) / 100, capped), primary styling 40,
 //     opaque non-white/grey background 15, cursor:pointer 15, visible text or accessible name 15
-//   primary action: +600 for a control naming a purchase, sign in or search (Flag.PURCHASE / SIGN_IN /
-//     SEARCH; not tiny, not hidden from the accessibility tree; a link or control only with a label of at most 40 chars), among the first three of its
+//   primary action: +600 for a control naming a purchase, sign in, search or starting a service (Flag.PURCHASE / SIGN_IN /
+//     SEARCH / START, the last not in a footer: inFooter; not tiny, not hidden from the accessibility tree; a link or control only with a label of at most 40 chars), among the first three of its
 //     kind by doc_y, those in the viewport first (a purchase: the page's own before items', markPurchaseItems); not when a layer covers it
 //   penalties (multiplied): hidden x0.05, hidden from the accessibility tree (aria-hidden / inert, drawn) x0.3, disabled x0.6 (not for a promoted purchase: a shop's add to cart
 //     stays disabled until a size is chosen), occluded x0.7 (x0.5 when a modal blocks the page or a layer covers it), unnamed x0.6, tiny x0.6 (thinner
@@ -36,7 +36,7 @@ const BONUS_PRIMARY: f64 = 40;
 const BONUS_BACKGROUND: f64 = 15;
 const BONUS_POINTER: f64 = 15;
 const BONUS_TEXT: f64 = 15;
-const BONUS_ACTION: f64 = 600;     // names a primary action (Flag.PURCHASE / SIGN_IN / SEARCH): across role bands
+const BONUS_ACTION: f64 = 600;     // names a primary action (Flag.PURCHASE / SIGN_IN / SEARCH / START): across role bands
 
 const PENALTY_HIDDEN: f64 = 0.05;
 // Hidden from the accessibility tree but drawn (Flag.A11Y_HIDDEN: a closed menu inside aria-hidden, laid out
@@ -155,6 +155,15 @@ function namesAction(i: i32, flags: i32, flag: i32): bool {
     || (flag == Flag.PURCHASE && (flags & Flag.PURCHASE_LEAD) != 0);
 }
 
+/** In a comment, reply, newsletter or footer section, or in the last screen of a page at least 3 screens tall (its
+ *  footer): a "Sign up" or "Get started" there is a newsletter's or repeats the page's own above (seventh round). */
+function inFooter(i: i32, flags: i32): bool {
+  if ((flags & Flag.AFTERMATTER) != 0) return true;
+  const vh = param(Param.OUT_VIEWPORT_H);
+  return pageBottomNow > FOOTER_MIN_SCREENS * vh && f64Out(F64Out.DOC_Y, i) > pageBottomNow - FOOTER_SCREENS * vh;
+}
+let pageBottomNow: f64 = 0;   // pageBottomOf, set by computeScores before the promotion cut-offs
+
 // Promotion cut-offs (doc_y) of one kind of primary action, set by actionCuts.
 let cutIn: f64 = 0, cutOut: f64 = 0;
 
@@ -176,6 +185,7 @@ function actionCuts(flag: i32, minBand: i32, maxBand: i32, keep: i32, items: i32
     const band = i32In(I32In.BAND, i);
     if (band < minBand || band > maxBand || !namesAction(i, flags, flag)) continue;
     if (items >= 0 && i32(unchecked(purchaseItems[i])) != items) continue;
+    if (flag == Flag.START && inFooter(i, flags)) continue;
     const y = f64Out(F64Out.DOC_Y, i);
     if ((i32Out(I32Out.FLAGS, i) & OutFlag.IN_VIEWPORT) != 0) {
       if (y < a) { c = b; b = a; a = y; } else if (y < b) { c = b; b = y; } else if (y < c) c = y;
@@ -271,7 +281,7 @@ function markFieldButtons(): void {
       : (prev >= 0 && formButton(prev, i32In(I32In.FLAGS, prev)) && besideBefore(prev, i) ? prev : -1);
     // A button that names its action ("Search", "Log in") is ranked by its words: the first three of its kind are
     // promoted, the rest repeat them (a search form in the header and again in each menu) and stay on their tier.
-    if (button >= 0 && (i32In(I32In.FLAGS, button) & (Flag.PURCHASE | Flag.SIGN_IN | Flag.SEARCH)) == 0) unchecked(fieldButtons[button] = 1);
+    if (button >= 0 && (i32In(I32In.FLAGS, button) & (Flag.PURCHASE | Flag.SIGN_IN | Flag.SEARCH | Flag.START)) == 0) unchecked(fieldButtons[button] = 1);
   }
 }
 /** Button b is drawn just left of field f on the same line (their vertical centres within half the taller's height,
@@ -341,6 +351,7 @@ export function computeScores(): void {
   }
   const occludedFactor = layered || modalBlocks() ? PENALTY_BLOCKED : PENALTY_OCCLUDED;
   const pageBottom = pageBottomOf(vh);
+  pageBottomNow = pageBottom;
   // A purchase is done by a control: buttons and fields naming one take the promotions first, links naming
   // one ("Buy New Gear" in a menu) only those left.
   // In each band the page's own purchases (markPurchaseItems) come first, and items' purchases are promoted only where
@@ -359,6 +370,9 @@ export function computeScores(): void {
   const signInIn = cutIn, signInOut = cutOut;
   actionCuts(Flag.SEARCH, Band.LINK, Band.INPUT, ACTION_KEEP);
   const searchIn = cutIn, searchOut = cutOut;
+  // Starting to use or buy a service (Flag.START: "Get started", "Request a quote"): a service page's purchase.
+  actionCuts(Flag.START, Band.LINK, Band.INPUT, ACTION_KEEP);
+  const startIn = cutIn, startOut = cutOut;
   const formSubmit = pageFormSubmit();
   markFieldButtons();
   lifts = 0;
@@ -402,7 +416,8 @@ export function computeScores(): void {
     const covered = layered && (out & OutFlag.OCCLUDED) != 0;
     const action = !covered && (purchase || i == formSubmit
       || ((flags & Flag.SIGN_IN) != 0 && namesAction(i, flags, Flag.SIGN_IN) && docY <= (inView ? signInIn : signInOut))
-      || ((flags & Flag.SEARCH) != 0 && namesAction(i, flags, Flag.SEARCH) && docY <= (inView ? searchIn : searchOut)));
+      || ((flags & Flag.SEARCH) != 0 && namesAction(i, flags, Flag.SEARCH) && docY <= (inView ? searchIn : searchOut))
+      || ((flags & Flag.START) != 0 && namesAction(i, flags, Flag.START) && !inFooter(i, flags) && docY <= (inView ? startIn : startOut)));
     if (action) score += BONUS_ACTION;
     const layerBonus = (out & OutFlag.IN_LAYER) != 0 ? BONUS_LAYER + ((flags & Flag.DISMISS) != 0 ? BONUS_DISMISS : 0) : 0;
 

@@ -35,7 +35,9 @@ test('a Dutch header\'s "Zoeken" and "Mijn account" rank in the top 10 above twe
 });
 
 test('account nouns and search words in other languages are promoted too; look-alikes are not', async () => {
-  for (const [label, promoted] of [['Mein Konto', true], ['Moje konto', true], ['Hesabım', true], ['Oma tili', true], ['Client Area', true], ['Kundenbereich', true], ['Area riservata', true], ['Client area news', false], ['Account aanmaken', false], ['Account instellingen', false]] as const) {
+  for (const [label, promoted] of [['Mein Konto', true], ['Moje konto', true], ['Hesabım', true], ['Oma tili', true], ['Client Area', true], ['Kundenbereich', true], ['Area riservata', true], ['Client area news', false], ['Account instellingen', false],
+    // Creating an account is not the sign in, but since issue 38's seventh round it starts the service (Flag.START).
+    ['Account aanmaken', true]] as const) {
     await page.setContent(html().replace('>Mijn account<', `>${label}<`));
     const [at] = await ranks([label]);
     assert.equal(at >= 0 && at < 10, promoted, `${label} at ${at + 1}`);

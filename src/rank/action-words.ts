@@ -1,6 +1,6 @@
-// The words by which a control names one of the three kinds of primary action the core promotes
-// (docs/ranking.md): a purchase, signing in, the site's search. The encoder marks them (Flag.PURCHASE /
-// SIGN_IN / SEARCH); the core decides. Written from general knowledge of the web, never from evaluation
+// The words by which a control names one of the kinds of primary action the core promotes
+// (docs/ranking.md): a purchase, signing in, the site's search, starting a service (namesStart, at the end). The
+// encoder marks them (Flag.PURCHASE / SIGN_IN / SEARCH / START); the core decides. Written from general knowledge of the web, never from evaluation
 // pages, in one fixed set of languages (LANGUAGES; docs/ranking.md, tenth round). Sign in and search are
 // derived from the web-intent lexicon's `login`, `account` and `search` concepts (lexicon.ts, the one list
 // of those words), filtered for precision below; purchases keep their own phrases, which say more than the
@@ -312,4 +312,32 @@ const SUBMIT_WORDS = [...new Set(CONCEPTS.submit.map(normalise))].filter((p) => 
 const SUBMIT_LABEL = new RegExp(`^[^\\p{L}\\p{N}]*(?:${alternation(SUBMIT_WORDS)})[^\\p{L}\\p{N}]*$`, 'iu');
 export function namesSubmit(text: string): boolean {
   return text.length <= ACTION_LABEL_MAX && SUBMIT_LABEL.test(normalised(text));
+}
+
+/**
+ * Starting to use or buy a service (issue 38, seventh round: a service or SaaS page's purchase is its "Get started",
+ * "Start free trial", "Request a quote", "Book a call"; dev6's tune misses named it so). Two places:
+ * - the English call-to-action phrases below, where they lead the label (numbers and marks before them aside): a
+ *   headline or sentence that holds them later ("How to get started with X") is not the action;
+ * - the lexicon's `register` words, in every language, as the whole label (trailing marks aside): "Sign up",
+ *   "Registrieren", "S'inscrire", "Регистрация"; not "join", which is a forum's, a team's or a discussion's.
+ * Written from general knowledge of calls to action, not from the pages' labels. A text field is never one, nor
+ * "Sign up for our newsletter" (the lexicon's `subscribe`); the core leaves out those in a page's footer (score.ts).
+ */
+export const START_PHRASES: readonly string[] = [
+  'get started', 'start (?:a |an |your |my )?(?:free )?trial', 'start (?:for free|free|now|today|here)', 'start [a-z]+ing', 'free trial',
+  'try (?:it |us |[a-z]+ )?(?:for )?free', 'try (?:it )?now', 'sign (?:me )?up(?! for)', 'signup', 'create (?:an |a |your |my )?(?:free )?account',
+  'register(?: now| today| for free| free)?(?![^A-Za-z0-9_]*[A-Za-z0-9_])', 'join (?:now|today|for free|free)',
+  '(?:request|get|schedule|book) (?:a |an |your |my |our )?(?:free )?(?:quote|estimate|demo|consultation|proposal|callback|appointment|call|meeting|tour|visit)',
+  'free (?:quote|estimate|consultation|demo)', '(?:contact|talk to|speak to|speak with|talk with) (?:sales|our sales team|an expert|a specialist)',
+  '(?:choose|pick|select) (?:a |your )?plan',
+];
+const START_LEAD = new RegExp(`^(?:${START_PHRASES.map((p) => p.replace(/ /g, '\\s+')).join('|')})(?![A-Za-z0-9_])`, 'i');
+const START_NOT_REGISTER: ReadonlySet<string> = new Set(['join']);
+const REGISTER_WORDS = [...new Set(CONCEPTS.register.map(normalise))].filter((p) => !START_NOT_REGISTER.has(p));
+const REGISTER_LABEL = new RegExp(`^[^\\p{L}\\p{N}]*(?:${alternation(REGISTER_WORDS)})[^\\p{L}\\p{N}]*$`, 'iu');
+/** The label (a link's or control's, at most ACTION_LABEL_MAX chars) starts using or buying a service. */
+export function namesStart(text: string): boolean {
+  const label = NON_ASCII.test(text) ? normalised(text) : text;
+  return START_LEAD.test(label.replace(BEFORE_LEAD, '')) || REGISTER_LABEL.test(label);
 }

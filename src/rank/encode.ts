@@ -9,7 +9,7 @@ import { parseColor } from './color.ts';
 import { normalizeText, accessibleName, stateKey, isDisabled, isTrue, hasNonSpace } from './text.ts';
 import type { CoreBackend } from './backend.ts';
 import { goalTokens, goalCount, readyGoal, writeGoal } from './encode-goal.ts';
-import { namesPurchase, namesPurchaseLink, leadsWithPurchase, namesSignIn, namesSearch, asksForQuery, namesSubmit } from './action-words.ts';
+import { namesPurchase, namesPurchaseLink, leadsWithPurchase, namesSignIn, namesSearch, asksForQuery, namesSubmit, namesStart } from './action-words.ts';
 import { CONSENT, DISMISS_ANY } from '../collect/overlay-words.ts';
 
 export const DEFAULT_LIMIT = 50;
@@ -309,6 +309,8 @@ export function encode(body: unknown, core: CoreBackend, options: EncodeOptions 
       else if (inputType !== 'search' && (namesSignIn(text) || (e.text && namesSignIn(accessibleName(a))))) flags |= Flag.SIGN_IN;
       else if (inputType === 'search' || namesSearch(text) || (tag === 'input' && (inputType === '' || inputType === 'text')
         && (asksForQuery(text) || asksForQuery((a as { placeholder?: string | null } | undefined)?.placeholder ?? '')))) flags |= Flag.SEARCH;
+      // Starting to use or buy a service ("Get started", "Request a quote"): a service page's purchase (seventh round).
+      else if (ROLES[role].kind !== Kind.TEXT_INPUT && namesStart(text)) flags |= Flag.START;
     }
     // A longer link or control label that begins with the purchase words: an add to cart holding its own stock
     // messages ("Dodaj do koszyka Sprawdź dostępność w sklepie Produkt niedostępny"); only its first chars are read.

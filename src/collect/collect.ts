@@ -2,7 +2,7 @@
 // writes, so layout is computed at most once and then only read.
 import type { CollectOptions, CollectResult, CollectedElement, OpaqueFrame, Rect } from './types.ts';
 import { Kind, kindOf, inLandmark, type KindReads } from './candidates.ts';
-import { visibleText, accessibleName, nearbyText, isSecret, clean, HIDES_SUBTREE, UNNAMED_TEXT, type LabelIndex } from './text.ts';
+import { visibleText, accessibleName, nearbyText, isSecret, clean, HIDES_SUBTREE, UNNAMED_TEXT, type LabelIndex, type DrawnTexts } from './text.ts';
 import { idOf, prune, continueFrom } from './registry.ts';
 import { detectCaptcha } from './captcha.ts';
 import { clientMetrics, watchMutations } from './metrics.ts';
@@ -54,8 +54,8 @@ interface Walk {
   sections: SectionCache;
   lists: ListCache;
   labels: LabelIndex;
-  /** Each parent's cleaned text (nearby text of its children). */
-  parentText: Map<Element, string>;
+  /** Each element's cleaned drawn text, once read (its own text, nearby text of its next sibling and its children). */
+  drawn: DrawnTexts;
   /** Per document: it holds an element that hides its subtree from the accessibility tree (HIDES_SUBTREE). */
   hidesAny: Map<Node, boolean>;
   /** Per element: 'true' when it or an ancestor hides its subtree (a11yHidden, by upward), else ''. */
@@ -266,17 +266,17 @@ const DISABLEABLE = new Set(['button', 'input', 'select', 'textarea', 'optgroup'
 /** `scrolledOut`: below or above the fold of the page's scroller (clipping): listed, not in the viewport. */
 function describe(w: Walk, frame: Frame, tree: Node, el: Element, rect: Rect, scrolledOut = false): CollectedElement {
   const s = styleOf(w, frame, el);
-  const text = visibleText(el, mayHold(w.unnamedText, frame, tree, UNNAMED_TEXT));
+  const text = visibleText(el, mayHold(w.unnamedText, frame, tree, UNNAMED_TEXT), w.drawn);
   const attributes: Record<string, string> = {};
   const role = el.getAttribute('role');
   if (role) attributes.role = role;
-  const name = accessibleName(el, w.labels, text);
+  const name = accessibleName(el, w.labels, text, frame.reads.style);
   if (name) attributes.name = name;
   const aria = el.getAttribute('aria-label');
   if (aria) attributes.aria_label = clean(aria);
   const placeholder = el.getAttribute('placeholder');
   if (placeholder) attributes.placeholder = clean(placeholder);
-  const nearby = nearbyText(el, text || name, w.parentText, text !== '');
+  const nearby = nearbyText(el, text || name, w.drawn, text !== '');
   if (nearby) attributes.nearby_text = nearby;
   // Read once: each read of `href` resolves the URL again (3% of a first collection's profile, issue 43).
   const href = isTag(el, 'A') ? el.href : '';
@@ -464,7 +464,7 @@ export function collect(options: CollectOptions = {}): CollectResult {
     top: options.topViewport ?? { width, height, scrollY: window.scrollY },
     styles: new Map(), onTheWay: new Map(), scrollers: new Map(), docScrolls: new Map(), zIndex: new Map(), background: new Map(), sections: newSectionCache(),
     lists: newListCache(options.idBase ?? 0, options.topViewport?.height ?? height),
-    labels: new Map(), parentText: new Map(), hidesAny: new Map(), a11yHidden: new Map(), unnamedText: new Map(), landmarks: new Map(),
+    labels: new Map(), drawn: new Map(), hidesAny: new Map(), a11yHidden: new Map(), unnamedText: new Map(), landmarks: new Map(),
   };
   // A frame collected on its own (cross-origin) is clipped to its box in the top page.
   const clip = options.offset ? { x: offset.x, y: offset.y, width, height } : null;

@@ -27,9 +27,24 @@ function byIds(el: Element, ids: string): string {
   return ids.split(/\s+/).map((id) => { const target = root.getElementById?.(id); return target ? drawnText(target) ?? '' : ''; }).join(' ');
 }
 
+/**
+ * Each element's drawn text (drawnText), cleaned to MAX_TEXT, kept for one collection: one element's is read as a
+ * listed element's own text, as the text before its next sibling and as its children's parent text, and each read
+ * scans its subtree. Cleaned to a shorter max from this one: `clean` is the collapsed text cut at max, so
+ * cleaning the text cut at MAX_TEXT again to a shorter max gives the same string.
+ */
+export type DrawnTexts = Map<Element, string>;
+
+function drawnClean(drawn: DrawnTexts, el: Element): string {
+  let text = drawn.get(el);
+  if (text === undefined) { text = clean(drawnText(el), MAX_TEXT); drawn.set(el, text); }
+  return text;
+}
+
 /** `mayHide`: false when the element's tree holds nothing names leave out (`UNNAMED_TEXT`, checked once per
- *  document by the walk): then textContent without a check. */
-export function visibleText(el: Element, mayHide = true): string {
+ *  document by the walk): then textContent without a check. `drawn`: where the text is also the element's drawn
+ *  text (nothing below is left out), it is kept there for nearbyText. */
+export function visibleText(el: Element, mayHide = true, drawn?: DrawnTexts): string {
   if (isTag(el, 'INPUT') && ['submit', 'button', 'reset'].includes(el.type)) return clean(el.value);
   if (isTag(el, 'INPUT') || isTag(el, 'TEXTAREA') || isTag(el, 'SELECT')) return '';
   // A closed <details> draws only its summary: what it hides is not visible text (SPEC).
@@ -37,7 +52,18 @@ export function visibleText(el: Element, mayHide = true): string {
     const summary = [...el.children].find((c) => isTag(c, 'SUMMARY'));
     return summary ? visibleText(summary, mayHide) : '';
   }
-  return clean(mayHide ? namedText(el) : el.textContent);
+  if (!mayHide) return clean(el.textContent);
+  if (notDrawn(el)) return '';
+  // Nothing below that names leave out, so nothing that is not drawn (NOT_DRAWN_OR_SLOT is part of
+  // UNNAMED_OR_SLOT): the text is the drawn text too.
+  if (!el.firstElementChild || !el.querySelector(UNNAMED_OR_SLOT)) {
+    if (!drawn) return clean(el.textContent);
+    let text = drawn.get(el);
+    if (text === undefined) { text = clean(el.textContent); drawn.set(el, text); }
+    return text;
+  }
+  // A descendant's text is left out of names ("Click here to search" plus an aria-hidden icon's "search").
+  return clean(textWithout(el, unnamed));
 }
 
 /** Elements whose content is never drawn: a style sheet (an SVG icon's embedded `<style>`, a CSS-in-JS sheet
@@ -95,14 +121,6 @@ export function textWithout(el: Element, skip: (e: Element) => boolean, max = WA
 const unnamed = (e: Element) => notDrawn(e) || e.getAttribute('aria-hidden')?.toLowerCase() === 'true'
   || (e.localName === 'desc' && e.namespaceURI === SVG_NS);
 
-/** The element's text as its accessible name from content reads it: textContent (the fast path) unless a
- *  descendant's text is left out of names ("Click here to search" plus an aria-hidden icon's "search"). */
-function namedText(el: Element): string | null {
-  if (notDrawn(el)) return '';
-  if (!el.firstElementChild || !el.querySelector(UNNAMED_OR_SLOT)) return el.textContent;
-  return textWithout(el, unnamed);
-}
-
 /** The element's drawn text: textContent without what is never drawn (NOT_DRAWN). Nearby text keeps
  *  aria-hidden words (they still say what is around a control to someone looking at the page). */
 function drawnText(el: Element): string | null {
@@ -155,9 +173,12 @@ function namedFromContent(el: Element): boolean {
  * child is set apart by spaces ("Returns" over "& Orders" reads "Returns & Orders", not "Returns& Orders").
  * Embedded fields give nothing (their value is not a name here). Read up to WALK_MAX characters.
  */
+/** An element's computed style in its own window (a same-origin frame's), from the walk's cache: the walk reads
+ *  the descendants' styles too, and a second style object for one element costs as much as the first. */
+export type StyleOf = (el: Element) => CSSStyleDeclaration;
 /** Descendants named by their title before their content inside a name from content (contentName). */
 const IMAGE_LIKE = new Set(['svg', 'object']);
-function contentName(el: Element): string {
+function contentName(el: Element, styleOf: StyleOf): string {
   const parts: string[] = [];
   let length = 0;
   const push = (t: string) => { parts.push(t); length += t.length; };
@@ -172,7 +193,7 @@ function contentName(el: Element): string {
     if (e.localName === 'br') { push(' '); return; } // a line break parts words as a block does
     const assigned = e.localName === SLOT ? slotted(e) : null;
     if (assigned) { for (let i = 0; i < assigned.length && length < WALK_MAX; i++) take(assigned[i]); return; }
-    const style = (e.ownerDocument.defaultView ?? window).getComputedStyle(e); // the element's own window (a same-origin frame's)
+    const style = styleOf(e);
     if (style.display === 'none' || style.visibility === 'hidden' || style.visibility === 'collapse') return;
     const block = !style.display.startsWith('inline') && style.display !== 'contents';
     if (block) push(' ');
@@ -210,7 +231,7 @@ function contentName(el: Element): string {
  * an element only when its content names nothing (it is a tooltip otherwise), then a field's placeholder,
  * then an image's alt.
  */
-export function accessibleName(el: Element, labelIndex: LabelIndex, text: string): string {
+export function accessibleName(el: Element, labelIndex: LabelIndex, text: string, styleOf: StyleOf): string {
   const labelledby = el.getAttribute('aria-labelledby');
   if (labelledby) {
     const name = clean(byIds(el, labelledby));
@@ -239,7 +260,7 @@ export function accessibleName(el: Element, labelIndex: LabelIndex, text: string
     }
   }
   if (namedFromContent(el)) {
-    const name = el.firstElementChild ? contentName(el) : text;
+    const name = el.firstElementChild ? contentName(el, styleOf) : text;
     if (name) return name === text ? '' : name;
   }
   // A field's title before its placeholder (HTML-AAM; Chromium names "Email *" with title "Enter a valid
@@ -252,21 +273,21 @@ export function accessibleName(el: Element, labelIndex: LabelIndex, text: string
   return clean(img?.getAttribute('alt'));
 }
 
-/** Text around the element that is not its own: the previous sibling's, else the parent's. `parents`
- *  keeps each parent's cleaned text for the collection (many controls share one parent). */
-export function nearbyText(el: Element, own: string, parents: Map<Element, string>, ownIsText = false): string {
+/** Text around the element that is not its own: the previous sibling's, else the parent's. `drawn` keeps
+ *  each element's cleaned drawn text for the collection (many controls share one parent; a control's
+ *  previous sibling is often a control described just before). */
+export function nearbyText(el: Element, own: string, drawn: DrawnTexts, ownIsText = false): string {
   // The previous drawn sibling: a CSS-in-JS sheet is often written just before the element it styles.
   let before = el.previousElementSibling;
   while (before && notDrawn(before)) before = before.previousElementSibling;
-  const prev = before ? clean(drawnText(before), MAX_NEARBY) : '';
+  const prev = before ? clean(drawnClean(drawn, before), MAX_NEARBY) : '';
   if (prev && prev !== own) return prev;
   const parent = el.parentElement;
   if (!parent) return '';
-  let around = parents.get(parent);
-  if (around === undefined) { around = clean(drawnText(parent), MAX_TEXT); parents.set(parent, around); }
+  const around = drawnClean(drawn, parent);
   // The parent's textContent holds the element's text with any parts names leave out ("Add <svg
   // aria-hidden><title>cart icon</title></svg>to cart"): when its own text is not found there, take that out.
-  const mine = ownIsText && !around.includes(own) ? clean(drawnText(el), MAX_TEXT) || own : own;
+  const mine = ownIsText && !around.includes(own) ? drawnClean(drawn, el) || own : own;
   const rest = clean(mine ? around.replace(mine, ' ') : around, MAX_NEARBY);
   return rest === mine ? '' : rest;
 }

@@ -373,3 +373,16 @@ describe("cards' badges on a listing page read by the generic step", () => {
     for (const part of ['### Watercolours & Sets', 'Ends 4/30', '[Explore Riverside watercolours', 'Shop Linden sketchbooks', 'a single counter in a print studio']) assert.ok(out.includes(part), `${part} in the read: ${out}`);
   });
 });
+
+describe("a category's FAQ stated in its structured data", () => {
+  const read = (html: string) => readPage(html, 'https://outfitters.example/collections/camp-lanterns', { format: 'markdown' }).content;
+  test('a collection whose FAQ sits in closed accordion panels after the grid (removed as hidden) gets the questions and answers its FAQPage JSON-LD states, after the grid', () => {
+    const out = read(fixture('collection-faq.html'));
+    for (const part of ['Ridgeline Trail Lantern Basecamp', '$88.00', "### How long does a lantern's battery last?", 'run for 20 to 60 hours', '[battery guide](https://outfitters.example/guides/batteries)', 'rated IPX4 & shrugs off showers', 'hung from the tent']) assert.ok(out.includes(part), `${part} in the read: ${out}`);
+    assert.ok(out.indexOf('Basecamp') < out.indexOf('battery last'), 'the FAQ comes after the grid');
+  });
+  test('answers the read already holds (their questions set in buttons, which the strip drops) are not said twice', () => {
+    const out = read(fixture('collection-faq.html').replace(/ hidden>/g, '>'));
+    assert.equal(out.split('run for 20 to 60 hours').length - 1, 1, `one copy of the answer: ${out}`);
+  });
+});

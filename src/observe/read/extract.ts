@@ -12,6 +12,7 @@ import { isForumThread, threadOf } from './extract-forum.ts';
 import { sectionedRegion } from './extract-service.ts';
 import { pruneBlocks } from './extract-blocks.ts';
 import { detectPageType, pageMeta, type PageMeta, type PageTypeResult } from './page-type.ts';
+import { faqOf, mayHoldFaq, holdsFaq, faqBlock, type FaqEntry } from './extract-faq.ts';
 import { findItems, listingContent, listingLead, mainRegion, dropLinkLists, mainRegionContent, holdsItems, dropItemChrome, repeatedItemText, dropThumbnailAlt, dropLayoutCopies, arePosts, type ItemGroup } from './extract-items.ts';
 
 const DROP = tags('script, style, noscript, template, svg, canvas, iframe, object, embed, link, meta, input, button, select, textarea, dialog');
@@ -493,6 +494,8 @@ interface Probe {
   items?: ItemGroup;
   /** The listing's heading, intro and description blocks, each read alone (listingLead). */
   lead?: { before: Extracted[]; after: Extracted[] };
+  /** The page's FAQ as its JSON-LD states it (FAQPage), read before the strip removes scripts. */
+  faq?: FaqEntry[];
 }
 
 /**
@@ -513,6 +516,13 @@ function readListing(html: string, url: string, generic: Found, probe: Probe): E
   // text): the pictures' alternative text goes, as on the listing read. Only where the page has items: a page
   // voted a listing by its URL alone (an article at "/article") keeps its figures' alt.
   if (probe.items) dropThumbnailAlt(root);
+  // The category's FAQ, which its structured data states and the read does not hold (closed accordions
+  // after the grid, removed as hidden): put after the read, as rs-trafilatura and the truth keep it.
+  if (probe.faq?.length && !holdsFaq(blockText(root), probe.faq, document)) {
+    const faq = faqBlock(document, probe.faq);
+    absolutize(faq, url);
+    root.append(faq);
+  }
   return { ...read, html: root.innerHTML, text: blockText(root) };
 }
 
@@ -699,6 +709,7 @@ function extractOnce(html: string, url: string, mainOnly: boolean, attempt: Atte
   // What the page says about itself (JSON-LD lives in scripts, so before stripping), read once for
   // the kind and the page type.
   const said = probe || (!knownKind && mainOnly) ? pageMeta(doc) : null;
+  if (probe && mayHoldFaq(html)) probe.faq = faqOf(doc);
   const forced = probe?.forced;
   let kind = knownKind ?? (forced ? FORCED_KIND[forced] : mainOnly ? pageKind(said!, doc, url) : 'page');
   const { baseUrl, title } = pageHead(doc, url);

@@ -3,6 +3,7 @@
 // the answers as hidden and no read reaches that far; the JSON-LD says the same questions and answers in
 // the page's own words. General by design: schema.org vocabulary, no rule for a site.
 import { type El, textOf } from './extract-dom.ts';
+import { forEachJsonLd } from './page-type.ts';
 
 export interface FaqEntry { question: string; answer: string }
 
@@ -10,24 +11,13 @@ export interface FaqEntry { question: string; answer: string }
 export function faqOf(doc: Document): FaqEntry[] {
   const out: FaqEntry[] = [];
   const str = (v: unknown) => typeof v === 'string' ? v.trim() : '';
-  const isType = (o: Record<string, unknown>, t: string) => [o['@type']].flat().some((v) => typeof v === 'string' && v.replace(/^https?:\/\/schema\.org\//, '') === t);
-  const visit = (node: unknown, depth: number, inFaq: boolean) => {
-    if (!node || typeof node !== 'object' || depth > 6) return;
-    if (Array.isArray(node)) { for (const n of node) visit(n, depth + 1, inFaq); return; }
-    const o = node as Record<string, unknown>;
-    if (inFaq && isType(o, 'Question')) {
-      const answer = [o.acceptedAnswer].flat()[0] as Record<string, unknown> | undefined;
-      const q = str(o.name), a = answer && typeof answer === 'object' ? str(answer.text) : '';
-      if (q && a) out.push({ question: q, answer: a });
-      return;
-    }
-    const faq = inFaq || isType(o, 'FAQPage');
-    if (o['@graph']) visit(o['@graph'], depth + 1, faq);
-    if (o.mainEntity) visit(o.mainEntity, depth + 1, faq);
-  };
-  for (const s of doc.querySelectorAll('script[type="application/ld+json"]')) {
-    try { visit(JSON.parse(s.textContent ?? ''), 0, false); } catch { /* broken JSON-LD says nothing */ }
-  }
+  forEachJsonLd(doc, (o, types, above) => {
+    if (!types.includes('Question') || !above.includes('FAQPage')) return;
+    const answer = [o.acceptedAnswer].flat()[0] as Record<string, unknown> | undefined;
+    const q = str(o.name), a = answer && typeof answer === 'object' ? str(answer.text) : '';
+    if (q && a) out.push({ question: q, answer: a });
+    return false;
+  });
   return out;
 }
 

@@ -31,22 +31,35 @@ const FORUM_PATH = /\/(?:forums?|threads?|t|questions|topic|discussions?)(?:\/|$
 const ARTICLE_PATH = /\/(?:19|20)\d\d\/(?:[01]?\d\/)?|\/[^/]*(?:[\p{L}\p{N}]+[-_]){4,}[\p{L}\p{N}]+/iu;
 const DOCS_PATH = /\/(?:docs?|documentation|reference|manual|api|guides?)(?:\/|$)/i;
 
+/** A schema.org type name without its prefix ("https://schema.org/FAQPage" → "FAQPage"). */
+const typeName = (v: string) => v.replace(/^https?:\/\/schema\.org\//, '');
+
+/**
+ * Visits every object of the page's JSON-LD blocks, @graph members and main entities included, depth first,
+ * with its own @type names and those of the objects above it; `visit` returning false skips what is below.
+ * The one walk of JSON-LD for the page type and the FAQ (extract-faq.ts).
+ */
+export function forEachJsonLd(doc: Document, visit: (o: Record<string, unknown>, types: string[], above: string[]) => boolean | void): void {
+  const walk = (node: unknown, depth: number, above: string[]) => {
+    if (!node || typeof node !== 'object' || depth > 6) return;
+    if (Array.isArray(node)) { for (const n of node) walk(n, depth + 1, above); return; }
+    const o = node as Record<string, unknown>;
+    const types = [o['@type']].flat().filter((v): v is string => typeof v === 'string').map(typeName);
+    if (visit(o, types, above) === false) return;
+    const below = types.length ? [...above, ...types] : above;
+    if (o['@graph']) walk(o['@graph'], depth + 1, below);
+    if (o.mainEntity) walk(o.mainEntity, depth + 1, below);
+  };
+  for (const s of doc.querySelectorAll('script[type="application/ld+json"]')) {
+    try { walk(JSON.parse(s.textContent ?? ''), 0, []); } catch { /* broken JSON-LD says nothing */ }
+  }
+}
+
 /** The @type values of every JSON-LD block, @graph members and main entities included, without a
  *  schema.org prefix. */
 export function jsonLdTypes(doc: Document): string[] {
   const types: string[] = [];
-  const add = (node: unknown, depth: number) => {
-    if (!node || typeof node !== 'object' || depth > 6) return;
-    if (Array.isArray(node)) { for (const n of node) add(n, depth + 1); return; }
-    const o = node as Record<string, unknown>;
-    const t = o['@type'];
-    for (const v of Array.isArray(t) ? t : [t]) if (typeof v === 'string') types.push(v.replace(/^https?:\/\/schema\.org\//, ''));
-    if (o['@graph']) add(o['@graph'], depth + 1);
-    if (o.mainEntity) add(o.mainEntity, depth + 1);
-  };
-  for (const s of doc.querySelectorAll('script[type="application/ld+json"]')) {
-    try { add(JSON.parse(s.textContent ?? ''), 0); } catch { /* broken JSON-LD says nothing */ }
-  }
+  forEachJsonLd(doc, (_o, own) => { types.push(...own); });
   return types;
 }
 

@@ -239,18 +239,19 @@ for (const [k, { part, id }] of obsPages.entries()) {
         // As for the truth: a page whose load event never comes is observed as it stands after 30 s (Playwright
         // MCP's navigation does not fail on it either); the clock starts after the wait.
         await page.goto(url, { waitUntil: 'load', timeout: 30_000 }).catch(() => undefined);
-        await waitForStable(page, { quietMs: 100, timeoutMs: 3000 });
-        let t = performance.now();
         // Elements and title in one round trip, as observe map asks for them. A page that replaces its
-        // document under the collection is waited for and read again, as observe map does (readSettled); the
-        // clock restarts at the read that counts.
+        // document under the settle wait or the collection is waited for and read again, as observe map does
+        // (readSettled); the clock starts after the settle wait of the read that counts.
         let got: Awaited<ReturnType<typeof collectPageTitled>> | undefined;
+        let t = 0;
         for (let attempt = 1; !got; attempt++) {
-          try { got = await collectPageTitled(page); } catch (err) {
-            if (attempt >= 3 || !REPLACED.test((err as Error).message)) throw err;
-            await page.waitForLoadState('load', { timeout: 30_000 }).catch(() => undefined);
+          try {
             await waitForStable(page, { quietMs: 100, timeoutMs: 3000 });
             t = performance.now();
+            got = await collectPageTitled(page);
+          } catch (err) {
+            if (attempt >= 3 || !REPLACED.test((err as Error).message)) throw err;
+            await page.waitForLoadState('load', { timeout: 30_000 }).catch(() => undefined);
           }
         }
         const { collected: c, title } = got;

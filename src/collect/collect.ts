@@ -392,12 +392,14 @@ function visit(w: Walk, frame: Frame, tree: Node, root: ParentNode, parent: Pare
       const rect = (frame.fading.size ? shownWhileFading(w, frame, el) : el.checkVisibility({ opacityProperty: true, visibilityProperty: true }))
         ? boxOf(frame, el) : null;
       const area = rect ? rect.width * rect.height : 0;
-      const clipped = rect !== null && area > 0 ? clipping(w, frame, el, rect) : 'clipped';
-      const visible = clipped !== 'clipped';
       // A field one types into is its own target even when it fills its parent (a `role=combobox` wrapper
       // of the search box): folded into the wrapper, the field and its name were lost.
-      const fillsParent = visible && parent !== null && area >= FILLS_PARENT * parent.area && intersects(rect!, parent.rect) && !typedInto(el);
-      if (visible && !fillsParent) {
+      const fillsParent = rect !== null && parent !== null && area >= FILLS_PARENT * parent.area && intersects(rect, parent.rect) && !typedInto(el);
+      // Asked before the clips: an element folded into its parent is not listed whether clipped or not, and
+      // the walk below it keeps the parent either way, so its clips would go unused (7% of the visible
+      // candidates on bench:peers' tune pages; issue 43).
+      const clipped = !fillsParent && rect !== null && area > 0 ? clipping(w, frame, el, rect) : 'clipped';
+      if (clipped !== 'clipped') {
         const described = describe(w, frame, tree, el, rect!, clipped === 'scrolled');
         // An <a> without an href listed as a control (a click handler, a tabindex) is a link to Chromium's
         // accessibility tree; without the hint the ranker reads a role-less anchor as text (issue 38).

@@ -53,10 +53,10 @@ await ctx.route((url) => !url.href.startsWith(site.origin), (route) => route.abo
 const page = await ctx.newPage();
 // Round trips: every evaluate and evaluateHandle of any frame during one collectPageTitled.
 let trips = 0;
-const frameProto = Object.getPrototypeOf(page.mainFrame()) as Frame & Record<string, (...a: unknown[]) => unknown>;
-for (const m of ['evaluate', 'evaluateHandle'] as const) {
+const frameProto = Object.getPrototypeOf(page.mainFrame()) as Record<string, (this: Frame, ...a: unknown[]) => unknown>;
+for (const m of ['evaluate', 'evaluateHandle']) {
   const orig = frameProto[m];
-  frameProto[m] = function (this: Frame, ...a: unknown[]) { trips++; return orig.apply(this, a); } as never;
+  frameProto[m] = function (this: Frame, ...a: unknown[]) { trips++; return orig.apply(this, a); };
 }
 const rows: Record<string, number>[] = [];
 for (const id of ids) {

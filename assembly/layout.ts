@@ -158,8 +158,6 @@ export enum Feature {
   EMB_LINK,         // the same with its link's path and query
   EMB_SECTION,      // the same with the label of the section it sits in
   ORDINAL_MAIN,     // the goal names a position and no list, and this element is at it in the page's main list (the largest sent list read down the page)
-  OWN_RARE,         // OWN_RECALL with each goal word counted 1 / (how many of the page's controls carry it, own words or nearby): a word half the page shares counts for little
-  CTX_RARE,         // CTX_RECALL counted the same way
   COUNT,
 }
 

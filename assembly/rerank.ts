@@ -61,36 +61,6 @@ function contextHits(set: HashSet, ctxStart: i32, ctxLen: i32, ownStart: i32, ow
   return n;
 }
 
-/** The goal word's index in goal[0, nWords), -1 when h is not one (a goal has a few words: a scan). */
-function goalWordAt(h: i32, nWords: i32): i32 {
-  for (let k = 0; k < nWords; k++) if (unchecked(goal[k]) == h) return k;
-  return -1;
-}
-
-/** Counts each goal word in tokens[start, start + len) once for control i (seen[w] == i: already counted). */
-function countWords(start: i32, len: i32, nWords: i32, i: i32, seen: Int32Array, counts: Int32Array): void {
-  for (let t = start; t < start + len; t++) {
-    const w = goalWordAt(unchecked(tokens[t]), nWords);
-    if (w < 0 || unchecked(seen[w]) == i) continue;
-    unchecked(seen[w] = i);
-    unchecked(counts[w]++);
-  }
-}
-
-/** The goal words in tokens[start, start + len), less those in the skip span, each counted 1 / (the controls
- *  carrying it), over the goal's words: recall by the word's rarity on this page. */
-function rareRecall(start: i32, len: i32, skipStart: i32, skipLen: i32, nWords: i32, counts: Int32Array): f64 {
-  let rare: f64 = 0;
-  for (let t = start; t < start + len; t++) {
-    const h = unchecked(tokens[t]), w = goalWordAt(h, nWords);
-    if (w < 0) continue;
-    let skip = false;
-    for (let j = skipStart; j < skipStart + skipLen; j++) if (unchecked(tokens[j]) == h) { skip = true; break; }
-    if (!skip) rare += 1 / f64(max(1, unchecked(counts[w])));
-  }
-  return rare / f64(nWords);
-}
-
 function ratio(a: i32, b: i32): f64 {
   return b > 0 ? f64(a) / f64(b) : 0;
 }
@@ -326,16 +296,6 @@ export function computeRerank(): void {
     }
   }
 
-  // How many of the page's controls carry each goal word, in their own words or nearby (OWN_RARE, CTX_RARE):
-  // a word many controls share (every product card's "jacket", a column of "instructor notes", the course
-  // name beside every link) tells little apart. `seen` counts a word once per control.
-  const wordControls = new Int32Array(nWords), seen = new Int32Array(nWords).fill(-1);
-  for (let i = 0; i < count; i++) {
-    if (i32In(I32In.KIND, i) == Kind.STATIC) continue;
-    countWords(i32In(I32In.OWN_START, i), i32In(I32In.OWN_LEN, i), nWords, i, seen, wordControls);
-    countWords(i32In(I32In.CTX_START, i), i32In(I32In.CTX_LEN, i), nWords, i, seen, wordControls);
-  }
-
   // A position with no list named is most likely in the page's main list (ORDINAL_MAIN).
   const main = ordinal != 0 && nList == 0 ? mainList(position) : 0;
 
@@ -391,8 +351,6 @@ export function computeRerank(): void {
     }
     if (main != 0 && i32In(I32In.LIST_ID, i) == main && unchecked(position[i]) >= 0
       && unchecked(position[i]) == (ordinal > 0 ? ordinal - 1 : unchecked(listSize[i]) - 1)) unchecked(f[Feature.ORDINAL_MAIN] = 1);
-    if (own > 0) unchecked(f[Feature.OWN_RARE] = rareRecall(i32In(I32In.OWN_START, i), ownSpan, -1, 0, nWords, wordControls));
-    if (ctx > 0) unchecked(f[Feature.CTX_RARE] = rareRecall(i32In(I32In.CTX_START, i), ctxLen, i32In(I32In.OWN_START, i), ownSpan, nWords, wordControls));
     unchecked(f[Feature.EMB_OWN] = unchecked(embOwn[i]));
     unchecked(f[Feature.EMB_LINK] = unchecked(embLink[i]));
     unchecked(f[Feature.EMB_SECTION] = unchecked(embSec[i]));

@@ -25,8 +25,8 @@ const EMB = [Feature.EMB_OWN, Feature.EMB_LINK, Feature.EMB_SECTION];
 // refine.py --fixed-weights, so the fit targets exactly the weights the core ranks with.
 const BASE = JSON.parse(readFileSync(process.env.REFINE_BASE ?? new URL('./refine-base.json', import.meta.url), 'utf8')) as { features: string[]; weights: number[] };
 /** The base model's weights in Feature order; the EMB_* ones apart (they start refine.py's). A feature added
- *  after the base was pinned (ORDINAL_MAIN, OWN_RARE, CTX_RARE) has no term in it: weight 0, the base's own score. */
-const LATER = new Set<number>([Feature.ORDINAL_MAIN, Feature.OWN_RARE, Feature.CTX_RARE]);
+ *  after the base was pinned (ORDINAL_MAIN) has no term in it: weight 0, the base's own score. */
+const LATER = new Set<number>([Feature.ORDINAL_MAIN]);
 const wBase = Float64Array.from({ length: K }, (_, k) => {
   const at = BASE.features.indexOf(Feature[k]);
   if (at < 0 && LATER.has(k)) return 0;

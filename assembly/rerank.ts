@@ -400,7 +400,8 @@ export function computeRerank(): void {
  * A goal never hides what no goal would show: when the rerank is not confident, the first KEEP_COUNT
  * visible controls of the no-goal order (in the viewport, not covered, not static text; at most half
  * the limit) that the goal's order leaves beyond LIMIT take the last places within it, in no-goal order,
- * and the rest move down. `idx` holds the m candidates in the goal's order (FUSED_INDEX).
+ * and the rest move down; those of them already within LIMIT stay there. `idx` holds the m candidates in
+ * the goal's order (FUSED_INDEX).
  */
 function keepPlainTop(idx: Int32Array, m: i32): void {
   const limit = min(i32(param(Param.LIMIT)), m);
@@ -409,22 +410,29 @@ function keepPlainTop(idx: Int32Array, m: i32): void {
   const byPlain = new Int32Array(m);
   for (let k = 0; k < m; k++) { const i = unchecked(idx[k]); unchecked(byPlain[i32Out(I32Out.HEURISTIC_INDEX, i)] = i); }
   const missing = new Int32Array(want);
+  const mark = new Int32Array(count); // 1: a kept control within LIMIT, 2: one beyond it, 3: placed
   let kept = 0, nMissing = 0;
   for (let k = 0; k < m && kept < want; k++) {
     const i = unchecked(byPlain[k]);
     const out = i32Out(I32Out.FLAGS, i);
     if ((out & OutFlag.IN_VIEWPORT) == 0 || (out & OutFlag.OCCLUDED) != 0 || i32In(I32In.KIND, i) == Kind.STATIC) continue;
     kept++;
-    if (i32Out(I32Out.FUSED_INDEX, i) >= limit) unchecked(missing[nMissing++] = i);
+    if (i32Out(I32Out.FUSED_INDEX, i) >= limit) { unchecked(missing[nMissing++] = i); unchecked(mark[i] = 2); } else unchecked(mark[i] = 1);
   }
   if (nMissing == 0) return;
-  // idx: the goal's order. Places [0, limit - nMissing) stay; the missing follow; then the rest, in order.
-  let at = limit - nMissing;
+  // idx: the goal's order. The kept controls within LIMIT and the first LIMIT - kept others keep their order;
+  // the missing follow; then the rest, in order.
+  let at = 0, others = 0;
+  for (let k = 0; k < m; k++) {
+    const i = unchecked(idx[k]), w = unchecked(mark[i]);
+    if (w == 2 || (w == 0 && others >= limit - kept)) continue;
+    if (w == 0) others++;
+    unchecked(mark[i] = 3);
+    setI32Out(I32Out.FUSED_INDEX, i, at++);
+  }
   for (let k = 0; k < nMissing; k++) setI32Out(I32Out.FUSED_INDEX, unchecked(missing[k]), at++);
-  for (let k = limit - nMissing; k < m; k++) {
+  for (let k = 0; k < m; k++) {
     const i = unchecked(idx[k]);
-    let isMissing = false;
-    for (let j = 0; j < nMissing; j++) if (unchecked(missing[j]) == i) { isMissing = true; break; }
-    if (!isMissing) setI32Out(I32Out.FUSED_INDEX, i, at++);
+    if (unchecked(mark[i]) == 0) setI32Out(I32Out.FUSED_INDEX, i, at++);
   }
 }

@@ -34,3 +34,18 @@ test('a service page\'s "Get started" two screens down ranks in the top 10 under
     assert.ok(k === -1 || k > Math.max(...firstScreenLinks), `footer "${label}" at ${k + 1}, under the first screen's links`);
   }
 });
+
+// Issue 38, eighth round: "Check out" followed by other words is the verb "look at" ("Check out what's new"), not the
+// checkout: such links took the three link purchase promotions from the page's own "Buy now" below them.
+test('"Check out what\'s new" and the like are no purchase: the page\'s "Buy now" link below them ranks in the top 10', async () => {
+  await page.goto(`${fx.url}/check-out-verb.html`);
+  await waitForStable(page, { quietMs: 100 });
+  const r = await snapshot(page, { limit: 50, api });
+  const texts = r.elements.map((e) => e.text ?? '');
+  const buy = texts.indexOf('Buy now');
+  assert.ok(buy >= 0 && buy < 10, `"Buy now" at ${buy + 1}`);
+  for (const label of ["Check out what's new", 'Check out our summer trail guide', 'Check out the lookbook']) {
+    const k = texts.indexOf(label);
+    assert.ok(k === -1 || k > buy, `"${label}" at ${k + 1}, below "Buy now"`);
+  }
+});

@@ -108,13 +108,17 @@ const NON_ASCII = /[^\x00-\x7f]/;
 /** Going to the cart, where a language puts the cart after "into" as it does for adding to it ("Przejdź do
  *  koszyka", "Перейти в корзину"): the cart link, not a purchase. */
 const GO_TO_CART = /(?:przejdz|prejit|prejst|переити|idi|pojdi)\s+(?:do|в|у|u|v)\s|מעבר\s+ל/iu;
+/** "Check out" as the verb "look at": followed by words that are not the cart, the order or how to pay ("Check out
+ *  what's new", "Check out our blog"); "Checkout", "Check out", "Check out now", "Check out your cart", "Check out
+ *  with PayPal" stay the purchase. Dropped from the label before the purchase patterns read it. */
+const CHECK_OUT_VERB = /(?<![\p{L}\p{N}])check\s+out(?=\s+(?!(?:(?:your|my|the|this)\s+)?(?:cart|bag|basket|trolley|order)s?(?![\p{L}\p{N}])|(?:now|securely|here|with|as)(?![\p{L}\p{N}]))\p{L})/giu;
 const PURCHASE_LEAD = new RegExp(`^\\s*(?:${PURCHASE_PHRASES.map((p) => p.replace(/ /g, '\\s+')).join('|')})${BOUNDARY_AFTER}`, 'iu');
 /** The label as the phrase patterns read it (accents dropped when it has any), or null when it holds no stem
  *  (most labels: the scan tells them without a copy). */
 function withStem(text: string): string | null {
   const found = stemGroups(text);
   if (found !== CANNOT_TELL && (found & PURCHASE_GROUP) === 0) return null;
-  const t = NON_ASCII.test(text) ? normalised(text) : text;
+  const t = (NON_ASCII.test(text) ? normalised(text) : text).replace(CHECK_OUT_VERB, ' ');
   return found !== CANNOT_TELL || STEM.test(t) ? t : null;
 }
 

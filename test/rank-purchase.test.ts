@@ -158,3 +158,15 @@ test('a link is a purchase when its label leads with the words: headlines and na
   for (const label of ['Buy now', '$29.95 Add to cart', 'Pre-Order', 'Dodaj do koszyka', '馬上購買']) assert.ok(namesPurchaseLink(label), label);
   for (const label of ['How to buy an Instagram following', 'Best Buy Canada', 'Verified Purchase', 'Przejdź do koszyka']) assert.ok(!namesPurchaseLink(label), label);
 });
+
+test('"check out" followed by other words is the verb "look at"; the checkout and paying stay a purchase', () => {
+  // Issue 38, eighth round (the page: test/rank-start.test.ts, check-out-verb.html).
+  for (const label of ['Checkout', 'Check out', 'CHECK OUT', 'Check out now', 'Proceed to check out', 'Check out your cart', 'Check out with PayPal', 'Check out as guest', 'Secure checkout']) {
+    assert.ok(namesPurchase(label), label);
+  }
+  for (const label of ['Checkout', 'Check out now', 'Check Out with PayPal']) assert.ok(namesPurchaseLink(label), label);
+  for (const label of ["Check out what's new", 'Check out Shop TODAY', 'Check out our blog', 'Check out the new range', 'check out these deals']) {
+    assert.ok(!namesPurchase(label) && !namesPurchaseLink(label), label);
+  }
+  assert.ok(namesPurchase('Check out our deals · Add to cart'), 'other purchase words in the label still count');
+});

@@ -1,5 +1,6 @@
 // The words by which a control names one of the kinds of primary action the core promotes
-// (docs/ranking.md): a purchase, signing in, the site's search, starting a service (namesStart, at the end). The
+// (docs/ranking.md): a purchase, signing in, the site's search, starting a service (namesStart, at the end: English
+// phrases, the same in the lexicon's other languages, the register words). The
 // encoder marks them (Flag.PURCHASE / SIGN_IN / SEARCH / START); the core decides. Written from general knowledge of the web, never from evaluation
 // pages, in one fixed set of languages (LANGUAGES; docs/ranking.md, tenth round). Sign in and search are
 // derived from the web-intent lexicon's `login`, `account` and `search` concepts (lexicon.ts, the one list
@@ -108,13 +109,17 @@ const NON_ASCII = /[^\x00-\x7f]/;
 /** Going to the cart, where a language puts the cart after "into" as it does for adding to it ("Przejdź do
  *  koszyka", "Перейти в корзину"): the cart link, not a purchase. */
 const GO_TO_CART = /(?:przejdz|prejit|prejst|переити|idi|pojdi)\s+(?:do|в|у|u|v)\s|מעבר\s+ל/iu;
+/** "Check out" as the verb "look at": followed by words that are not the cart, the order or how to pay ("Check out
+ *  what's new", "Check out our blog"); "Checkout", "Check out", "Check out now", "Check out your cart", "Check out
+ *  with PayPal" stay the purchase. Dropped from the label before the purchase patterns read it. */
+const CHECK_OUT_VERB = /(?<![\p{L}\p{N}])check\s+out(?=\s+(?!(?:(?:your|my|the|this)\s+)?(?:cart|bag|basket|trolley|order)s?(?![\p{L}\p{N}])|(?:now|securely|here|with|as)(?![\p{L}\p{N}]))\p{L})/giu;
 const PURCHASE_LEAD = new RegExp(`^\\s*(?:${PURCHASE_PHRASES.map((p) => p.replace(/ /g, '\\s+')).join('|')})${BOUNDARY_AFTER}`, 'iu');
 /** The label as the phrase patterns read it (accents dropped when it has any), or null when it holds no stem
  *  (most labels: the scan tells them without a copy). */
 function withStem(text: string): string | null {
   const found = stemGroups(text);
   if (found !== CANNOT_TELL && (found & PURCHASE_GROUP) === 0) return null;
-  const t = NON_ASCII.test(text) ? normalised(text) : text;
+  const t = (NON_ASCII.test(text) ? normalised(text) : text).replace(CHECK_OUT_VERB, ' ');
   return found !== CANNOT_TELL || STEM.test(t) ? t : null;
 }
 
@@ -333,11 +338,51 @@ export const START_PHRASES: readonly string[] = [
   '(?:choose|pick|select) (?:a |your )?plan',
 ];
 const START_LEAD = new RegExp(`^(?:${START_PHRASES.map((p) => p.replace(/ /g, '\\s+')).join('|')})(?![A-Za-z0-9_])`, 'i');
+/** The same calls to action in the lexicon's other languages (de fr es it pt nl pl cs sv ru tr; ja zh below): getting
+ *  started, a free trial, a quote or a demo, where they lead the label (issue 38, eighth round). Compared after
+ *  `normalise`, as the purchase phrases. */
+/** A bare verb counts only as the whole label (marks after it aside): "Commencer", not "Commencer la lecture". */
+const ALONE = '(?=[\\s!.:»>›→]*$)';
+export const START_PHRASES_OTHER: readonly string[] = [
+  // de
+  'jetzt (?:kostenlos )?(?:starten|testen|loslegen)', `loslegen${ALONE}`, 'kostenlos (?:testen|starten|ausprobieren)', 'gratis testen',
+  'kostenlose testversion', '(?:angebot|demo|beratung) (?:anfordern|vereinbaren)', '(?:kostenloses )?angebot einholen',
+  // fr
+  `commencer(?: maintenant| gratuitement|${ALONE})`, `demarrer(?: maintenant| gratuitement|${ALONE})`, 'essai gratuit', 'essayer gratuitement',
+  'demander (?:un |une )?(?:devis|demo|rendez-vous)', 'devis gratuit',
+  // es
+  `(?:empezar|empieza|comenzar|comienza)(?: ahora| gratis| ya|${ALONE})`, 'prueba(?:lo)? gratis', 'prueba gratuita', 'probar gratis',
+  '(?:solicitar|pedir|solicita|pide) (?:un |una )?(?:presupuesto|demo|cotizacion)', 'presupuesto gratis',
+  // it
+  'inizia(?: ora| subito| gratis| adesso)', 'prova gratis', 'prova gratuita', 'richiedi (?:un |una )?(?:preventivo|demo)', 'preventivo gratuito',
+  // pt
+  `(?:comecar|comece)(?: agora| gratis| ja|${ALONE})`, '(?:teste|experimente) gratis', 'teste gratuito', '(?:solicitar|solicite|pedir|peca) (?:um |uma )?(?:orcamento|demo|demonstracao)', 'orcamento gratis',
+  // nl
+  'aan de slag', 'gratis (?:uit)?proberen', 'probeer (?:het )?gratis', '(?:offerte|demo) aanvragen', 'vraag (?:een )?(?:offerte|demo) aan', 'gratis offerte',
+  // pl
+  `(?:rozpocznij|zacznij)(?: teraz| za darmo|${ALONE})`, `wyprobuj(?: za darmo| teraz| bezplatnie|${ALONE})`, '(?:zamow|popros o) (?:wycene|demo)', 'darmowa wycena',
+  // cs
+  `zacit(?: zdarma|${ALONE})`, '(?:vyzkouset|vyzkousejte|zkusit) zdarma', 'nezavazna poptavka',
+  // sv
+  'kom igang', '(?:prova|testa) gratis', 'begar offert', 'boka (?:en )?demo',
+  // ru
+  `(?:начать|начните)(?: сеичас| бесплатно|${ALONE})`, 'попробовать бесплатно', 'попробуите бесплатно', 'бесплатныи пробныи период',
+  '(?:оставить|отправить) заявку', 'заказать (?:звонок|демо|консультацию)', 'получить (?:консультацию|предложение|демо)',
+  // tr
+  'hemen basla', `basla${ALONE}`, '(?:ucretsiz|hemen) dene', 'teklif al', 'demo talep et',
+].map(normalise);
+/** Japanese and Chinese (no spaces): where they lead the label. */
+export const START_PHRASES_CJK: readonly string[] = [
+  '無料で(?:始める|はじめる|試す|お試し)', '今すぐ(?:始める|はじめる)', '無料トライアル', '無料体験', '資料請求', 'お見積り', '見積もり依頼',
+  '免费试用', '免費試用', '立即开始', '立即開始', '开始使用', '開始使用', '免费注册',
+].map(normalise);
+const START_LEAD_OTHER = new RegExp(`^(?:(?:${START_PHRASES_OTHER.map((p) => p.replace(/ /g, '\\s+')).join('|')})(?![\\p{L}\\p{M}\\p{N}])|${START_PHRASES_CJK.join('|')})`, 'iu');
 const START_NOT_REGISTER: ReadonlySet<string> = new Set(['join']);
 const REGISTER_WORDS = [...new Set(CONCEPTS.register.map(normalise))].filter((p) => !START_NOT_REGISTER.has(p));
 const REGISTER_LABEL = new RegExp(`^[^\\p{L}\\p{N}]*(?:${alternation(REGISTER_WORDS)})[^\\p{L}\\p{N}]*$`, 'iu');
 /** The label (a link's or control's, at most ACTION_LABEL_MAX chars) starts using or buying a service. */
 export function namesStart(text: string): boolean {
   const label = NON_ASCII.test(text) ? normalised(text) : text;
-  return START_LEAD.test(label.replace(BEFORE_LEAD, '')) || REGISTER_LABEL.test(label);
+  const lead = label.replace(BEFORE_LEAD, '');
+  return START_LEAD.test(lead) || REGISTER_LABEL.test(label) || START_LEAD_OTHER.test(lead);
 }

@@ -105,6 +105,7 @@ export enum Param {
   GOAL_TRIGRAMS,// goal trigram hashes after them
   GOAL_CONCEPTS,// goal concept hashes (web-intent lexicon) after the trigrams
   GOAL_LIST_WORDS, // word hashes of the list the goal names for its position ("in the Sport menu"), after the concepts
+  GOAL_NOUN_WORDS, // word hashes of the item noun after the position ("the second FAQ question"), after the list's
   INTENT,       // Intent bits of the goal
   ORDINAL,      // position the goal asks for: 1-based, -1 for last, 0 for none
   MIN_CONFIDENCE, // the top probability must reach this for the rerank to reorder

@@ -258,6 +258,8 @@ export function computeRerank(): void {
   for (let k = 0; k < nConcepts; k++) goalConcepts.add(unchecked(goal[nWords + nTri + k]));
   const nList = i32(param(Param.GOAL_LIST_WORDS)), listWords = new HashSet(nList);
   for (let k = 0; k < nList; k++) listWords.add(unchecked(goal[nWords + nTri + nConcepts + k]));
+  const nNoun = i32(param(Param.GOAL_NOUN_WORDS)), nounWords = new HashSet(nNoun);
+  for (let k = 0; k < nNoun; k++) nounWords.add(unchecked(goal[nWords + nTri + nConcepts + nList + k]));
   const intent = i32(param(Param.INTENT)), ordinal = i32(param(Param.ORDINAL));
   const fusion = param(Param.FUSION);
   const emit = features.length > 0;
@@ -298,6 +300,18 @@ export function computeRerank(): void {
 
   // A position with no list named is most likely in the page's main list (ORDINAL_MAIN).
   const main = ordinal != 0 && nList == 0 ? mainList(position) : 0;
+  // Controls whose own words carry the goal's item noun or list name, and how many of each sent list's do.
+  // Only when the client sent lists: geometry alone cannot tell a lone control from an item.
+  let sentLists = false;
+  for (let i = 0; i < count && ordinal != 0; i++) if (i32In(I32In.LIST_ID, i) != 0) { sentLists = true; break; }
+  const carries = new Uint8Array(count), carriers = new Int32Array(count + 1);
+  if (ordinal != 0 && nNoun + nList > 0 && sentLists) for (let i = 0; i < count; i++) {
+    const start = i32In(I32In.OWN_START, i), len = i32In(I32In.OWN_LEN, i);
+    if (hits(nounWords, start, len) + hits(listWords, start, len) == 0) continue;
+    unchecked(carries[i] = 1);
+    const l = i32In(I32In.LIST_ID, i);
+    if (l > 0 && l <= count) unchecked(carriers[l] = unchecked(carriers[l]) + 1);
+  }
 
   for (let i = 0; i < count; i++) {
     // The spans hold only the hashes the goal has; the counts are of all the element's distinct hashes.
@@ -354,6 +368,20 @@ export function computeRerank(): void {
     unchecked(f[Feature.EMB_OWN] = unchecked(embOwn[i]));
     unchecked(f[Feature.EMB_LINK] = unchecked(embLink[i]));
     unchecked(f[Feature.EMB_SECTION] = unchecked(embSec[i]));
+    // The goal's item noun or list name names a list, not a control: a control that carries it in its own
+    // words alone of its list ("FAQs" in a menu for "the second FAQ question", "Latest News" for "the second
+    // news story") gets nothing for its words or its link unless it is at the goal's place in the main or
+    // the named list. A list whose items carry the noun ("Go to slide 4" in a carousel's dots) is the one
+    // it names; a control in no sent list is judged by its place alone (geometry knows no list's words);
+    // a text field is named by its label ("first name"), never a list.
+    const l = i32In(I32In.LIST_ID, i);
+    if (unchecked(carries[i]) != 0 && kind != Kind.TEXT_INPUT && unchecked(f[Feature.SECTION_ORDINAL]) == 0 && unchecked(f[Feature.ORDINAL_MAIN]) == 0
+      && (l > 0 && l <= count ? unchecked(carriers[l]) <= 1 : unchecked(f[Feature.ORDINAL_MATCH]) == 0)) {
+      unchecked(f[Feature.OWN_RECALL] = 0); unchecked(f[Feature.OWN_PRECISION] = 0);
+      unchecked(f[Feature.TRI_RECALL] = 0); unchecked(f[Feature.TRI_PRECISION] = 0);
+      unchecked(f[Feature.CONCEPT_OWN] = 0); unchecked(f[Feature.EMB_OWN] = 0);
+      unchecked(f[Feature.CTX_RECALL] = 0); unchecked(f[Feature.CONCEPT_LINK] = 0); unchecked(f[Feature.EMB_LINK] = 0);
+    }
 
     let score: f64 = 0;
     for (let k = 0; k < Feature.COUNT; k++) score += unchecked(f[k]) * unchecked(weights[k]);

@@ -153,13 +153,23 @@ describe('ordinal goals over repeated items, through the real path', () => {
       assert.equal(label((await rankColumns(article, goal))[0]), 'Rugby', goal);
     }
   });
+
+  test('an item noun names a list by what its items are like, not by a lone control carrying the noun: "the second FAQ question" is the FAQ\'s second question, not the "FAQs" link', async () => {
+    const raw = await collect('list-noun');
+    const questions = raw.filter((e) => e.tag === 'summary');
+    assert.deepEqual(questions.map((e) => e.list_index), [1, 2, 3, 4], 'the questions are a list the collector sends');
+    for (const [goal, text] of [['expand the second FAQ question', 'Can I grind for espresso and filter?'], ['open the third FAQ question', 'What does the warranty cover?']] as const) {
+      const elements = await rankJson(raw, goal);
+      assert.equal(label(elements[0]), text, `${goal}: ${show(elements)}`);
+    }
+  });
 });
 
 test('the Wasm core and its JS build agree on every element with the fields sent, for ordinal goals', async () => {
   const wasm = new Ranker(await loadWasmCore(), { limitCap: 1000 }), js = new Ranker(jsBackend(), { limitCap: 1000 });
   let compared = 0;
   for (const [name, goals] of [['list-shop', ['open the third product', 'the last product']], ['list-news', ['the second story under Most read']],
-    ['list-results', ['open the third result']], ['search', ['open the second result']], ['list-main', ['open the second product', 'open the last product']]] as const) {
+    ['list-results', ['open the third result']], ['search', ['open the second result']], ['list-main', ['open the second product', 'open the last product']], ['list-noun', ['expand the second FAQ question']]] as const) {
     const raw = await collect(name);
     for (const goal of goals) {
       const request = { url: rig.page.url(), viewport: { width: 1280, height: 800 }, raw_elements: raw, goal, options: { limit: 1000 } } as never;

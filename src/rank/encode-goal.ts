@@ -196,7 +196,7 @@ const WEIGHTS = (() => {
 })();
 
 export function goalCount(t: GoalTokens): number {
-  return t.goal.words.length + t.goal.trigrams.length + t.concepts.length + t.goal.listWords.length;
+  return t.goal.words.length + t.goal.trigrams.length + t.concepts.length + t.goal.listWords.length + t.goal.nounWords.length;
 }
 
 /** Before `prepare`: the core holds the goal-embedding table the request uses (loaded once). */
@@ -228,6 +228,7 @@ export function writeGoal(core: CoreBackend, n: number, t: GoalTokens): void {
   goal.set(t.goal.trigrams, t.goal.words.length);
   goal.set(t.concepts, t.goal.words.length + t.goal.trigrams.length);
   goal.set(t.goal.listWords, t.goal.words.length + t.goal.trigrams.length + t.concepts.length);
+  goal.set(t.goal.nounWords, t.goal.words.length + t.goal.trigrams.length + t.concepts.length + t.goal.listWords.length);
   core.f64(Buf.WEIGHTS).set(WEIGHTS);
   const params = core.f64(Buf.PARAMS);
   params[Param.HAS_GOAL] = 1;
@@ -235,6 +236,7 @@ export function writeGoal(core: CoreBackend, n: number, t: GoalTokens): void {
   params[Param.GOAL_TRIGRAMS] = t.goal.trigrams.length;
   params[Param.GOAL_CONCEPTS] = t.concepts.length;
   params[Param.GOAL_LIST_WORDS] = t.goal.listWords.length;
+  params[Param.GOAL_NOUN_WORDS] = t.goal.nounWords.length;
   params[Param.INTENT] = t.goal.intent;
   params[Param.ORDINAL] = t.goal.ordinal;
   params[Param.MIN_CONFIDENCE] = RERANK_MODEL.minConfidence;

@@ -300,10 +300,15 @@ export interface GoalParts {
   ordinal: number;
   /** Words of the list the goal names for its position ("in the Sport menu", "under Most read"). */
   listWords: number[];
+  /** Words of the item noun right after the position ("the second FAQ question", "the third related story"):
+   *  they name the list's items, so a control carrying them at no place the goal names is no target. */
+  nounWords: number[];
 }
 
 /** After a position, the list it is in: "the third link in the Sport menu", "the second story under Latest". */
 const NAMED_LIST = /\b(?:in|under|of|from|within|on|among)\b(.*)$/;
+/** The item noun ends at the named list or at a word that starts what the goal says of the item. */
+const NOUN_END = /\b(?:in|under|of|from|within|on|among|as|for|with|to|at|by|that|which|who|and|listed|shown)\b/;
 
 export function parseGoal(goal: string): GoalParts {
   const text = normalise(goal);
@@ -312,6 +317,9 @@ export function parseGoal(goal: string): GoalParts {
   let ordinal = 0;
   const m = ORDINAL.exec(text);
   if (m) ordinal = ordinalOf(m);
-  const list = m ? NAMED_LIST.exec(text.slice(m.index + m[0].length)) : null;
-  return { words: wordHashes(goal), trigrams: trigramHashes(goal), intent, ordinal, listWords: list ? wordHashes(list[1]) : [] };
+  const after = m ? text.slice(m.index + m[0].length) : '';
+  const list = m ? NAMED_LIST.exec(after) : null;
+  const end = NOUN_END.exec(after);
+  return { words: wordHashes(goal), trigrams: trigramHashes(goal), intent, ordinal, listWords: list ? wordHashes(list[1]) : [],
+    nounWords: m ? wordHashes(end ? after.slice(0, end.index) : after) : [] };
 }

@@ -86,7 +86,10 @@ function dumpGoal(page: string, site: string, source: string, style: string, lan
   }
   const views: number[] = [], base: number[] = [], emb: number[] = [];
   for (let i = 0; i < n; i++) {
-    views.push(own[i], link[i], sec[i]);
+    // A control the core gave no cosine for its words and link (the item-noun rule, assembly/rerank.ts) is
+    // fitted as the core ranks it: with empty own and link views (its row still serves as a section label).
+    const gated = feats[i * K + Feature.EMB_OWN] === 0 && feats[i * K + Feature.EMB_LINK] === 0;
+    views.push(gated ? 0 : own[i], gated ? 0 : link[i], sec[i]);
     emb.push(...EMB.map((f) => round(feats[i * K + f])));
     let s = 0;
     for (let k = 0; k < K; k++) s += wBase[k] * feats[i * K + k];

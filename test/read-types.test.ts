@@ -385,4 +385,10 @@ describe("a category's FAQ stated in its structured data", () => {
     const out = read(fixture('collection-faq.html').replace(/ hidden>/g, '>'));
     assert.equal(out.split('run for 20 to 60 hours').length - 1, 1, `one copy of the answer: ${out}`);
   });
+  test("a collection whose prose scoring takes its visible FAQ for the content (long answers beside short cards) is read from its grid, the FAQ once after it", () => {
+    const out = read(fixture('collection-faq-visible.html'));
+    for (const part of ['# Camp Lanterns', 'Ridgeline Trail Lantern Mini', 'Ridgeline Trail Lantern Basecamp', '$88.00', 'How should I store a lantern between trips?', 'topped up every few months']) assert.ok(out.includes(part), `${part} in the read: ${out}`);
+    assert.ok(out.indexOf('Basecamp') < out.indexOf('battery last'), 'the grid, then the FAQ');
+    assert.equal(out.split('run for 20 to 60 hours').length - 1, 1, `one copy of each answer: ${out}`);
+  });
 });

@@ -24,6 +24,11 @@ export function faqOf(doc: Document): FaqEntry[] {
 /** Whether the HTML may hold a FAQPage (a cheap test before parsing every JSON-LD block again). */
 export const mayHoldFaq = (html: string) => html.includes('FAQPage');
 
+/** The FAQ's questions and answers as plain text (tags and entities' markup left out; for word counts). */
+export function faqText(faq: FaqEntry[]): string {
+  return faq.map((f) => `${f.question}\n${f.answer.replace(/<[^>]*>/g, ' ')}`).join('\n');
+}
+
 const key = (t: string) => t.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 
 /** Characters of an answer's start that must appear in a read for the answer to count as held. */

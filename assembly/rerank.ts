@@ -302,10 +302,12 @@ export function computeRerank(): void {
   const main = ordinal != 0 && nList == 0 ? mainList(position) : 0;
   // Controls whose own words carry the goal's item noun or list name, and how many of each sent list's do.
   // Only when the client sent lists: geometry alone cannot tell a lone control from an item.
-  let sentLists = false;
-  for (let i = 0; i < count && ordinal != 0; i++) if (i32In(I32In.LIST_ID, i) != 0) { sentLists = true; break; }
-  const carries = new Uint8Array(count), carriers = new Int32Array(count + 1);
-  if (ordinal != 0 && nNoun + nList > 0 && sentLists) for (let i = 0; i < count; i++) {
+  // The rule below applies when the goal names a position and a noun or list and the client sent lists. Most
+  // goals name no position: then nothing is allocated or read for it (the loop below asks nounRule first).
+  let nounRule = false;
+  for (let i = 0; i < count && ordinal != 0 && nNoun + nList > 0; i++) if (i32In(I32In.LIST_ID, i) != 0) { nounRule = true; break; }
+  const carries = new Uint8Array(nounRule ? count : 0), carriers = new Int32Array(nounRule ? count + 1 : 0);
+  if (nounRule) for (let i = 0; i < count; i++) {
     const start = i32In(I32In.OWN_START, i), len = i32In(I32In.OWN_LEN, i);
     if (hits(nounWords, start, len) + hits(listWords, start, len) == 0) continue;
     unchecked(carries[i] = 1);
@@ -375,7 +377,7 @@ export function computeRerank(): void {
     // it names; a control in no sent list is judged by its place alone (geometry knows no list's words);
     // a text field is named by its label ("first name"), never a list.
     const l = i32In(I32In.LIST_ID, i);
-    if (unchecked(carries[i]) != 0 && kind != Kind.TEXT_INPUT && unchecked(f[Feature.SECTION_ORDINAL]) == 0 && unchecked(f[Feature.ORDINAL_MAIN]) == 0
+    if (nounRule && unchecked(carries[i]) != 0 && kind != Kind.TEXT_INPUT && unchecked(f[Feature.SECTION_ORDINAL]) == 0 && unchecked(f[Feature.ORDINAL_MAIN]) == 0
       && (l > 0 && l <= count ? unchecked(carriers[l]) <= 1 : unchecked(f[Feature.ORDINAL_MATCH]) == 0)) {
       unchecked(f[Feature.OWN_RECALL] = 0); unchecked(f[Feature.OWN_PRECISION] = 0);
       unchecked(f[Feature.TRI_RECALL] = 0); unchecked(f[Feature.TRI_PRECISION] = 0);

@@ -5,20 +5,14 @@
 // on a node, document or window already asked). The wrappers add about a microsecond a call, so the times are an
 // upper bound and the counts exact. Scratch tooling for the profile, not a benchmark.
 //   WCXB_DIR=... node --import tsx bench/collect-native.ts [loads per page, default 2]
-import { launch } from '../test/helpers/browser.ts';
-import { serveWcxbPages, pickWcxb } from './wcxb-pages.ts';
+import { openObservePages } from './observe-pages.ts';
 import { waitForStable } from '../src/playwright/collect-page.ts';
 const runs = Number(process.argv[2] ?? 2);
-const ids = pickWcxb('tune', 15, 'peers-observe');
-const site = await serveWcxbPages(ids);
-const browser = await launch();
-const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-await ctx.route((url) => !url.href.startsWith(site.origin), (route) => route.abort());
-const page = await ctx.newPage();
+const { ids, origin, page, close } = await openObservePages();
 const tot: Record<string, [number, number]> = {};
 let collectSum = 0;
 for (const id of ids) for (let r = 0; r < runs; r++) {
-  await page.goto(`${site.origin}/wcxb/${id}.html`, { waitUntil: 'load', timeout: 30_000 }).catch(() => undefined);
+  await page.goto(`${origin}/wcxb/${id}.html`, { waitUntil: 'load', timeout: 30_000 }).catch(() => undefined);
   await waitForStable(page, { quietMs: 100, timeoutMs: 3000 });
   const res = await page.evaluate<{ acc: Record<string, [number, number]>; ms: number }>(`(() => {
     const acc = {}; const seen = {};
@@ -40,4 +34,4 @@ for (const id of ids) for (let r = 0; r < runs; r++) {
 }
 console.log(`${ids.length} pages x ${runs} first collections (wire()), ${collectSum.toFixed(0)} ms in all with the wrappers; per native call, in all:`);
 for (const [k, [ms, n]] of Object.entries(tot).sort((a, b) => b[1][0] - a[1][0])) console.log(k.padEnd(24), ms.toFixed(1).padStart(8), 'ms', String(n).padStart(7), 'calls', (1000 * ms / n).toFixed(2), 'µs/call');
-await browser.close(); await site.close();
+await close();

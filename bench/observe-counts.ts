@@ -11,8 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import type { Frame } from 'playwright-core';
-import { launch } from '../test/helpers/browser.ts';
-import { serveWcxbPages, pickWcxb } from './wcxb-pages.ts';
+import { openObservePages } from './observe-pages.ts';
 import { collectPageTitled, waitForStable } from '../src/playwright/collect-page.ts';
 import { wireToResult } from '../src/collect/wire.ts';
 import { createRanker, toPrompt } from '../src/index.ts';
@@ -44,13 +43,8 @@ try {
   source = out.outputFiles[0].text.replaceAll('"__sightlineRegistry"', '"__sightlineRegistry__counted"').replaceAll('"__sightlineQuiet"', '"__sightlineQuiet__counted"');
 } finally { rmSync(dir, { recursive: true, force: true }); }
 
-const ids = pickWcxb('tune', N, 'peers-observe');
-const site = await serveWcxbPages(ids);
+const { ids, origin, page, close } = await openObservePages(N);
 const ranker = await createRanker({ limitCap: 100_000 });
-const browser = await launch();
-const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-await ctx.route((url) => !url.href.startsWith(site.origin), (route) => route.abort());
-const page = await ctx.newPage();
 // Round trips: every evaluate and evaluateHandle of any frame during one collectPageTitled.
 let trips = 0;
 const frameProto = Object.getPrototypeOf(page.mainFrame()) as Record<string, (this: Frame, ...a: unknown[]) => unknown>;
@@ -60,7 +54,7 @@ for (const m of ['evaluate', 'evaluateHandle']) {
 }
 const rows: Record<string, number>[] = [];
 for (const id of ids) {
-  await page.goto(`${site.origin}/wcxb/${id}.html`, { waitUntil: 'load', timeout: 30_000 }).catch(() => undefined);
+  await page.goto(`${origin}/wcxb/${id}.html`, { waitUntil: 'load', timeout: 30_000 }).catch(() => undefined);
   await waitForStable(page, { quietMs: 100, timeoutMs: 3000 });
   trips = 0;
   const { title } = await collectPageTitled(page);
@@ -91,8 +85,7 @@ for (const id of ids) {
   });
   if (process.env.COUNTS_PER_PAGE) console.log(id, JSON.stringify(rows.at(-1)));
 }
-await browser.close();
-await site.close();
+await close();
 console.log(`${ids.length} tune observation pages (bench:peers'), per page: p50, mean, sum`);
 for (const k of Object.keys(rows[0])) {
   const xs = rows.map((row) => row[k]);

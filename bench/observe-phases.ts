@@ -10,8 +10,7 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
-import { launch } from '../test/helpers/browser.ts';
-import { serveWcxbPages, pickWcxb } from './wcxb-pages.ts';
+import { openObservePages } from './observe-pages.ts';
 import { collectPageTitled, waitForStable } from '../src/playwright/collect-page.ts';
 import type { CollectResult } from '../src/collect/types.ts';
 import { createRanker, toPrompt } from '../src/index.ts';
@@ -37,14 +36,8 @@ if (baseDir) {
   };
 }
 const builds = Object.keys(sides);
-// bench:peers' observation pages of the tune part (its `pick('tune', 15, 'peers-observe')`).
-const ids = pickWcxb('tune', 15, 'peers-observe');
-const site = await serveWcxbPages(ids);
+const { ids, origin, page, close } = await openObservePages();
 const ranker = await createRanker({ limitCap: 100_000 });
-const browser = await launch();
-const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-await ctx.route((url) => !url.href.startsWith(site.origin), (route) => route.abort());
-const page = await ctx.newPage();
 const PHASES = ['total', 'inPage', 'transfer', 'rank', 'prompt', 'elements'];
 const phases: Record<string, Record<string, number[]>> = Object.fromEntries(builds.map((b) => [b, Object.fromEntries(PHASES.map((k) => [k, []]))]));
 const median = (xs: number[]) => quantile(xs, 0.5);
@@ -54,7 +47,7 @@ for (const [n, id] of ids.entries()) {
   const per: Record<string, Record<string, number[]>> = Object.fromEntries(builds.map((b) => [b, Object.fromEntries(PHASES.map((k) => [k, []]))]));
   for (let r = 0; r < reps * builds.length; r++) {
     const build = builds[(r + n) % builds.length];
-    await page.goto(`${site.origin}/wcxb/${id}.html`, { waitUntil: 'load', timeout: 30_000 }).catch(() => undefined);
+    await page.goto(`${origin}/wcxb/${id}.html`, { waitUntil: 'load', timeout: 30_000 }).catch(() => undefined);
     await sides[build].settle(page);
     const t0 = performance.now();
     const { collected: c, title } = await sides[build].observe(page);
@@ -72,8 +65,7 @@ for (const [n, id] of ids.entries()) {
   if (baseDir && texts.this !== texts.base) textsDiffer.push(id);
   if (process.env.PHASES_PER_PAGE) console.log(id, builds.map((b) => `${b} in-page ${median(per[b].inPage).toFixed(1)} transfer ${median(per[b].transfer).toFixed(1)} total ${median(per[b].total).toFixed(1)}`).join("; "));
 }
-await browser.close();
-await site.close();
+await close();
 console.log(`${ids.length} tune observation pages, ${reps} loads each${baseDir ? ' per side' : ''}; p50 over pages of each page's median (ms):`);
 for (const b of builds) console.log(`${b}: ${PHASES.map((k) => `${k} ${median(phases[b][k]).toFixed(1)}`).join(', ')}`);
 if (baseDir) console.log(`text form (top 50 and title), first observation of each side: ${ids.length - textsDiffer.length} of ${ids.length} pages the same${textsDiffer.length ? `; differs on ${textsDiffer.join(', ')}` : ''}`);
